@@ -1,0 +1,69 @@
+// The authentication services, built once by main.ts. AppContext carries only the Authenticator; the
+// system module's routes get the rest through AuthServices.
+import type { AppContext, Authenticator } from '../context.js';
+import { ApiKeyService } from './apikeys.js';
+import { createAuthenticator } from './authenticator.js';
+import { BootstrapService } from './bootstrap.js';
+import { RateLimiter } from './ratelimit.js';
+import type { Principal } from './scopes.js';
+import { SessionService } from './sessions.js';
+import { UserService } from './users.js';
+
+export interface AuthServices {
+  users: UserService;
+  sessions: SessionService;
+  apiKeys: ApiKeyService;
+  /** Shared by login, the bootstrap setup code and (later) the vault passphrase; keys are namespaced. */
+  limiter: RateLimiter;
+  authenticator: Authenticator;
+  bootstrap: BootstrapService;
+  /** Starts the hourly purge of expired sessions and stale limiter entries; returns the stop function. */
+  startMaintenance(): () => void;
+}
+
+const MAINTENANCE_EVERY_MS = 60 * 60_000;
+
+export function createAuth(app: Pick<AppContext, 'store' | 'config' | 'clock' | 'log'>): AuthServices {
+  const { store, config, clock, log } = app;
+  const auth = () => config.get().auth;
+  // The user service tells bootstrap (declared below; called only later) when the one-time admin is
+  // gone, so that it removes the password file.
+  const users: UserService = new UserService(store, clock, (): Promise<void> => bootstrap.removePasswordFile());
+  const sessions = new SessionService(store, clock, () => ({ ttlHours: auth().session_ttl_hours, idleMinutes: auth().session_idle_minutes }));
+  const apiKeys = new ApiKeyService(store, clock);
+  const limiter = new RateLimiter(clock, () => ({
+    maxFailures: auth().login_max_failures,
+    windowMs: auth().login_window_minutes * 60_000,
+    lockoutMs: auth().lockout_minutes * 60_000,
+  }));
+  const bootstrap: BootstrapService = new BootstrapService({ store, clock, log, users, dataDir: config.dataDir });
+  const authenticator = createAuthenticator({ sessions, apiKeys, config });
+
+  return {
+    users, sessions, apiKeys, limiter, authenticator, bootstrap,
+    startMaintenance() {
+      let timer: { cancel(): void } | undefined;
+      let stopped = false;
+      const tick = () => {
+        limiter.prune();
+        sessions.purgeExpired()
+          .then((n) => { if (n) log.debug('expired sessions purged', { count: n }); })
+          .catch((e) => log.error('session purge failed', { err: e as Error }))
+          .finally(() => { if (!stopped) timer = clock.setTimeout(tick, MAINTENANCE_EVERY_MS); });
+      };
+      timer = clock.setTimeout(tick, MAINTENANCE_EVERY_MS);
+      return () => { stopped = true; timer?.cancel(); };
+    },
+  };
+}
+
+export type { ApiKeyService, PublicApiKey } from './apikeys.js';
+export type { BootstrapService } from './bootstrap.js';
+export type { RateLimiter } from './ratelimit.js';
+export type { SessionService } from './sessions.js';
+export type { PublicUser, UserService } from './users.js';
+
+/** Whether a caller may act as an administrator: the admin role, and through a key also the admin scope. */
+export function isAdmin(p: Principal | null | undefined): boolean {
+  return !!p && p.user.role === 'admin' && p.scopes.has('admin');
+}

@@ -1,0 +1,480 @@
+// Configuration: one YAML file, one zod schema with a default for every key (an empty or missing file
+// is a valid configuration), environment overrides on top, atomic saves and change hooks.
+//
+// Loading never stops the service: an appliance that refuses to start over a typo is unreachable, and
+// its operator can no longer fix the file through the UI. So, on load:
+//   - a missing file gives the defaults;
+//   - a file that is not valid YAML (or whose top level is not a mapping) is logged as an error and the
+//     service starts on the defaults. The file is left untouched, rawYaml() still returns its text so it
+//     can be fixed through the API, and issues() lists what went wrong;
+//   - an unknown key is logged as a warning and ignored;
+//   - an invalid value is logged as an error and that key alone falls back to its default, so every
+//     other setting the operator made still applies.
+// Saving through the API is strict instead: invalid YAML, unknown keys and invalid values are refused
+// with a 400 naming each field, and nothing is written.
+//
+// Environment overrides (NETPROBE_PORT, ...) apply on top of the file for get() only. They are never
+// written back: toJson() and rawYaml() show the file, so a read-modify-save round trip keeps them out.
+//
+// To add a section: add one `name: section({...})` line to ConfigSchema below; nothing else changes.
+
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { HttpError, badRequest, conflict, type FieldError } from './http/errors.js';
+import { Logger } from './log.js';
+
+/** A strict section whose own keys all have defaults, so a missing section parses to its defaults. */
+function section<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject(shape).prefault({} as z.input<z.ZodObject<T, z.core.$strict>>);
+}
+
+const HOSTNAME = /^(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)(\.[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*\.?$/;
+
+function validTimeZone(tz: string): boolean {
+  try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; }
+}
+
+const port = z.number().int().min(1).max(65535);
+
+export const ConfigSchema = z.strictObject({
+  server: section({
+    port: port.default(8080),
+    host: z.string().refine((v) => isIP(v) !== 0 || HOSTNAME.test(v), 'Must be an IP address or a host name')
+      .default('0.0.0.0'),
+    trust_proxy: z.boolean().default(false),
+    public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+  }),
+  probe: section({
+    name: z.string().min(1).max(100).default('netprobe'),
+    hostname: z.union([z.literal(''), z.string().regex(HOSTNAME, 'Must be a valid host name')]).default(''),
+    timezone: z.string().refine(validTimeZone, 'Must be an IANA time zone such as UTC or Europe/Berlin')
+      .default('UTC'),
+    admin_email: z.union([z.literal(''), z.email()]).default(''),
+  }),
+  log: section({
+    level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    buffer: z.number().int().min(100).max(100_000).default(1000),
+  }),
+  auth: section({
+    session_ttl_hours: z.number().min(1).max(24 * 90).default(12),
+    session_idle_minutes: z.number().min(1).max(24 * 60 * 30).default(120),
+    login_max_failures: z.number().int().min(1).max(1000).default(5),
+    login_window_minutes: z.number().min(1).max(24 * 60).default(15),
+    lockout_minutes: z.number().min(1).max(24 * 60).default(15),
+  }),
+  store: section({
+    checkpoint_mb: z.number().min(1).max(1024).default(8),
+    checkpoint_age_minutes: z.number().min(1).max(24 * 60).default(10),
+    group_commit_ms: z.number().int().min(0).max(60_000).default(2000),
+  }),
+  http: section({
+    json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024),
+    upload_limit_mb: z.number().int().min(1).max(1024).default(10),
+  }),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** A patch for update(): any subset of keys; null resets a key (or section) to its default. */
+export type DeepPartial<T> = T extends readonly unknown[] ? T
+  : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> | null }
+  : T;
+
+type Listener = (cfg: Config, changedKeys: string[]) => void;
+
+interface EnvOverride { env: string; path: string[]; parse(v: string): unknown }
+
+/** Environment variables that override a key of the file; applied to get() only, never saved. */
+const ENV_OVERRIDES: EnvOverride[] = [
+  { env: 'NETPROBE_PORT', path: ['server', 'port'], parse: (v) => (/^\d+$/.test(v) ? Number(v) : v) },
+];
+
+export class ConfigService {
+  private text: string | null;
+  private fileConfig: Config;
+  private effective: Config;
+  private loadIssues: FieldError[];
+  private listeners = new Set<Listener>();
+  private saving: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly dataDir: string,
+    readonly path: string,
+    private env: NodeJS.ProcessEnv,
+    private log: Logger,
+    loaded: Loaded,
+  ) {
+    this.text = loaded.text;
+    this.fileConfig = loaded.config;
+    this.loadIssues = loaded.issues;
+    this.effective = this.withEnv(loaded.config, true);
+  }
+
+  static async load(opts: { env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<ConfigService> {
+    const env = opts.env ?? process.env;
+    const log = opts.log ?? Logger.create().child('config');
+    const dataDir = path.resolve(env.NETPROBE_DATA_DIR || './data');
+    const file = path.resolve(env.NETPROBE_CONFIG || path.join(dataDir, 'config.yaml'));
+    const loaded = await loadLenient(file, log);
+    return new ConfigService(dataDir, file, env, log, loaded);
+  }
+
+  /** The effective configuration (file, defaults, environment overrides); deep-frozen. */
+  get(): Config { return this.effective; }
+
+  /** The configuration file's text as it is on disk, or '' when there is none. */
+  rawYaml(): string { return this.text ?? ''; }
+
+  /** The file's configuration with defaults filled in, without environment overrides; a fresh copy. */
+  toJson(): Config { return structuredClone(this.fileConfig); }
+
+  /** What was wrong with the file at the last load (ignored keys, keys reset to defaults). */
+  issues(): FieldError[] { return this.loadIssues.map((i) => ({ ...i })); }
+
+  /** Validate and save YAML text exactly as given (comments and all). Returns the effective config. */
+  saveYaml(text: string): Promise<Config> {
+    return this.serial(async () => {
+      const doc = YAML.parseDocument(text);
+      if (doc.errors.length) throw badRequest('The configuration is not valid YAML', yamlErrors(doc.errors));
+      const config = validateStrict(toPlain(doc));
+      await this.write(text, config);
+      return this.effective;
+    });
+  }
+
+  /**
+   * Replace the whole file configuration with `obj` (keys left out take their defaults). Comments on keys
+   * that remain are kept. Returns the effective config.
+   */
+  saveJson(obj: unknown): Promise<Config> {
+    return this.serial(async () => {
+      const input = obj ?? {};
+      validateStrict(input);
+      const current = this.text ? YAML.parseDocument(this.text) : null;
+      const doc = current && !current.errors.length ? current : new YAML.Document();
+      replaceInto(doc, [], input as Record<string, unknown>);
+      const text = doc.toString();
+      const config = validateStrict(toPlain(YAML.parseDocument(text)));
+      await this.write(text, config);
+      return this.effective;
+    });
+  }
+
+  /**
+   * Merge a patch into the file through the YAML document, so comments and layout survive. null resets a
+   * key to its default (removes it from the file). Returns the effective config.
+   */
+  update(patch: DeepPartial<Config>): Promise<Config> {
+    return this.serial(async () => {
+      if (!isPlainObject(patch)) throw badRequest('A configuration patch must be an object', [{ path: '', message: 'Expected an object' }]);
+      const doc = YAML.parseDocument(this.text ?? '');
+      if (doc.errors.length || (doc.contents !== null && !YAML.isMap(doc.contents))) {
+        throw conflict('The configuration file is not valid YAML; fix it by saving the whole file first', 'config_unparseable');
+      }
+      mergeInto(doc, [], patch);
+      const config = validateStrict(toPlain(doc));
+      await this.write(doc.toString(), config);
+      return this.effective;
+    });
+  }
+
+  /** Re-read the file (e.g. on SIGHUP) with the lenient load rules; listeners hear about changes. */
+  reload(): Promise<Config> {
+    return this.serial(async () => {
+      const loaded = await loadLenient(this.path, this.log);
+      this.loadIssues = loaded.issues;
+      this.commit(loaded.text, loaded.config);
+      return this.effective;
+    });
+  }
+
+  /** Called after each change of the effective config with the dotted keys that changed. */
+  onChange(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => { this.listeners.delete(fn); };
+  }
+
+  // One save at a time, so two concurrent read-modify-writes cannot lose each other's change.
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.saving.then(fn, fn);
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  private async write(text: string, config: Config): Promise<void> {
+    try {
+      await writeFileAtomic(this.path, text);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? 'error';
+      this.log.error('could not save the configuration', { path: this.path, err: e });
+      throw new HttpError(500, 'config_write_failed', `Could not write ${this.path} (${code})`);
+    }
+    this.loadIssues = [];
+    this.commit(text, config);
+  }
+
+  private commit(text: string | null, config: Config): void {
+    const before = this.effective;
+    this.text = text;
+    this.fileConfig = config;
+    this.effective = this.withEnv(config, false);
+    const changed = diffKeys(before, this.effective);
+    if (!changed.length) return;
+    this.log.info('configuration changed', { keys: changed });
+    for (const fn of [...this.listeners]) {
+      try { fn(this.effective, changed); } catch (e) { this.log.error('config change listener failed', { err: e }); }
+    }
+  }
+
+  private withEnv(config: Config, logIt: boolean): Config {
+    let out = structuredClone(config);
+    for (const o of ENV_OVERRIDES) {
+      const raw = this.env[o.env];
+      if (raw === undefined || raw === '') continue;
+      const candidate = structuredClone(out);
+      setPath(candidate as unknown as Record<string, unknown>, o.path, o.parse(raw));
+      const r = ConfigSchema.safeParse(candidate);
+      if (r.success) {
+        out = r.data;
+        if (logIt) this.log.info(`${o.env} overrides ${o.path.join('.')}`, { value: raw });
+      } else if (logIt) {
+        this.log.error(`ignoring ${o.env}: invalid value`, { value: raw, errors: zodErrors(r.error.issues) });
+      }
+    }
+    return deepFreeze(out);
+  }
+}
+
+// ---- loading ---------------------------------------------------------------------------------------
+
+interface Loaded { text: string | null; config: Config; issues: FieldError[] }
+
+async function loadLenient(file: string, log: Logger): Promise<Loaded> {
+  const defaults = ConfigSchema.parse({});
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      log.info('no configuration file, using defaults', { path: file });
+      return { text: null, config: defaults, issues: [] };
+    }
+    log.error('cannot read the configuration file, using defaults', { path: file, err: e });
+    return { text: null, config: defaults, issues: [{ path: '', message: `Cannot read ${file}: ${(e as Error).message}` }] };
+  }
+
+  const doc = YAML.parseDocument(text);
+  if (doc.errors.length) {
+    const issues = yamlErrors(doc.errors);
+    log.error('the configuration file is not valid YAML; starting with defaults, file left as is', { path: file, errors: issues });
+    return { text, config: defaults, issues };
+  }
+  for (const w of doc.warnings) log.warn('configuration file', { path: file, warning: w.message });
+
+  let raw: unknown;
+  try { raw = toPlain(doc); } catch (e) {
+    log.error('the configuration file cannot be read as data; starting with defaults', { path: file, err: e });
+    return { text, config: defaults, issues: [{ path: '', message: (e as Error).message }] };
+  }
+  if (!isPlainObject(raw)) {
+    const issues = [{ path: '', message: 'The top level must be a mapping of sections' }];
+    log.error('the configuration file is not a mapping; starting with defaults', { path: file });
+    return { text, config: defaults, issues };
+  }
+
+  // Drop what is wrong, one round of issues at a time, until the rest validates.
+  const issues: FieldError[] = [];
+  let data: Record<string, unknown> = raw;
+  for (let round = 0; round < 20; round++) {
+    const r = ConfigSchema.safeParse(data);
+    if (r.success) return { text, config: r.data, issues };
+    data = structuredClone(data);
+    const dropped: PathKey[][] = [];
+    for (const issue of r.error.issues) {
+      const at = issue.path.map(toKey);
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const p = [...at, key];
+          log.warn('unknown configuration key ignored', { path: file, key: dotted(p) });
+          issues.push({ path: dotted(p), message: 'Unknown key, ignored' });
+          dropped.push(p);
+        }
+      } else {
+        log.error('invalid configuration value, using the default', { path: file, key: dotted(at), error: issue.message });
+        issues.push({ path: dotted(at), message: `${issue.message}; the default is used` });
+        dropped.push(at);
+      }
+    }
+    if (dropped.some((p) => p.length === 0)) break;
+    for (const p of dropped) removePath(data, p);
+    pruneHoles(data);
+  }
+  log.error('the configuration file could not be repaired; starting with defaults', { path: file });
+  return { text, config: defaults, issues };
+}
+
+// ---- validation ------------------------------------------------------------------------------------
+
+function validateStrict(obj: unknown): Config {
+  const r = ConfigSchema.safeParse(obj ?? {});
+  if (!r.success) throw badRequest('The configuration is invalid', zodErrors(r.error.issues));
+  return r.data;
+}
+
+function zodErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
+  const out: FieldError[] = [];
+  for (const issue of issues) {
+    const at = issue.path.map(toKey);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ path: dotted([...at, key]), message: 'Unknown key' });
+    } else {
+      out.push({ path: dotted(at), message: issue.message });
+    }
+  }
+  return out;
+}
+
+function yamlErrors(errors: readonly YAML.YAMLError[]): FieldError[] {
+  return errors.map((e) => {
+    const first = e.message.split('\n')[0] ?? e.message;
+    return { path: '', message: `YAML syntax error: ${first}` };
+  });
+}
+
+/** The document as plain data; an empty document is an empty mapping. */
+function toPlain(doc: YAML.Document): unknown {
+  return doc.toJS({ maxAliasCount: 100 }) ?? {};
+}
+
+// ---- YAML document edits ---------------------------------------------------------------------------
+
+function mergeInto(doc: YAML.Document, at: string[], patch: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(patch)) {
+    const p = [...at, k];
+    if (v === undefined) continue;
+    if (v === null) { doc.deleteIn(p); continue; }
+    if (isPlainObject(v)) {
+      if (YAML.isMap(doc.getIn(p, true))) { mergeInto(doc, p, v); continue; }
+      const fresh = withoutNulls(v);
+      if (Object.keys(fresh).length) doc.setIn(p, fresh);
+      continue;
+    }
+    doc.setIn(p, v); // keeps the scalar node, and so its comment, when replacing a scalar
+  }
+}
+
+function replaceInto(doc: YAML.Document, at: string[], obj: Record<string, unknown>): void {
+  const node = at.length ? doc.getIn(at, true) : doc.contents;
+  if (!YAML.isMap(node)) {
+    if (at.length) doc.setIn(at, obj);
+    else doc.contents = doc.createNode(obj);
+    return;
+  }
+  for (const pair of [...node.items]) {
+    const key = YAML.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (!Object.hasOwn(obj, key) || obj[key] === undefined) node.delete(pair.key);
+  }
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === undefined) continue;
+    if (isPlainObject(v)) replaceInto(doc, [...at, k], v);
+    else doc.setIn([...at, k], v);
+  }
+}
+
+// ---- atomic write ----------------------------------------------------------------------------------
+
+/** Temp file in the same directory, fsync, rename over the target, fsync the directory; mode 0600. */
+async function writeFileAtomic(file: string, data: string): Promise<void> {
+  // Write through a symlink to its target rather than replacing the link with a file.
+  const target = await fs.realpath(file).catch(() => file);
+  const dir = path.dirname(target);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  let fh: fs.FileHandle | undefined;
+  try {
+    fh = await fs.open(tmp, 'wx', 0o600);
+    await fh.chmod(0o600); // the umask must not widen or narrow it
+    await fh.writeFile(data, 'utf8');
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await fs.rename(tmp, target);
+  } catch (e) {
+    await fh?.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  const d = await fs.open(dir, 'r');
+  try { await d.sync(); } finally { await d.close(); }
+}
+
+// ---- small helpers ---------------------------------------------------------------------------------
+
+type PathKey = string | number;
+const REMOVED = Symbol('removed');
+
+function toKey(k: PropertyKey): PathKey { return typeof k === 'number' ? k : String(k); }
+function dotted(p: readonly PathKey[]): string { return p.join('.'); }
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function withoutNulls(v: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null || x === undefined) continue;
+    out[k] = isPlainObject(x) ? withoutNulls(x) : x;
+  }
+  return out;
+}
+
+function setPath(obj: Record<string, unknown>, p: string[], value: unknown): void {
+  let cur = obj;
+  for (const k of p.slice(0, -1)) {
+    if (!isPlainObject(cur[k])) cur[k] = {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  cur[p[p.length - 1]!] = value;
+}
+
+/** Remove the value at a path; array elements are marked and swept by pruneHoles so indices stay valid. */
+function removePath(root: unknown, p: PathKey[]): void {
+  let cur: unknown = root;
+  for (const k of p.slice(0, -1)) {
+    if (cur === null || typeof cur !== 'object') return;
+    cur = (cur as Record<PathKey, unknown>)[k];
+  }
+  const last = p[p.length - 1]!;
+  if (Array.isArray(cur) && typeof last === 'number') cur[last] = REMOVED;
+  else if (isPlainObject(cur)) delete cur[String(last)];
+}
+
+function pruneHoles(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (let i = v.length - 1; i >= 0; i--) if (v[i] === REMOVED) v.splice(i, 1);
+    v.forEach(pruneHoles);
+  } else if (isPlainObject(v)) {
+    Object.values(v).forEach(pruneHoles);
+  }
+}
+
+function diffKeys(a: unknown, b: unknown, prefix = ''): string[] {
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((k) => diffKeys(a[k], b[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix];
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}

@@ -1,0 +1,198 @@
+// The HTTP core: one tinyhttp app that dispatches /api requests through the route registry
+// (authenticate, authorise, validate, handle, problem+json on failure) and serves the UI otherwise.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { App } from '@tinyhttp/app';
+import { z } from 'zod';
+import { denyReason, type Principal } from '../auth/scopes.js';
+import type { AppContext } from '../context.js';
+import { readJson } from './body.js';
+import { forbidden, HttpError, unauthorized } from './errors.js';
+import { Reply, type RequestCtx } from './registry.js';
+import { createStaticHandler } from './static.js';
+import { parseInput, validationError } from './validate.js';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export interface HttpApp {
+  server: Server;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then ends streams and sockets. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp {
+  const log = app.log.child('http');
+  const serveStatic = createStaticHandler(opts.uiDir);
+  let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
+  const settle = () => { if (--inFlight === 0) { idleWaiters.forEach((f) => f()); idleWaiters = []; } };
+
+  const tiny = new App({
+    settings: { xPoweredBy: false },
+    onError: (err: unknown, req: IncomingMessage, res: ServerResponse) => sendError(res, err, requestIdOf(res), req.url),
+  });
+  tiny.use(async (req, res) => {
+    const requestId = REQUEST_ID.test(String(req.headers['x-request-id'] ?? '')) ? String(req.headers['x-request-id']) : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    const pathname = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
+    if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+      try { await serveStatic(req, res, pathname); } catch (e) { sendError(res, e, requestId, pathname); }
+      return;
+    }
+    const started = performance.now();
+    const long = { value: false };
+    inFlight++;
+    try {
+      await dispatch(req, res, pathname, requestId, long);
+    } catch (e) {
+      sendError(res, e, requestId, pathname);
+      if (!(e instanceof HttpError) || e.status >= 500) log.error('request failed', { request_id: requestId, method: req.method, path: pathname, err: e as Error });
+    } finally {
+      if (!long.value) settle();
+      const ms = Math.round(performance.now() - started);
+      const level = res.statusCode >= 500 ? 'error' : req.method === 'GET' && res.statusCode < 400 ? 'debug' : 'info';
+      log.log(level, `${req.method} ${pathname} ${res.statusCode} ${ms}ms`, { request_id: requestId });
+    }
+  });
+
+  async function dispatch(req: IncomingMessage, res: ServerResponse, pathname: string, requestId: string, long: { value: boolean }) {
+    const method = req.method ?? 'GET';
+    const found = app.routes.match(method, pathname);
+    const r = found.route;
+    if (!r) {
+      if (found.allowed.length) {
+        throw new HttpError(405, 'method_not_allowed', `${method} is not allowed on ${pathname}; use ${found.allowed.join(', ')}`,
+          { headers: { Allow: found.allowed.join(', ') } });
+      }
+      throw new HttpError(404, 'route_not_found', `There is no API endpoint ${method} ${pathname}`);
+    }
+    const ip = clientIp(req, app.config.get().server.trust_proxy);
+
+    let principal: Principal | null = null;
+    if (r.auth === 'none') {
+      principal = await app.auth.authenticate(req).catch(() => null);
+    } else {
+      principal = await app.auth.authenticate(req);
+      if (!principal) throw unauthorized();
+      const why = denyReason(principal, r);
+      if (why) throw forbidden(why);
+    }
+    if (UNSAFE.has(method) && (principal?.kind === 'session' || req.headers.origin)) checkOrigin(req, app.config.get().server.public_url);
+
+    const params = r.params ? parseInput('params', r.params, found.params) : found.params;
+    const query = r.query ? parseInput('query', r.query, queryObject(req.url ?? '')) : {};
+    let body: unknown;
+    if (r.body && !r.rawBody) {
+      const limit = r.bodyLimit ?? app.config.get().http.json_limit_kb * 1024;
+      body = parseInput('body', r.body, await readJson(req, limit));
+    }
+    if (r.produces === 'text/event-stream') { long.value = true; settle(); }
+
+    const ctx: RequestCtx = {
+      params, query, body, principal, req, res, ip, requestId, app,
+      log: app.log.child('http', { request_id: requestId }),
+      auditEntry: (action, target, details, outcome) => ({
+        action, target: target ?? null, details, outcome: outcome ?? 'success',
+        actor: principal?.actor ?? null, actor_user_id: principal?.user.id ?? null, source_ip: ip,
+      }),
+      audit: (action, target, details, outcome) => app.audit.record(ctx.auditEntry(action, target, details, outcome)),
+    };
+    const result = await r.handler(ctx);
+    if (res.headersSent || res.writableEnded) return;
+    if (result instanceof Reply) return sendJson(res, result.status, result.body, result.headers);
+    if (result === undefined) return sendJson(res, 204);
+    sendJson(res, 200, result);
+  }
+
+  function sendError(res: ServerResponse, err: unknown, requestId: string, instance?: string) {
+    const httpErr = toHttpError(err);
+    if (res.headersSent) { res.destroy(); return; }
+    const problem = httpErr.toProblem(requestId, instance);
+    if (httpErr.status >= 500 && !(err instanceof HttpError)) problem.detail = `Unexpected error; quote request id ${requestId} when reporting it`;
+    const headers = { ...httpErr.headers, 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
+    res.writeHead(httpErr.status, headers).end(JSON.stringify(problem));
+  }
+
+  const server = createServer((req, res) => tiny.attach(req as any, res as any));
+  server.keepAliveTimeout = 5000;
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 15_000;
+
+  return {
+    server,
+    close(graceMs = 10_000) {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        const done = () => { server.closeAllConnections(); };
+        if (inFlight === 0) done();
+        else {
+          const t = setTimeout(done, graceMs);
+          idleWaiters.push(() => { clearTimeout(t); done(); });
+        }
+      });
+    },
+  };
+}
+
+function requestIdOf(res: ServerResponse): string {
+  return String(res.getHeader('X-Request-Id') ?? randomUUID());
+}
+
+/** Library errors that are really bad input must not become 500s. */
+function toHttpError(err: unknown): HttpError {
+  if (err instanceof HttpError) return err;
+  if (err instanceof z.ZodError) return validationError('body', err);
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/UNIQUE constraint failed/.test(msg)) return new HttpError(409, 'conflict', 'A record with the same unique value already exists');
+  if (/FOREIGN KEY constraint failed/.test(msg)) return new HttpError(409, 'reference_conflict', 'The change conflicts with records that reference it');
+  if ((err as { code?: string })?.code === 'ERR_STREAM_PREMATURE_CLOSE' || /aborted/.test(msg)) return new HttpError(400, 'request_aborted', 'The request was aborted');
+  return new HttpError(500, 'internal_error', msg);
+}
+
+function sendJson(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) {
+  if (status === 204 || body === undefined) {
+    res.writeHead(status === 200 ? 204 : status, { 'Cache-Control': 'no-store', ...headers }).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(text)), ...headers,
+  }).end(text);
+}
+
+function queryObject(url: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const i = url.indexOf('?');
+  if (i < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(i + 1))) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  let ip = req.socket.remoteAddress ?? '';
+  if (trustProxy) {
+    const fwd = String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim();
+    if (fwd) ip = fwd;
+  }
+  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+}
+
+/** Cookie-authenticated unsafe requests must come from our own origin (CSRF defence with SameSite). */
+function checkOrigin(req: IncomingMessage, publicUrl: string): void {
+  const origin = req.headers.origin;
+  if (!origin) throw forbidden('Cross-site request refused: an Origin header is required for this request');
+  let host: string;
+  try { host = new URL(origin).host; } catch { throw forbidden('Cross-site request refused: malformed Origin'); }
+  const allowed = new Set([req.headers.host]);
+  if (publicUrl) { try { allowed.add(new URL(publicUrl).host); } catch { /* invalid public_url is reported by config */ } }
+  if (!allowed.has(host)) throw forbidden(`Cross-site request refused: origin ${origin} is not this probe`);
+}

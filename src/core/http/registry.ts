@@ -1,0 +1,153 @@
+// The route registry: every endpoint is declared once, as data. It is the single source for routing,
+// authentication and authorisation, request validation, the OpenAPI document, /api/developer/routes
+// and the authorisation-matrix test.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import type { AccessRule, Principal, Scope } from '../auth/scopes.js';
+import type { AppContext, AuditEntryInput } from '../context.js';
+import type { Logger } from '../log.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestCtx<P = any, Q = any, B = any> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Null only on `auth: 'none'` routes when the caller sent no credentials. */
+  principal: Principal | null;
+  req: IncomingMessage;
+  res: ServerResponse;
+  ip: string;
+  requestId: string;
+  app: AppContext;
+  log: Logger;
+  /** Records a security-relevant action in the audit log with this request's actor and address. */
+  audit(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): Promise<void>;
+  /** The same entry, for app.audit.insert(tx, ...) inside the write transaction that makes the change. */
+  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): AuditEntryInput;
+}
+
+/** A response other than 200 JSON. Handlers return reply(...) for 201, 202, custom headers. */
+export class Reply {
+  constructor(public status: number, public body?: unknown, public headers: Record<string, string> = {}) {}
+}
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
+
+export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>
+  extends AccessRule {
+  method: Method;
+  path: string;
+  summary: string;
+  /** OpenAPI tag; defaults to the path segment after /api. */
+  tag?: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Documents the 2xx JSON body in OpenAPI. */
+  response?: z.ZodType;
+  /** Status of a successful response, for OpenAPI (default 200, or 204 when there is no response). */
+  status?: number;
+  /** Non-JSON success content type for OpenAPI (text/event-stream, text/csv, application/yaml). */
+  produces?: string;
+  /** Request content types accepted besides application/json (e.g. multipart or raw uploads). */
+  consumes?: string[];
+  /** Body limit in bytes (default from config http.json_limit_kb). */
+  bodyLimit?: number;
+  /** The handler reads the body itself (uploads); no JSON parsing is done. */
+  rawBody?: boolean;
+  /**
+   * Returns the JSON body (200), a Reply, or undefined (204). A handler that writes to ctx.res itself
+   * (SSE, CSV, files) returns nothing after ending or streaming the response.
+   */
+  handler: (ctx: RequestCtx<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>;
+}
+
+export type AnyRoute = RouteDef<any, any, any>;
+
+/** Declares a route with its schemas' types flowing into the handler. */
+export function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  def: RouteDef<P, Q, B>,
+): RouteDef<P, Q, B> {
+  return def;
+}
+
+const READ_METHODS = new Set<Method>(['GET']);
+
+export class RouteRegistry {
+  private list: AnyRoute[] = [];
+
+  add(...defs: AnyRoute[]): void {
+    for (const def of defs) {
+      if (!def.path.startsWith('/api/')) throw new Error(`route ${def.path}: paths start with /api/`);
+      if (this.list.some((r) => r.method === def.method && samePattern(r.path, def.path)))
+        throw new Error(`route ${def.method} ${def.path} is declared twice`);
+      if (def.auth !== 'none' && def.auth !== 'user' && !def.admin && !def.scope)
+        throw new Error(`route ${def.method} ${def.path} needs a scope, admin: true or auth`);
+      if (def.scope && def.scope !== 'admin') {
+        const want = READ_METHODS.has(def.method) ? ':read' : ':write';
+        if (!def.scope.endsWith(want)) throw new Error(`route ${def.method} ${def.path}: a ${def.method} needs a ${want} scope`);
+      }
+      this.list.push(def);
+    }
+    this.list.sort(compareRoutes);
+  }
+
+  /** All routes, literal segments before parameters so that /api/monitors/stats wins over :id. */
+  all(): readonly AnyRoute[] { return this.list; }
+
+  /** Finds the route for a method and path; `allowed` lists the methods the path answers to. */
+  match(method: string, path: string): { route?: AnyRoute; params: Record<string, string>; allowed: Method[] } {
+    const segs = splitPath(path);
+    const allowed: Method[] = [];
+    let found: { route: AnyRoute; params: Record<string, string> } | undefined;
+    for (const r of this.list) {
+      const params = matchSegments(splitPath(r.path), segs);
+      if (!params) continue;
+      if (!allowed.includes(r.method)) allowed.push(r.method);
+      if (!found && (r.method === method || (method === 'HEAD' && r.method === 'GET'))) found = { route: r, params };
+    }
+    return { route: found?.route, params: found?.params ?? {}, allowed };
+  }
+
+  /** The scope a route needs, or its access rule summarised, for docs and the developer listing. */
+  static accessOf(r: AnyRoute): string {
+    if (r.auth === 'none') return 'none';
+    if (r.admin) return 'admin';
+    if (r.auth === 'user') return 'any signed-in user';
+    return (r.scope as Scope) + (r.self ? ' (or own record)' : '');
+  }
+}
+
+function splitPath(p: string): string[] {
+  return p.split('/').filter(Boolean);
+}
+
+function matchSegments(pattern: string[], segs: string[]): Record<string, string> | null {
+  if (pattern.length !== segs.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    if (p.startsWith(':')) {
+      let v: string;
+      try { v = decodeURIComponent(segs[i]!); } catch { return null; }
+      params[p.slice(1)] = v;
+    } else if (p !== segs[i]) return null;
+  }
+  return params;
+}
+
+function samePattern(a: string, b: string): boolean {
+  const norm = (p: string) => splitPath(p).map((s) => (s.startsWith(':') ? ':' : s)).join('/');
+  return norm(a) === norm(b);
+}
+
+function compareRoutes(a: AnyRoute, b: AnyRoute): number {
+  const sa = splitPath(a.path), sb = splitPath(b.path);
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i]!.startsWith(':'), pb = sb[i]!.startsWith(':');
+    if (pa !== pb) return pa ? 1 : -1;
+    if (!pa && sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
+  }
+  return sa.length - sb.length || a.method.localeCompare(b.method);
+}

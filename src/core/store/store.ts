@@ -1,0 +1,824 @@
+// The Store: one sql.js database in memory, made durable by a write-ahead journal of the statements each
+// write transaction ran, plus periodic full snapshots (checkpoints). Format and guarantees: docs/store.md.
+import { createRequire } from 'node:module';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import initSqlJs from 'sql.js';
+import type { BindParams, Database, SqlJsStatic, Statement } from 'sql.js';
+import type {
+  Durability, Migration, Row, SqlParams, Store, StoreOptions, StoreStats, Tx,
+} from './types.js';
+import {
+  encodeParams, encodeRecord, HEADER_BYTES, Journal, JOURNAL_FILE,
+  type EncodedStatement, type JournalRecord,
+} from './journal.js';
+import { readSnapshot, removeStaleTemp, SNAPSHOT_FILE, writeSnapshot } from './snapshot.js';
+
+export { JOURNAL_FILE, SNAPSHOT_FILE };
+
+const DEFAULT_CHECKPOINT_BYTES = 8 * 1024 * 1024;
+const DEFAULT_CHECKPOINT_AGE_MS = 10 * 60 * 1000;
+const DEFAULT_GROUP_COMMIT_MS = 2000;
+const STATEMENT_CACHE_SIZE = 128;
+
+type LogFn = NonNullable<StoreOptions['log']>;
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** A committed transaction whose record is not yet in the journal file. */
+interface PendingRecord {
+  lsn: number;
+  bytes: Buffer;
+  committedAt: number;
+  /** Set for 'sync' writes: resolved once the record (or a snapshot covering it) is durable. */
+  waiter: Waiter | null;
+}
+
+// One wasm instance for the process: every Database shares its heap.
+let sqlJs: Promise<SqlJsStatic> | null = null;
+
+function loadSqlJs(): Promise<SqlJsStatic> {
+  if (!sqlJs) {
+    // Resolved relative to this module so it works from tsx (src/) and from compiled dist/ alike.
+    const wasmPath = createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm');
+    sqlJs = readFile(wasmPath)
+      .then((wasmBinary) => initSqlJs({ wasmBinary: wasmBinary as unknown as ArrayBuffer }))
+      .catch((err: unknown) => {
+        sqlJs = null;
+        throw err;
+      });
+  }
+  return sqlJs;
+}
+
+/** Opens (or creates) the store in opts.dir: load snapshot, replay journal, run migrations. */
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  const migrations = validateMigrations(opts.migrations);
+  const SQL = await loadSqlJs();
+  await mkdir(opts.dir, { recursive: true });
+  const log: LogFn = opts.log ?? defaultLog;
+  if (await removeStaleTemp(opts.dir)) log('info', 'store: removed a snapshot temp file left by an interrupted checkpoint');
+
+  const t0 = performance.now();
+  let snapshot = await readSnapshot(opts.dir);
+  const snapshotBytes = snapshot?.length ?? 0;
+  let db: Database;
+  try {
+    // sql.js copies the bytes into its own file system, so drop our copy right after.
+    db = new SQL.Database(snapshot);
+    snapshot = null;
+    db.exec('SELECT count(*) FROM sqlite_master');
+  } catch (err) {
+    throw new Error(`${join(opts.dir, SNAPSHOT_FILE)} is not a readable SQLite database: ${errMessage(err)}`);
+  }
+  const store = new SqlJsStore(db, opts, log, snapshotBytes, performance.now() - t0);
+  try {
+    await store.init(migrations);
+  } catch (err) {
+    await store.abort();
+    throw err;
+  }
+  return store;
+}
+
+class SqlJsStore implements Store {
+  private readonly dir: string;
+  private readonly checkpointBytes: number;
+  private readonly checkpointAgeMs: number;
+  private readonly groupCommitMs: number;
+  private readonly now: () => number;
+
+  private journal: Journal | null = null;
+  private readonly stmts = new Map<string, Statement>();
+  private state: 'opening' | 'open' | 'closing' | 'closed' = 'opening';
+  private inTx = false;
+
+  /** Last committed LSN (in memory). */
+  private lsn = 0;
+  /** LSN covered by the snapshot on disk. */
+  private snapshotLsn = 0;
+  private pending: PendingRecord[] = [];
+  /** Commit time of the oldest transaction not yet covered by a snapshot. */
+  private oldestUncheckpointed: number | null = null;
+
+  // Serialized writer: appends and checkpoints run one at a time, in order.
+  private tail: Promise<void> = Promise.resolve();
+  private queuedFlush: Promise<void> | null = null;
+  private queuedCheckpoint: Promise<void> | null = null;
+  private groupTimer: NodeJS.Timeout | null = null;
+  private ageTimer: NodeJS.Timeout | null = null;
+  private closing: Promise<void> | null = null;
+  /** Set when a journal append/fsync failed; writes are refused until a checkpoint succeeds. */
+  private ioError: Error | null = null;
+
+  private readonly counters = {
+    snapshot_bytes: 0,
+    journal_records: 0,
+    last_checkpoint_at: null as string | null,
+    checkpoints: 0,
+    replayed_records: 0,
+    discarded_bytes: 0,
+  };
+
+  constructor(
+    private db: Database,
+    opts: StoreOptions,
+    private readonly log: LogFn,
+    snapshotBytes: number,
+    private readonly loadMs: number,
+  ) {
+    this.dir = opts.dir;
+    this.checkpointBytes = positive(opts.checkpointBytes, DEFAULT_CHECKPOINT_BYTES, 'checkpointBytes');
+    this.checkpointAgeMs = positive(opts.checkpointAgeMs, DEFAULT_CHECKPOINT_AGE_MS, 'checkpointAgeMs');
+    this.groupCommitMs = positive(opts.groupCommitMs, DEFAULT_GROUP_COMMIT_MS, 'groupCommitMs');
+    this.now = opts.now ?? Date.now;
+    this.counters.snapshot_bytes = snapshotBytes;
+  }
+
+  // ---- start-up -----------------------------------------------------------------------------------
+
+  async init(migrations: Migration[]): Promise<void> {
+    this.applyPragmas(true);
+    // Bookkeeping tables are created directly (unjournaled) on every start: idempotent and deterministic,
+    // and they must exist before replay because journaled migrations insert into _migrations.
+    this.db.run('CREATE TABLE IF NOT EXISTS _store_meta (key TEXT PRIMARY KEY, value)');
+    this.db.run(
+      'CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    const meta = new Map(this.query<{ key: string; value: string | number }>('SELECT key, value FROM _store_meta')
+      .map((r) => [r.key, r.value]));
+    this.snapshotLsn = Number(meta.get('checkpoint_lsn') ?? 0);
+    this.lsn = this.snapshotLsn;
+    this.counters.last_checkpoint_at = (meta.get('checkpoint_at') as string | undefined) ?? null;
+
+    const t0 = performance.now();
+    const journalPath = join(this.dir, JOURNAL_FILE);
+    this.journal = await Journal.open(journalPath);
+    const { records, cutAt, fileSize, reason } = this.replay(this.journal);
+    this.counters.journal_records = records;
+    if (cutAt < fileSize) {
+      this.counters.discarded_bytes = fileSize - cutAt;
+      this.log('warn', 'store: discarded the damaged tail of the journal', {
+        discarded_bytes: fileSize - cutAt, offset: cutAt, reason,
+      });
+    }
+    if (records > 0 && this.lsn === this.snapshotLsn) {
+      // Every record is covered by the snapshot (a crash between snapshot and truncation): finish that
+      // truncation, so that new records never follow stale ones.
+      await this.journal.truncate(HEADER_BYTES);
+      this.counters.journal_records = 0;
+    } else if (cutAt < fileSize) {
+      // New records must not land behind the damaged tail, where a scan would never reach them.
+      await this.journal.truncate(cutAt);
+    }
+    if (this.counters.replayed_records > 0) this.oldestUncheckpointed = this.now();
+    const replayMs = performance.now() - t0;
+    this.applyPragmas(false);
+    this.state = 'open';
+
+    this.ageTimer = setInterval(() => this.onAgeTick(), Math.min(Math.max(this.checkpointAgeMs / 4, 50), 10_000));
+    this.ageTimer.unref();
+
+    const applied = await this.migrate(migrations);
+    // No unconditional checkpoint at start: replaying a journal under checkpointBytes is cheap, while a
+    // snapshot of a large database on an SD card is not (and a crash loop would write one per start).
+    // The usual size rule applies, so a journal that outgrew it (checkpoints failing) is folded in now.
+    if (this.journal.size - HEADER_BYTES > this.checkpointBytes) await this.checkpoint();
+    this.log('info', 'store: opened', {
+      dir: this.dir, snapshot_bytes: this.counters.snapshot_bytes, load_ms: round(this.loadMs),
+      replayed_records: this.counters.replayed_records, replay_ms: round(replayMs),
+      discarded_bytes: this.counters.discarded_bytes, migrations_applied: applied, last_lsn: this.lsn,
+    });
+  }
+
+  /** Replays every record past the snapshot's LSN; stops at the first damaged or failing one. */
+  private replay(journal: Journal): { records: number; cutAt: number; fileSize: number; reason: string | null } {
+    const it = journal.scan();
+    let records = 0;
+    for (;;) {
+      const step = it.next();
+      if (step.done) {
+        return { records, cutAt: step.value.goodEnd, fileSize: step.value.fileSize, reason: step.value.stopReason };
+      }
+      const rec = step.value;
+      // Records past the snapshot continue it without a gap, by construction (docs/store.md). A gap
+      // means the snapshot and the journal do not belong together, and replaying would misapply data.
+      // Records at or below the snapshot's LSN are covered by it and skipped (their LSNs may have gaps:
+      // a checkpoint covers records that never reached the journal).
+      if (rec.lsn > this.snapshotLsn && rec.lsn !== this.lsn + 1) {
+        if (this.lsn === this.snapshotLsn) {
+          throw new Error(
+            `${journal.path} continues at LSN ${rec.lsn} but ${SNAPSHOT_FILE} only reaches LSN ${this.snapshotLsn}: ` +
+            'they do not belong together (was the snapshot restored from an older backup?). ' +
+            'Move the journal away to start from the snapshot alone.',
+          );
+        }
+        throw new Error(`${journal.path}: record at offset ${rec.start} has LSN ${rec.lsn} after ${this.lsn}; journal is inconsistent`);
+      }
+      if (rec.lsn <= this.snapshotLsn && this.lsn > this.snapshotLsn) {
+        throw new Error(`${journal.path}: record at offset ${rec.start} has LSN ${rec.lsn} after ${this.lsn}; journal is inconsistent`);
+      }
+      if (rec.lsn > this.snapshotLsn) {
+        const err = this.applyRecord(rec);
+        if (err) {
+          this.log('error', 'store: a journal record failed to replay; it and everything after it are discarded', {
+            lsn: rec.lsn, offset: rec.start, error: errMessage(err),
+          });
+          return { records, cutAt: rec.start, fileSize: journal.size, reason: `replay failed: ${errMessage(err)}` };
+        }
+        this.lsn = rec.lsn;
+        this.counters.replayed_records++;
+      }
+      records++;
+    }
+  }
+
+  private applyRecord(rec: JournalRecord): Error | null {
+    this.db.run('BEGIN');
+    try {
+      for (const [sql, params] of rec.statements) this.execWrite(sql, params);
+      this.db.run('COMMIT');
+      return null;
+    } catch (err) {
+      this.rollbackQuietly();
+      return toError(err);
+    }
+  }
+
+  private async migrate(migrations: Migration[]): Promise<number> {
+    const rows = this.query<{ version: number }>('SELECT version FROM _migrations ORDER BY version');
+    const done = new Set(rows.map((r) => r.version));
+    const dbMax = rows.length ? rows[rows.length - 1].version : 0;
+    const codeMax = migrations.length ? migrations[migrations.length - 1].version : 0;
+    if (dbMax > codeMax) {
+      throw new Error(
+        `database schema version ${dbMax} is newer than this build knows (${codeMax}); ` +
+        'refusing to start: run a newer netprobe or restore a backup',
+      );
+    }
+    const pending = migrations.filter((m) => !done.has(m.version));
+    const early = pending.find((m) => m.version < dbMax);
+    if (early) {
+      throw new Error(
+        `migration ${early.version} (${early.name}) is pending but the database is already at version ${dbMax}; ` +
+        'migrations are forward-only: give it a number above the newest applied one',
+      );
+    }
+    for (const m of pending) {
+      const appliedAt = new Date(this.now()).toISOString();
+      await this.write((tx) => {
+        if (typeof m.up === 'string') tx.run(m.up);
+        else m.up(tx);
+        tx.run('INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)', [m.version, m.name, appliedAt]);
+      }, 'sync');
+      this.log('info', 'store: applied migration', { version: m.version, name: m.name });
+    }
+    return pending.length;
+  }
+
+  // ---- reads --------------------------------------------------------------------------------------
+
+  all<T = Row>(sql: string, params?: SqlParams): T[] {
+    this.assertReadable(sql);
+    return this.query<T>(sql, params);
+  }
+
+  get<T = Row>(sql: string, params?: SqlParams): T | undefined {
+    this.assertReadable(sql);
+    return this.queryOne<T>(sql, params);
+  }
+
+  // ---- writes -------------------------------------------------------------------------------------
+
+  write<T>(fn: (tx: Tx) => T, durability: Durability = 'sync'): Promise<T> {
+    if (this.state !== 'open') return Promise.reject(new Error('store is closed'));
+    if (this.inTx) return Promise.reject(new Error('store.write() called inside a write transaction; nesting is not supported'));
+    if (durability !== 'sync' && durability !== 'group') {
+      return Promise.reject(new TypeError(`unknown durability ${String(durability)}`));
+    }
+    if (this.ioError) {
+      return Promise.reject(new Error(`store cannot journal writes (${this.ioError.message}); retrying with a checkpoint`));
+    }
+    let out: { result: T; record: PendingRecord | null };
+    try {
+      out = this.runTransaction(fn);
+    } catch (err) {
+      return Promise.reject(toError(err));
+    }
+    const { result, record } = out;
+    if (!record) return Promise.resolve(result);
+    this.lsn = record.lsn;
+    this.oldestUncheckpointed ??= record.committedAt;
+    this.pending.push(record);
+    if (durability === 'group') {
+      this.groupTimer ??= setTimeout(() => {
+        this.groupTimer = null;
+        this.requestFlush().catch(() => undefined);
+      }, this.groupCommitMs);
+      return Promise.resolve(result);
+    }
+    return new Promise<T>((resolve, reject) => {
+      record.waiter = { resolve: () => resolve(result), reject };
+      this.requestFlush().catch(() => undefined);
+    });
+  }
+
+  /** BEGIN; fn(tx); COMMIT, collecting the statements to journal. Throws (after ROLLBACK) on failure. */
+  private runTransaction<T>(fn: (tx: Tx) => T): { result: T; record: PendingRecord | null } {
+    const recorded: EncodedStatement[] = [];
+    let live = true;
+    let aborted: Error | null = null;
+    // Every statement goes through here: only successful ones are journaled, so a failure that fn
+    // catches must have left nothing behind. SQLite undoes a failed statement (default ABORT), except
+    // OR FAIL (keeps earlier rows) and errors that roll back the whole transaction: those abort the write.
+    const step = <R>(sql: string, params: SqlParams | undefined, exec: (read: boolean) => R): R => {
+      if (!live) throw new Error('transaction is finished: tx was used after write() returned');
+      if (aborted) throw aborted;
+      if (typeof sql !== 'string') throw new TypeError('sql must be a string');
+      assertNotTxControl(sql);
+      const read = isPlainRead(sql);
+      // Encode first: an unjournalable value must fail before it changes anything.
+      const enc = encodeParams(params);
+      const before = read ? 0 : this.totalChanges();
+      try {
+        const out = exec(read);
+        if (!read) recorded.push([sql, enc]);
+        return out;
+      } catch (err) {
+        if (!read && (this.totalChanges() !== before || !this.inTransaction())) {
+          aborted = new Error(`write aborted: a failed statement left partial changes or ended the transaction (${errMessage(err)})`);
+        }
+        throw err;
+      }
+    };
+    const tx: Tx = {
+      run: (sql, params) => step(sql, params, () => ({ changes: this.execWrite(sql, params ?? null) })),
+      all: <R>(sql: string, params?: SqlParams): R[] => step(sql, params, () => this.query<R>(sql, params)),
+      // A write with RETURNING runs to completion (all rows), as it will on replay.
+      get: <R>(sql: string, params?: SqlParams): R | undefined =>
+        step(sql, params, (read) => (read ? this.queryOne<R>(sql, params) : this.query<R>(sql, params)[0])),
+    };
+
+    this.inTx = true;
+    try {
+      this.control('BEGIN');
+      this.setWritable(true);
+      const result = fn(tx);
+      if (aborted) throw aborted;
+      if (isThenable(result)) {
+        // Keep its eventual rejection (from using the dead tx) from becoming an unhandled rejection.
+        Promise.resolve(result).catch(() => undefined);
+        throw new TypeError('write() callback returned a Promise: it must be synchronous (do async work before write())');
+      }
+      let record: PendingRecord | null = null;
+      if (recorded.length > 0) {
+        record = { lsn: this.lsn + 1, bytes: encodeRecord(this.lsn + 1, recorded), committedAt: this.now(), waiter: null };
+      }
+      this.control('COMMIT');
+      return { result, record };
+    } catch (err) {
+      this.rollbackQuietly();
+      throw err;
+    } finally {
+      live = false;
+      this.inTx = false;
+      this.setWritable(false);
+    }
+  }
+
+  flush(): Promise<void> {
+    if (this.state === 'closed') return Promise.reject(new Error('store is closed'));
+    return this.requestFlush();
+  }
+
+  checkpoint(): Promise<void> {
+    if (this.state === 'closed') return Promise.reject(new Error('store is closed'));
+    // One not yet started will cover everything committed before this call.
+    this.queuedCheckpoint ??= this.enqueue(() => {
+      this.queuedCheckpoint = null;
+      return this.runCheckpoint();
+    });
+    return this.queuedCheckpoint;
+  }
+
+  // ---- the writer queue ---------------------------------------------------------------------------
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const p = this.tail.then(task);
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+
+  private requestFlush(): Promise<void> {
+    this.queuedFlush ??= this.enqueue(() => {
+      this.queuedFlush = null;
+      return this.runFlush();
+    });
+    return this.queuedFlush;
+  }
+
+  /** Appends every pending record with one write and one fdatasync, then resolves their waiters. */
+  private async runFlush(): Promise<void> {
+    if (this.pending.length === 0 || !this.journal) return;
+    if (this.ioError) {
+      // The file may hold a partial append: only a snapshot plus truncation makes it trustworthy again.
+      await this.runCheckpoint();
+      return;
+    }
+    const batch = this.pending;
+    this.pending = [];
+    if (this.groupTimer) {
+      clearTimeout(this.groupTimer);
+      this.groupTimer = null;
+    }
+    try {
+      await this.journal.append(batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((r) => r.bytes)));
+    } catch (err) {
+      const e = toError(err);
+      this.ioError = e;
+      this.log('error', 'store: journal append failed; writes are refused until a checkpoint succeeds', { error: e.message });
+      // Still committed in memory, so the recovery checkpoint will cover them; the callers are told it failed.
+      for (const r of batch) {
+        r.waiter?.reject(new Error(`journal write failed: ${e.message}`));
+        r.waiter = null;
+      }
+      this.pending = batch.concat(this.pending);
+      throw e;
+    }
+    this.counters.journal_records += batch.length;
+    for (const r of batch) r.waiter?.resolve();
+    if (this.journal.size - HEADER_BYTES > this.checkpointBytes) this.checkpoint().catch(() => undefined);
+  }
+
+  /**
+   * Snapshot then truncate. Runs inside the queue, so no append interleaves; writes committed while the
+   * snapshot is being written (LSN > X) wait in `pending` and are appended after the truncation.
+   */
+  private async runCheckpoint(): Promise<void> {
+    if (!this.journal || this.state === 'closed') return;
+    const t0 = performance.now();
+    const x = this.lsn;
+    const at = new Date(this.now()).toISOString();
+    // Directly, not journaled: it describes this very snapshot.
+    this.setWritable(true);
+    try {
+      this.db.run(
+        "INSERT INTO _store_meta (key, value) VALUES ('checkpoint_lsn', ?), ('checkpoint_at', ?) " +
+        'ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+        [x, at],
+      );
+    } finally {
+      this.setWritable(false);
+    }
+    let bytes: Uint8Array | null = this.db.export();
+    this.afterExport();
+    const size = bytes.length;
+    try {
+      await writeSnapshot(this.dir, bytes);
+    } catch (err) {
+      const e = toError(err);
+      this.log('error', 'store: checkpoint failed; the journal is kept', { error: e.message });
+      if (this.ioError) this.failWaiters(e);
+      throw e;
+    } finally {
+      bytes = null; // the only full copy outside sql.js: let it go before anything else allocates
+    }
+    this.snapshotLsn = x;
+    this.counters.snapshot_bytes = size;
+    this.counters.checkpoints++;
+    this.counters.last_checkpoint_at = at;
+    // Everything up to X is now durable in the snapshot, whether or not its record reached the journal.
+    const covered = this.pending.filter((r) => r.lsn <= x);
+    this.pending = this.pending.filter((r) => r.lsn > x);
+    this.oldestUncheckpointed = this.pending[0]?.committedAt ?? null;
+    for (const r of covered) r.waiter?.resolve();
+    try {
+      await this.journal.truncate(HEADER_BYTES);
+      this.counters.journal_records = 0;
+      if (this.ioError) this.log('info', 'store: journal recovered by a checkpoint');
+      this.ioError = null;
+    } catch (err) {
+      // Harmless on disk (the journal only holds records <= X, skipped on start), but appending behind
+      // them is not safe until a truncation succeeds.
+      this.ioError = toError(err);
+      this.log('error', 'store: journal truncation failed after checkpoint', { error: this.ioError.message });
+    }
+    this.log('debug', 'store: checkpoint', {
+      lsn: x, snapshot_bytes: size, ms: round(performance.now() - t0), carried_records: this.pending.length,
+    });
+    if (this.pending.some((r) => r.waiter)) this.requestFlush().catch(() => undefined);
+  }
+
+  private failWaiters(err: Error): void {
+    for (const r of this.pending) {
+      r.waiter?.reject(new Error(`journal unavailable: ${err.message}`));
+      r.waiter = null;
+    }
+  }
+
+  private onAgeTick(): void {
+    if (this.state !== 'open') return;
+    const due = this.oldestUncheckpointed !== null && this.now() - this.oldestUncheckpointed >= this.checkpointAgeMs;
+    if (due || this.ioError) {
+      this.checkpoint().catch((err: unknown) => this.log('warn', 'store: timed checkpoint failed', { error: errMessage(err) }));
+    }
+  }
+
+  // ---- sql.js plumbing ----------------------------------------------------------------------------
+
+  /** Runs a write statement (or several, when there are no params); returns rows changed. */
+  private execWrite(sql: string, params: SqlParams | null | undefined): number {
+    const before = this.totalChanges();
+    if (params == null && hasSeveralStatements(sql)) {
+      // All or nothing, like a single statement (DDL before a failing statement would otherwise stay).
+      this.db.run('SAVEPOINT _store_multi');
+      try {
+        for (const st of this.db.iterateStatements(sql)) {
+          try {
+            assertNotTxControl(st.getSQL());
+            while (st.step()) { /* drain: RETURNING rows, stray SELECTs */ }
+          } finally {
+            st.free();
+          }
+        }
+      } catch (err) {
+        try {
+          this.db.run('ROLLBACK TO _store_multi');
+          this.db.run('RELEASE _store_multi');
+        } catch {
+          // The error already ended the whole transaction; the caller finds out (inTransaction).
+        }
+        throw err;
+      }
+      this.db.run('RELEASE _store_multi');
+    } else {
+      const st = this.prepare(sql);
+      try {
+        st.bind(params as BindParams | undefined);
+        while (st.step()) { /* drain */ }
+      } finally {
+        st.reset();
+      }
+    }
+    // sqlite3_changes() keeps its old value across DDL; only trust it if something changed at all.
+    return this.totalChanges() === before ? 0 : this.db.getRowsModified();
+  }
+
+  private query<T>(sql: string, params?: SqlParams | null): T[] {
+    const st = this.prepare(sql);
+    try {
+      st.bind(params as BindParams | undefined);
+      const rows: T[] = [];
+      while (st.step()) rows.push(st.getAsObject() as T);
+      return rows;
+    } finally {
+      st.reset();
+    }
+  }
+
+  private queryOne<T>(sql: string, params?: SqlParams | null): T | undefined {
+    const st = this.prepare(sql);
+    try {
+      st.bind(params as BindParams | undefined);
+      return st.step() ? (st.getAsObject() as T) : undefined;
+    } finally {
+      st.reset();
+    }
+  }
+
+  private totalChanges(): number {
+    const st = this.prepare('SELECT total_changes()');
+    try {
+      st.step();
+      return st.get()[0] as number;
+    } finally {
+      st.reset();
+    }
+  }
+
+  /** Small LRU of prepared statements; emptied on every export (see afterExport). */
+  private prepare(sql: string): Statement {
+    const hit = this.stmts.get(sql);
+    if (hit) {
+      this.stmts.delete(sql);
+      this.stmts.set(sql, hit);
+      return hit;
+    }
+    const st = this.db.prepare(sql);
+    this.stmts.set(sql, st);
+    if (this.stmts.size > STATEMENT_CACHE_SIZE) {
+      const [oldest, old] = this.stmts.entries().next().value as [string, Statement];
+      this.stmts.delete(oldest);
+      old.free();
+    }
+    return st;
+  }
+
+  private freeStatements(): void {
+    for (const st of this.stmts.values()) st.free();
+    this.stmts.clear();
+  }
+
+  /**
+   * Older sql.js releases freed every prepared statement and reset connection pragmas in export();
+   * 1.16 keeps them, but we do not depend on either: drop the cache and set the pragmas again.
+   */
+  private afterExport(): void {
+    this.freeStatements();
+    this.applyPragmas(false);
+  }
+
+  private applyPragmas(writable: boolean): void {
+    // The in-memory database needs no crash safety of its own (our journal provides it):
+    // journal_mode MEMORY keeps SQLite's rollback journal out of the wasm file system (about 4x faster
+    // commits), and EXCLUSIVE locking (there is no other connection) skips the hot-journal check and
+    // page-1 re-read at the start of every transaction (point reads went from ~20 to ~3 us here).
+    this.db.run('PRAGMA journal_mode = MEMORY');
+    this.db.run('PRAGMA locking_mode = EXCLUSIVE');
+    this.db.run('PRAGMA foreign_keys = ON');
+    this.setWritable(writable);
+  }
+
+  /**
+   * The database is query_only except inside our own write paths, so a stray INSERT through
+   * store.all() fails instead of changing data that would never reach the journal.
+   */
+  private setWritable(on: boolean): void {
+    this.control(on ? 'PRAGMA query_only = 0' : 'PRAGMA query_only = 1');
+  }
+
+  /** BEGIN/COMMIT/ROLLBACK/PRAGMA; kept in one place (a prepared variant measured no faster). */
+  private control(sql: string): void {
+    this.db.run(sql);
+  }
+
+  /** sql.js does not expose sqlite3_get_autocommit: BEGIN fails exactly when a transaction is open. */
+  private inTransaction(): boolean {
+    try {
+      this.db.run('BEGIN');
+    } catch {
+      return true;
+    }
+    this.db.run('ROLLBACK');
+    return false;
+  }
+
+  private rollbackQuietly(): void {
+    try {
+      this.control('ROLLBACK');
+    } catch {
+      // SQLite already rolled back (some errors do), or no transaction was open.
+    }
+  }
+
+  private assertReadable(sql: string): void {
+    if (this.state === 'closed') throw new Error('store is closed');
+    // Inside write() the database is writable, so a change through store.all() would escape the journal.
+    if (this.inTx && !isPlainRead(sql)) throw new Error('inside write(), run changes through tx, not the store');
+  }
+
+  // ---- stats and shutdown -------------------------------------------------------------------------
+
+  stats(): StoreStats {
+    const pragma = (name: string): number => {
+      if (this.state === 'closed') return 0;
+      return (this.queryOne<Record<string, number>>(`PRAGMA ${name}`)?.[name] as number) ?? 0;
+    };
+    return {
+      snapshot_bytes: this.counters.snapshot_bytes,
+      journal_bytes: this.journal?.size ?? 0,
+      journal_records: this.counters.journal_records,
+      last_lsn: this.lsn,
+      last_checkpoint_at: this.counters.last_checkpoint_at,
+      checkpoints: this.counters.checkpoints,
+      replayed_records: this.counters.replayed_records,
+      discarded_bytes: this.counters.discarded_bytes,
+      page_count: pragma('page_count'),
+      page_size: pragma('page_size'),
+    };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.state = 'closing';
+    this.stopTimers();
+    let failure: unknown = null;
+    try {
+      await this.enqueue(() => this.runCheckpoint());
+    } catch (err) {
+      failure = err;
+      // At least get queued records into the journal.
+      await this.enqueue(() => this.runFlush()).catch(() => undefined);
+    }
+    await this.tail;
+    this.failWaiters(new Error('store closed before the record was durable'));
+    await this.release();
+    if (failure) throw failure;
+  }
+
+  /** Releases everything without a checkpoint (failed start-up). */
+  async abort(): Promise<void> {
+    this.stopTimers();
+    await this.tail;
+    await this.release();
+  }
+
+  private stopTimers(): void {
+    if (this.groupTimer) clearTimeout(this.groupTimer);
+    if (this.ageTimer) clearInterval(this.ageTimer);
+    this.groupTimer = null;
+    this.ageTimer = null;
+  }
+
+  private async release(): Promise<void> {
+    this.state = 'closed';
+    await this.journal?.close().catch(() => undefined);
+    this.journal = null;
+    this.freeStatements();
+    this.db.close();
+  }
+}
+
+// ---- helpers ----------------------------------------------------------------------------------------
+
+function validateMigrations(list: Migration[]): Migration[] {
+  if (!Array.isArray(list)) throw new TypeError('migrations must be an array');
+  const seen = new Set<number>();
+  for (const m of list) {
+    if (!Number.isSafeInteger(m.version) || m.version < 1) {
+      throw new Error(`migration version must be a positive integer, got ${String(m.version)} (${m.name})`);
+    }
+    if (seen.has(m.version)) throw new Error(`duplicate migration version ${m.version}`);
+    seen.add(m.version);
+    if (typeof m.up !== 'string' && typeof m.up !== 'function') throw new Error(`migration ${m.version} has no up`);
+  }
+  return [...list].sort((a, b) => a.version - b.version);
+}
+
+function positive(v: number | undefined, dflt: number, name: string): number {
+  if (v === undefined) return dflt;
+  if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) throw new Error(`${name} must be a positive number`);
+  return v;
+}
+
+/** Removes leading whitespace and comments so the first keyword can be inspected. */
+function stripLead(sql: string): string {
+  let s = sql;
+  for (;;) {
+    s = s.trimStart();
+    if (s.startsWith('--')) {
+      const nl = s.indexOf('\n');
+      s = nl < 0 ? '' : s.slice(nl + 1);
+    } else if (s.startsWith('/*')) {
+      const end = s.indexOf('*/');
+      s = end < 0 ? '' : s.slice(end + 2);
+    } else {
+      return s;
+    }
+  }
+}
+
+/** A statement that cannot change anything, so need not be journaled. WITH is not: it may lead a DML. */
+function isPlainRead(sql: string): boolean {
+  return /^(SELECT|VALUES|EXPLAIN)\b/i.test(stripLead(sql));
+}
+
+/** The store owns BEGIN/COMMIT; a transaction-control statement inside fn would break atomicity. */
+function assertNotTxControl(sql: string): void {
+  if (/^(BEGIN|COMMIT|END|ROLLBACK(?!\s+(TRANSACTION\s+)?TO\b))\b/i.test(stripLead(sql))) {
+    throw new Error('transaction control statements are not allowed inside write(); the store commits for you');
+  }
+}
+
+/** True when there is SQL after the first ';' (a string literal with ';' only costs the slower path). */
+function hasSeveralStatements(sql: string): boolean {
+  const i = sql.indexOf(';');
+  return i >= 0 && stripLead(sql.slice(i + 1).replace(/^[\s;]*/, '')).length > 0;
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+function toError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+function defaultLog(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>): void {
+  if (level === 'warn' || level === 'error') console.error(`[${level}] ${msg}`, fields ?? '');
+}

@@ -1,0 +1,136 @@
+// Composition root: config -> log -> store -> services -> modules -> http -> schedulers; signals.
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createAudit } from './core/audit.js';
+import { createAuth } from './core/auth/index.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { ConfigService } from './core/config.js';
+import type { AppContext, Module } from './core/context.js';
+import { EventBus } from './core/events.js';
+import { createHttpApp, type HttpApp } from './core/http/app.js';
+import { RouteRegistry } from './core/http/registry.js';
+import { JobManager } from './core/jobs.js';
+import { Logger } from './core/log.js';
+import { packageRoot, packageVersion } from './core/paths.js';
+import { coreMigrations } from './core/schema.js';
+import { openStore } from './core/store/index.js';
+import { systemModule } from './modules/system/index.js';
+
+export interface ServiceOptions {
+  env?: NodeJS.ProcessEnv;
+  clock?: Clock;
+  /** Where log lines go (default stdout). */
+  logWrite?: (line: string) => void;
+}
+
+export interface Service {
+  app: AppContext;
+  http: HttpApp;
+  /** Listens on the configured port and host unless given; resolves with the bound address. */
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  /** Graceful stop: stop accepting, finish in-flight requests, run shutdown hooks, checkpoint the store. */
+  shutdown(reason?: string): Promise<void>;
+}
+
+export async function startService(opts: ServiceOptions = {}): Promise<Service> {
+  const env = opts.env ?? process.env;
+  const clock = opts.clock ?? systemClock;
+  const bootLog = Logger.create({ write: opts.logWrite });
+  const config = await ConfigService.load({ env, log: bootLog.child('config') });
+  const cfg = config.get();
+  const log = bootLog;
+  log.setLevel(cfg.log.level);
+
+  const store = await openStore({
+    dir: config.dataDir,
+    migrations: [...coreMigrations, ...moduleList().flatMap((m) => m.migrations)],
+    checkpointBytes: cfg.store.checkpoint_mb * 1024 * 1024,
+    checkpointAgeMs: cfg.store.checkpoint_age_minutes * 60_000,
+    groupCommitMs: cfg.store.group_commit_ms,
+    now: () => clock.now(),
+    log: (level, msg, fields) => log.child('store').log(level, msg, fields),
+  });
+
+  const shutdownHooks: (() => Promise<void> | void)[] = [];
+  const bus = new EventBus((event, err) => log.child('events').error(`listener for ${event} failed`, { err: err as Error }));
+  const audit = createAudit(store, clock, bus);
+  const authBase = { store, config, clock, log: log.child('auth') };
+  const auth = createAuth(authBase);
+
+  const app: AppContext = {
+    version: packageVersion(),
+    startedAt: clock.now(),
+    config, store, bus, log, clock,
+    jobs: new JobManager({ clock, log: log.child('jobs') }),
+    routes: new RouteRegistry(),
+    auth: auth.authenticator,
+    audit,
+    onShutdown: (fn) => { shutdownHooks.push(fn); },
+  };
+
+  config.onChange((c, keys) => {
+    log.setLevel(c.log.level);
+    bus.emit('config.changed', { keys });
+  });
+
+  const modules = moduleList(auth, audit);
+  for (const m of modules) await m.register(app);
+  await auth.bootstrap.ensureInitialAdmin(app);
+
+  const http = createHttpApp(app, { uiDir: join(packageRoot(), 'ui') });
+  let stopping: Promise<void> | undefined;
+
+  const service: Service = {
+    app,
+    http,
+    async listen(port = cfg.server.port, host = cfg.server.host) {
+      await new Promise<void>((resolve, reject) => {
+        http.server.once('error', reject);
+        http.server.listen(port, host, () => { http.server.off('error', reject); resolve(); });
+      });
+      const addr = http.server.address() as AddressInfo;
+      log.info(`netprobe ${app.version} listening on http://${addr.address}:${addr.port}`, { data_dir: config.dataDir });
+      const stopMaintenance = auth.startMaintenance();
+      app.onShutdown(stopMaintenance);
+      for (const m of modules) await m.start?.(app);
+      return addr;
+    },
+    shutdown(reason = 'shutdown') {
+      stopping ??= (async () => {
+        log.info(`stopping (${reason})`);
+        await http.close();
+        await app.jobs.shutdown();
+        for (const fn of shutdownHooks.reverse()) {
+          try { await fn(); } catch (e) { log.error('shutdown hook failed', { err: e as Error }); }
+        }
+        await store.close();
+        log.info('stopped; store checkpointed');
+      })();
+      return stopping;
+    },
+  };
+  return service;
+}
+
+/** The feature modules in registration order. Called once without services only to collect migrations. */
+function moduleList(auth?: Parameters<typeof systemModule>[0], audit?: Parameters<typeof systemModule>[1]): Module[] {
+  return [systemModule(auth!, audit!)];
+}
+
+async function runFromCommandLine(): Promise<void> {
+  const service = await startService();
+  const log = service.app.log;
+  const stop = (signal: string) => {
+    service.shutdown(signal).then(() => process.exit(0), (e) => { log.error('shutdown failed', { err: e }); process.exit(1); });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('uncaughtException', (e) => { log.error('uncaught exception; exiting so the supervisor restarts us', { err: e }); process.exit(1); });
+  process.on('unhandledRejection', (e) => { log.error('unhandled rejection', { err: e as Error }); });
+  await service.listen();
+}
+
+const entry = process.argv[1] ?? '';
+if (/[\\/]main\.(ts|js)$/.test(entry) && import.meta.url.endsWith(entry.replace(/\\/g, '/').split('/').slice(-1)[0]!)) {
+  runFromCommandLine().catch((e) => { console.error('netprobe failed to start:', e); process.exit(1); });
+}

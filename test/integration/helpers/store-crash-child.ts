@@ -1,0 +1,53 @@
+// Child process for store-crash.test.ts: opens the store in argv[2] and writes until it is killed.
+// Prints "ready" once open, each id only after its sync write() resolved, "c" after each checkpoint, and
+// "cs"/"ce" around the explicit ones (so the parent can tell a kill landed inside one).
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { openStore, type Migration } from '../../../src/core/store/index.js';
+
+export const CRASH_MIGRATIONS: Migration[] = [
+  { version: 1, name: 'acks', up: 'CREATE TABLE acks (id INTEGER PRIMARY KEY, pad TEXT NOT NULL)' },
+  { version: 2, name: 'noise', up: 'CREATE TABLE noise (n INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT NOT NULL)' },
+];
+
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function main(dir: string): Promise<void> {
+  const store = await openStore({
+    dir,
+    migrations: CRASH_MIGRATIONS,
+    checkpointBytes: 64 * 1024, // small, so checkpoints race the kills
+    groupCommitMs: 15,
+    log: (level, msg, fields) => {
+      if (msg === 'store: checkpoint') out('c');
+      else if (level === 'warn' || level === 'error') process.stderr.write(`${level} ${msg} ${JSON.stringify(fields ?? {})}\n`);
+    },
+  });
+  let next = (store.get<{ m: number | null }>('SELECT max(id) AS m FROM acks')?.m ?? 0) + 1;
+  out('ready');
+  const pad = 'p'.repeat(200);
+  const worker = async (): Promise<never> => {
+    for (;;) {
+      const id = next++;
+      // Group records interleave with the sync ones, so sync flushes carry them along.
+      void store.write((tx) => tx.run('INSERT INTO noise (v) VALUES (?)', [`g${id}`]), 'group');
+      await store.write((tx) => tx.run('INSERT INTO acks (id, pad) VALUES (?, ?)', [id, pad]), 'sync');
+      out(String(id));
+      if (id % 60 === 0) {
+        out('cs');
+        store.checkpoint().then(() => out('ce'), () => undefined);
+      }
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+}
+
+// Only when run as a script: the parent test imports CRASH_MIGRATIONS from here.
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
+  main(process.argv[2]).catch((err: unknown) => {
+    process.stderr.write(`child failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

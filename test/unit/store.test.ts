@@ -1,0 +1,563 @@
+// The store against real files and real fsync. A "crash image" is a copy of the store directory taken
+// while the store is open: every write() that has resolved must be in it, and opening the copy goes
+// through the same replay a restart after power loss would.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, cp, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, JOURNAL_FILE, SNAPSHOT_FILE, type Migration, type Store, type StoreOptions } from '../../src/core/store/index.js';
+import { encodeParams, encodeRecord, HEADER_BYTES, Journal } from '../../src/core/store/journal.js';
+
+type T = { after(fn: () => Promise<void>): void };
+type LogEntry = { level: string; msg: string; fields?: Record<string, unknown> };
+
+const SCHEMA: Migration[] = [
+  { version: 1, name: 'items', up: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, data BLOB, big INTEGER)' },
+];
+
+async function tempDir(t: T): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'netprobe-store-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Opens a store that is closed (if still open) when the test ends. */
+async function open(t: T, dir: string, extra: Partial<StoreOptions> = {}, logs?: LogEntry[]): Promise<Store> {
+  const store = await openStore({
+    dir, migrations: SCHEMA, groupCommitMs: 60_000,
+    log: (level, msg, fields) => logs?.push({ level, msg, fields }),
+    ...extra,
+  });
+  t.after(() => store.close().catch(() => undefined));
+  return store;
+}
+
+/** What a crash right now would leave on disk. */
+async function crashImage(t: T, dir: string): Promise<string> {
+  const copy = await tempDir(t);
+  await cp(dir, copy, { recursive: true });
+  return copy;
+}
+
+const insert = (store: Store, id: number, durability: 'sync' | 'group' = 'sync'): Promise<unknown> =>
+  store.write((tx) => tx.run('INSERT INTO items (id, name) VALUES (?, ?)', [id, `item-${id}`]), durability);
+
+const ids = (store: Store): number[] => store.all<{ id: number }>('SELECT id FROM items ORDER BY id').map((r) => r.id);
+const range = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+
+test('sync writes survive a crash through journal replay, and a clean close/reopen', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  for (let i = 1; i <= 20; i++) await insert(store, i);
+  // 20 records plus the migration's.
+  assert.equal(store.stats().journal_records, 21);
+
+  const image = await crashImage(t, dir);
+  const replayed = await open(t, image);
+  assert.deepEqual(ids(replayed), range(1, 20));
+  assert.equal(replayed.stats().replayed_records, 21);
+  // Replayed records stay in the journal (no start-up checkpoint below checkpointBytes).
+  assert.equal(replayed.stats().journal_records, 21);
+
+  await store.close();
+  assert.equal((await stat(join(dir, JOURNAL_FILE))).size, HEADER_BYTES);
+  const reopened = await open(t, dir);
+  assert.deepEqual(ids(reopened), range(1, 20));
+  assert.equal(reopened.stats().replayed_records, 0);
+  await assert.rejects(insert(store, 99), /closed/);
+});
+
+test('writes after a checkpoint replay on top of the snapshot', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  for (let i = 1; i <= 5; i++) await insert(store, i);
+  await store.checkpoint();
+  const s = store.stats();
+  assert.equal(s.journal_records, 0);
+  assert.equal(s.checkpoints >= 1, true);
+  assert.equal(s.snapshot_bytes, (await stat(join(dir, SNAPSHOT_FILE))).size);
+  assert.match(s.last_checkpoint_at ?? '', /^\d{4}-\d\d-\d\dT.*Z$/);
+  for (let i = 6; i <= 8; i++) await insert(store, i);
+
+  const replayed = await open(t, await crashImage(t, dir));
+  assert.deepEqual(ids(replayed), range(1, 8));
+  assert.equal(replayed.stats().replayed_records, 3);
+  assert.equal(replayed.stats().last_lsn, store.stats().last_lsn);
+});
+
+test('a throwing or async callback rolls back and journals nothing', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  await insert(store, 1);
+  const before = store.stats();
+  await assert.rejects(store.write((tx) => {
+    tx.run('INSERT INTO items (id) VALUES (2)');
+    throw new Error('boom');
+  }), /boom/);
+  await assert.rejects(store.write(async (tx) => {
+    tx.run('INSERT INTO items (id) VALUES (3)');
+  }), /must be synchronous/);
+  await assert.rejects(store.write((tx) => {
+    tx.run('INSERT INTO items (id) VALUES (4)');
+    tx.run('INSERT INTO items (id) VALUES (1)'); // UNIQUE violation
+  }), /UNIQUE/);
+  // A caught statement failure does not poison the transaction; the failed statement is not journaled.
+  await store.write((tx) => {
+    try {
+      tx.run('INSERT INTO items (id) VALUES (1)');
+    } catch {
+      tx.run('UPDATE items SET name = ? WHERE id = 1', ['updated']);
+    }
+  });
+  // A transaction that changes nothing writes no record.
+  const r = await store.write((tx) => tx.get<{ n: number }>('SELECT count(*) AS n FROM items'));
+  assert.equal(r?.n, 1);
+  const after = store.stats();
+  assert.deepEqual(ids(store), [1]);
+  assert.equal(after.last_lsn, before.last_lsn + 1);
+  assert.equal(after.journal_records, before.journal_records + 1);
+
+  const replayed = await open(t, await crashImage(t, dir));
+  assert.deepEqual(replayed.all('SELECT id, name FROM items'), [{ id: 1, name: 'updated' }]);
+});
+
+test('a caught statement failure that left changes behind aborts the whole write', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  await insert(store, 1);
+  const lsn = store.stats().last_lsn;
+  // OR FAIL keeps the rows before the conflict; those could not be journaled, so the write must fail.
+  await assert.rejects(store.write((tx) => {
+    try {
+      tx.run('INSERT OR FAIL INTO items (id) VALUES (2), (3), (1)');
+    } catch {
+      // swallowed on purpose
+    }
+    tx.run('INSERT INTO items (id) VALUES (4)');
+  }), /UNIQUE/);
+  // OR ROLLBACK ends the transaction itself: later statements must not run in autocommit mode.
+  await assert.rejects(store.write((tx) => {
+    tx.run('INSERT INTO items (id) VALUES (5)');
+    try {
+      tx.run('INSERT OR ROLLBACK INTO items (id) VALUES (1)');
+    } catch {
+      // swallowed on purpose
+    }
+    tx.run('INSERT INTO items (id) VALUES (6)');
+  }), /write aborted/);
+  // A multi-statement string is all or nothing, DDL included, so catching its failure is safe.
+  await store.write((tx) => {
+    assert.throws(() => tx.run('CREATE TABLE extra (a); INSERT INTO items (id) VALUES (1)'), /UNIQUE/);
+    tx.run('INSERT INTO items (id) VALUES (7)');
+  });
+  assert.deepEqual(ids(store), [1, 7]);
+  assert.equal(store.get("SELECT name FROM sqlite_master WHERE name = 'extra'"), undefined);
+  assert.equal(store.stats().last_lsn, lsn + 1);
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 7]);
+});
+
+test('misuse is refused: nested write, stale tx, BEGIN/COMMIT inside, writes through store.all', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  let inner: Promise<unknown> | undefined;
+  await store.write((tx) => {
+    inner = assert.rejects(store.write((tx2) => tx2.run('INSERT INTO items (id) VALUES (9)')), /nesting/);
+    tx.run('INSERT INTO items (id) VALUES (1)');
+  });
+  await inner;
+  let leaked: Parameters<Parameters<Store['write']>[0]>[0] | undefined;
+  await store.write((tx) => {
+    leaked = tx;
+  });
+  assert.throws(() => leaked!.run('INSERT INTO items (id) VALUES (5)'), /finished/);
+  await assert.rejects(store.write((tx) => tx.run('COMMIT')), /transaction control/);
+  await assert.rejects(store.write((tx) => tx.run('INSERT INTO items (id) VALUES (6); COMMIT')), /transaction control/);
+  assert.throws(() => store.all('INSERT INTO items (id) VALUES (7) RETURNING id'), /readonly/);
+  assert.throws(() => store.get('DELETE FROM items'), /readonly/);
+  assert.deepEqual(ids(store), [1]);
+  // Savepoints inside the transaction are fine.
+  await store.write((tx) => {
+    tx.run('SAVEPOINT a');
+    tx.run('INSERT INTO items (id) VALUES (2)');
+    tx.run('ROLLBACK TO a');
+    tx.run('RELEASE a');
+    tx.run('INSERT INTO items (id) VALUES (3)');
+  });
+  assert.deepEqual(ids(store), [1, 3]);
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 3]);
+});
+
+test('group writes resolve at once and are durable after flush() or the group timer', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir, { groupCommitMs: 100 });
+  for (let i = 1; i <= 50; i++) await insert(store, i, 'group');
+  assert.deepEqual(ids(store), range(1, 50)); // visible at once
+  const early = await open(t, await crashImage(t, dir));
+  assert.deepEqual(ids(early), []); // not yet in the journal
+  await store.flush();
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), range(1, 50));
+
+  for (let i = 51; i <= 60; i++) await insert(store, i, 'group');
+  await new Promise((r) => setTimeout(r, 400));
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), range(1, 60));
+});
+
+test('a sync write flushes earlier group writes first, in commit order', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  const lsn0 = store.stats().last_lsn;
+  await insert(store, 1, 'group');
+  await store.write((tx) => tx.run('UPDATE items SET name = ? WHERE id = 1', ['changed-by-sync']), 'sync');
+  await insert(store, 2, 'group');
+  const image = await crashImage(t, dir);
+  // Order is visible in the journal itself: consecutive LSNs, group record first.
+  const { Journal } = await import('../../src/core/store/journal.js');
+  const j = await Journal.open(join(image, JOURNAL_FILE));
+  const lsns: number[] = [];
+  for (const r of j.scan()) lsns.push(r.lsn);
+  await j.close();
+  assert.deepEqual(lsns.slice(-2), [lsn0 + 1, lsn0 + 2]);
+  const replayed = await open(t, image);
+  assert.deepEqual(replayed.all('SELECT id, name FROM items'), [{ id: 1, name: 'changed-by-sync' }]);
+});
+
+test('concurrent sync writes share fsyncs and all resolve durable', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  await Promise.all(range(1, 200).map((i) => insert(store, i)));
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), range(1, 200));
+});
+
+test('a checkpoint with writes racing it loses nothing', async (t) => {
+  const dir = await tempDir(t);
+  const logs: LogEntry[] = [];
+  const store = await open(t, dir, { groupCommitMs: 5 }, logs);
+  // Some bulk so that the snapshot write takes a moment (built in SQL to keep the record small).
+  await store.write((tx) => tx.run(
+    'WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19999) ' +
+    'INSERT INTO items (id, data) SELECT 100000 + i, zeroblob(512) FROM n',
+  ));
+  const acked: number[] = [];
+  const ops: Promise<unknown>[] = [];
+  let next = 1;
+  for (let round = 0; round < 5; round++) {
+    ops.push(store.checkpoint());
+    for (let k = 0; k < 40; k++) {
+      const id = next++;
+      const d = k % 3 === 0 ? 'group' : 'sync';
+      ops.push(insert(store, id, d).then(() => { if (d === 'sync') acked.push(id); }));
+      if (k % 10 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+  await Promise.all(ops);
+  // Calls made while one is still queued share it, so fewer than 5 may run.
+  assert.ok(store.stats().checkpoints >= 2);
+  // Some writes really did commit while a snapshot was being written.
+  const carried = logs.filter((l) => l.msg === 'store: checkpoint').map((l) => l.fields?.carried_records as number);
+  assert.ok(carried.some((n) => n > 0), `carried: ${carried.join(',')}`);
+  const image = await crashImage(t, dir);
+  const got = new Set(ids(await open(t, image)));
+  for (const id of acked) assert.ok(got.has(id), `acknowledged id ${id} lost`);
+  await store.flush();
+  const all = ids(await open(t, await crashImage(t, dir))).filter((i) => i < 100_000);
+  assert.deepEqual(all, range(1, next - 1));
+  await store.close();
+  assert.deepEqual(ids(await open(t, dir)).filter((i) => i < 100_000), range(1, next - 1));
+});
+
+test('checkpoints trigger on journal size and on age', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir, { checkpointBytes: 4096 });
+  const c0 = store.stats().checkpoints;
+  for (let i = 1; i <= 100; i++) await insert(store, i);
+  await store.flush();
+  assert.ok(store.stats().checkpoints > c0, 'size trigger');
+  assert.ok(store.stats().journal_bytes < 4096 + 200);
+
+  let now = 1_000_000;
+  const aged = await open(t, await tempDir(t), { checkpointAgeMs: 200, now: () => now });
+  const a0 = aged.stats().checkpoints;
+  await insert(aged, 1);
+  now += 1_000;
+  for (let i = 0; i < 50 && aged.stats().checkpoints === a0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(aged.stats().checkpoints > a0, 'age trigger');
+  assert.equal(aged.stats().journal_records, 0);
+});
+
+test('migrations apply once, in order, each journaled; a newer database is refused', async (t) => {
+  const dir = await tempDir(t);
+  const order: number[] = [];
+  const migs = (n: number): Migration[] => ([
+    { version: 10, name: 'ten', up: (tx) => { order.push(10); tx.run('CREATE TABLE b (a_id INTEGER REFERENCES a(id))'); } },
+    { version: 2, name: 'two', up: 'CREATE TABLE a (id INTEGER PRIMARY KEY); INSERT INTO a (id) VALUES (1); INSERT INTO a (id) VALUES (2)' },
+    { version: 30, name: 'thirty', up: (tx) => { order.push(30); tx.run('INSERT INTO b VALUES (2)'); } },
+  ] satisfies Migration[]).slice(0, n);
+  const now = Date.parse('2024-05-01T12:00:00Z');
+  const s1 = await openStore({ dir, migrations: migs(2), now: () => now, log: () => undefined });
+  assert.deepEqual(order, [10]);
+  assert.deepEqual(s1.all('SELECT version, name, applied_at FROM _migrations ORDER BY version'), [
+    { version: 2, name: 'two', applied_at: '2024-05-01T12:00:00.000Z' },
+    { version: 10, name: 'ten', applied_at: '2024-05-01T12:00:00.000Z' },
+  ]);
+  // Journaled: a crash image without any snapshot replays them.
+  const image = await crashImage(t, dir);
+  await rm(join(image, SNAPSHOT_FILE), { force: true });
+  const fromJournal = await open(t, image, { migrations: migs(2) });
+  assert.deepEqual(fromJournal.all('SELECT id FROM a'), [{ id: 1 }, { id: 2 }]);
+  await s1.close();
+
+  const s2 = await openStore({ dir, migrations: migs(3), log: () => undefined });
+  assert.deepEqual(order, [10, 30]);
+  assert.deepEqual(s2.all('SELECT a_id FROM b'), [{ a_id: 2 }]);
+  await s2.close();
+  const s3 = await openStore({ dir, migrations: migs(3), log: () => undefined });
+  assert.deepEqual(order, [10, 30]);
+  await s3.close();
+
+  await assert.rejects(openStore({ dir, migrations: migs(2), log: () => undefined }), /schema version 30 is newer than this build knows \(10\)/);
+  const late: Migration[] = [...migs(3), { version: 5, name: 'late', up: 'SELECT 1' }];
+  await assert.rejects(openStore({ dir, migrations: late, log: () => undefined }), /migration 5 .* forward-only/);
+  await assert.rejects(openStore({ dir, migrations: [...migs(3), { version: 2, name: 'dup', up: '' }] }), /duplicate/);
+  await assert.rejects(openStore({ dir, migrations: [{ version: 0, name: 'zero', up: '' }] }), /positive integer/);
+  // The refused starts left the data alone.
+  const s4 = await open(t, dir, { migrations: migs(3) });
+  assert.deepEqual(s4.all('SELECT a_id FROM b'), [{ a_id: 2 }]);
+});
+
+test('a failing migration rolls back and stops the start', async (t) => {
+  const dir = await tempDir(t);
+  const bad: Migration[] = [...SCHEMA, { version: 2, name: 'bad', up: 'CREATE TABLE x (a); INSERT INTO nope VALUES (1)' }];
+  await assert.rejects(openStore({ dir, migrations: bad, log: () => undefined }), /no such table: nope/);
+  const s = await open(t, dir);
+  assert.deepEqual(s.all("SELECT name FROM sqlite_master WHERE name = 'x'"), []);
+  assert.deepEqual(s.all('SELECT version FROM _migrations'), [{ version: 1 }]);
+});
+
+test('blobs, bigints, named params and odd numbers round-trip through the journal', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  const blob = new Uint8Array(1000).map((_, i) => (i * 31) & 255);
+  const big = 2n ** 62n + 3n;
+  await store.write((tx) => {
+    tx.run('INSERT INTO items (id, data, big) VALUES (?, ?, ?)', [1, blob, big]);
+    tx.run('INSERT INTO items (id, name, data) VALUES (:id, :name, :data)', { ':id': 2, ':name': 'ü € 😀', ':data': new Uint8Array(0) });
+    tx.run('INSERT INTO items (id, big) VALUES ($id, $big)', { $id: 3, $big: -(2n ** 63n) });
+    tx.run('INSERT INTO items (id, name, big) VALUES (?, ?, ?)', [4, null, 0.1 + 0.2]);
+    tx.run('INSERT INTO items (id, big) VALUES (?, ?)', [5, Infinity]);
+  });
+  const q = (s: Store): unknown[] => s.all(
+    'SELECT id, name, data, CAST(big AS TEXT) AS big, typeof(big) AS t FROM items ORDER BY id',
+  );
+  const expected = q(store);
+  assert.deepEqual(expected[0], { id: 1, name: null, data: blob, big: big.toString(), t: 'integer' });
+  assert.equal((expected[2] as { big: string }).big, (-(2n ** 63n)).toString());
+  assert.equal((expected[4] as { big: string }).big, 'Inf');
+  const replayed = await open(t, await crashImage(t, dir));
+  assert.equal(replayed.stats().replayed_records, 2); // the migration and this write
+  assert.deepEqual(q(replayed), expected);
+  await assert.rejects(store.write((tx) => tx.run('INSERT INTO items (id, name) VALUES (?, ?)', [6, undefined as never])), /undefined/);
+  assert.equal(store.get('SELECT id FROM items WHERE id = 6'), undefined);
+});
+
+/** Three records, then a tail of `last`'s record, returned with its byte extent. */
+async function journalWithLast(t: T): Promise<{ dir: string; lastStart: number; lastEnd: number }> {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  await insert(store, 1);
+  await insert(store, 2);
+  const lastStart = store.stats().journal_bytes;
+  await insert(store, 3);
+  const lastEnd = store.stats().journal_bytes;
+  const image = await crashImage(t, dir);
+  await store.close();
+  return { dir: image, lastStart, lastEnd };
+}
+
+test('a torn last record (cut at several offsets) is skipped; later writes land at the good end', async (t) => {
+  const { dir, lastStart, lastEnd } = await journalWithLast(t);
+  const cuts = [1, 4, 7, 8, 9, 20, lastEnd - lastStart - 1];
+  for (const cut of cuts) {
+    const image = await crashImage(t, dir);
+    await truncate(join(image, JOURNAL_FILE), lastStart + cut);
+    const logs: LogEntry[] = [];
+    const s = await open(t, image, {}, logs);
+    assert.equal((await stat(join(image, JOURNAL_FILE))).size, lastStart, `cut back to the last good record (${cut})`);
+    assert.deepEqual(ids(s), [1, 2], `cut ${cut}`);
+    assert.equal(s.stats().discarded_bytes, cut, `cut ${cut}`);
+    assert.ok(logs.some((l) => l.level === 'warn' && l.fields?.discarded_bytes === cut), `warned for cut ${cut}`);
+    await insert(s, 4);
+    const again = await open(t, await crashImage(t, image));
+    assert.deepEqual(ids(again), [1, 2, 4], `cut ${cut}`);
+    assert.equal(again.stats().discarded_bytes, 0);
+  }
+});
+
+test('a bit-flipped last record is skipped, and the journal is cut there before appending', async (t) => {
+  const { dir, lastStart, lastEnd } = await journalWithLast(t);
+  const path = join(dir, JOURNAL_FILE);
+  const bytes = await readFile(path);
+  bytes[lastStart + 8 + Math.floor((lastEnd - lastStart - 8) / 2)] ^= 0x04;
+  await writeFile(path, bytes);
+  const s = await open(t, dir);
+  assert.deepEqual(ids(s), [1, 2]);
+  assert.equal(s.stats().discarded_bytes, lastEnd - lastStart);
+  await insert(s, 4);
+  await insert(s, 5);
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 2, 4, 5]);
+});
+
+test('a journal record that no longer applies is rolled back and cut, not half-applied', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  await insert(store, 1);
+  await insert(store, 2);
+  const lsn = store.stats().last_lsn;
+  const image = await crashImage(t, dir);
+  const path = join(image, JOURNAL_FILE);
+  const goodSize = (await stat(path)).size;
+  // Intact (CRC-valid) records whose second statement conflicts: as if the SQL were not deterministic.
+  const bad = encodeRecord(lsn + 1, [
+    ['INSERT INTO items (id) VALUES (?)', encodeParams([3])],
+    ['INSERT INTO items (id) VALUES (?)', encodeParams([1])],
+  ]);
+  const after = encodeRecord(lsn + 2, [['INSERT INTO items (id) VALUES (?)', encodeParams([4])]]);
+  await appendFile(path, Buffer.concat([bad, after]));
+  const logs: LogEntry[] = [];
+  const s = await open(t, image, {}, logs);
+  assert.deepEqual(ids(s), [1, 2]);
+  assert.equal(s.stats().discarded_bytes, bad.length + after.length);
+  assert.equal((await stat(path)).size, goodSize);
+  assert.ok(logs.some((l) => l.level === 'error' && /failed to replay/.test(l.msg)));
+  await insert(s, 5);
+  assert.deepEqual(ids(await open(t, await crashImage(t, image))), [1, 2, 5]);
+});
+
+test('prepared statements keep working after a checkpoint and foreign_keys stays on', async (t) => {
+  const dir = await tempDir(t);
+  const fk: Migration[] = [
+    ...SCHEMA,
+    { version: 2, name: 'fk', up: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER NOT NULL REFERENCES parent(id))' },
+  ];
+  const store = await open(t, dir, { migrations: fk });
+  const q = 'SELECT count(*) AS n FROM items WHERE id > ?';
+  await insert(store, 1);
+  assert.deepEqual(store.get(q, [0]), { n: 1 }); // now cached
+  for (let round = 0; round < 3; round++) {
+    await store.checkpoint();
+    await insert(store, round + 2);
+    assert.deepEqual(store.get(q, [0]), { n: round + 2 });
+    assert.deepEqual(store.get('PRAGMA foreign_keys'), { foreign_keys: 1 });
+    await assert.rejects(store.write((tx) => tx.run('INSERT INTO child (p) VALUES (?)', [42])), /FOREIGN KEY/);
+    // Still read-only outside write() after the export.
+    assert.throws(() => store.all('DELETE FROM items'), /readonly/);
+  }
+  await store.write((tx) => {
+    tx.run('INSERT INTO parent (id) VALUES (1)');
+    tx.run('INSERT INTO child (p) VALUES (1)');
+  });
+  await store.checkpoint();
+  await assert.rejects(store.write((tx) => tx.run('DELETE FROM parent')), /FOREIGN KEY/);
+});
+
+test('tx.run reports changes; RETURNING through tx.all/get is journaled', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  const r = await store.write((tx) => {
+    const a = tx.run('INSERT INTO items (id) VALUES (1), (2), (3)');
+    const ddl = tx.run('CREATE TABLE other (x)');
+    const b = tx.run('UPDATE items SET name = ? WHERE id >= 2', ['n']);
+    const none = tx.run('DELETE FROM items WHERE id > 100');
+    const ret = tx.get<{ id: number }>("INSERT INTO items (id, name) VALUES (10, 'r') RETURNING id");
+    const rows = tx.all<{ id: number }>("UPDATE items SET name = 'all' WHERE id IN (1, 10) RETURNING id");
+    return { a: a.changes, ddl: ddl.changes, b: b.changes, none: none.changes, ret, rows };
+  });
+  assert.deepEqual(r, { a: 3, ddl: 0, b: 2, none: 0, ret: { id: 10 }, rows: [{ id: 1 }, { id: 10 }] });
+  const replayed = await open(t, await crashImage(t, dir));
+  assert.deepEqual(replayed.all('SELECT id, name FROM items ORDER BY id'), store.all('SELECT id, name FROM items ORDER BY id'));
+});
+
+test('start-up removes a leftover snapshot temp file and refuses a foreign journal', async (t) => {
+  const dir = await tempDir(t);
+  const s = await open(t, dir);
+  await insert(s, 1);
+  await s.close();
+  await writeFile(join(dir, 'netprobe.db.tmp'), 'half a snapshot');
+  const s2 = await open(t, dir);
+  assert.equal(existsSync(join(dir, 'netprobe.db.tmp')), false);
+  assert.deepEqual(ids(s2), [1]);
+  await s2.close();
+  await writeFile(join(dir, JOURNAL_FILE), 'something else entirely');
+  await assert.rejects(openStore({ dir, migrations: SCHEMA, log: () => undefined }), /not a netprobe journal/);
+  await writeFile(join(dir, SNAPSHOT_FILE), 'not sqlite at all, but long enough to look like a header....');
+  await rm(join(dir, JOURNAL_FILE));
+  await assert.rejects(openStore({ dir, migrations: SCHEMA, log: () => undefined }), /not a readable SQLite database/);
+});
+
+test('a crash between snapshot and journal truncation: stale records are skipped and the journal reset', async (t) => {
+  const dir = await tempDir(t);
+  const store = await open(t, dir);
+  for (let i = 1; i <= 3; i++) await insert(store, i);
+  const before = await crashImage(t, dir); // journal: migration + 3 records, no snapshot
+  // Committed but never appended: the checkpoint covers them, so their LSNs never reach the journal.
+  for (let i = 4; i <= 6; i++) await insert(store, i, 'group');
+  await store.checkpoint();
+  const after = await crashImage(t, dir);
+  // The state a kill between the rename and the truncation leaves: new snapshot, old journal.
+  await cp(join(before, JOURNAL_FILE), join(after, JOURNAL_FILE));
+  const s = await open(t, after);
+  assert.deepEqual(ids(s), range(1, 6));
+  assert.equal(s.stats().replayed_records, 0);
+  assert.equal(s.stats().journal_bytes, HEADER_BYTES);
+  await insert(s, 7);
+  assert.deepEqual(ids(await open(t, await crashImage(t, after))), range(1, 7));
+});
+
+test('a journal that does not belong to the snapshot is refused, not silently dropped', async (t) => {
+  const dir = await tempDir(t);
+  const s = await open(t, dir);
+  for (let i = 1; i <= 3; i++) await insert(s, i);
+  await s.checkpoint();
+  for (let i = 4; i <= 5; i++) await insert(s, i);
+  const image = await crashImage(t, dir);
+  await rm(join(image, SNAPSHOT_FILE)); // as if an operator deleted it
+  await assert.rejects(openStore({ dir: image, migrations: SCHEMA, log: () => undefined }), /do not belong together/);
+  assert.ok((await stat(join(image, JOURNAL_FILE))).size > HEADER_BYTES, 'journal left untouched');
+});
+
+test('stats() reports the interface fields', async (t) => {
+  const dir = await tempDir(t);
+  const s = await open(t, dir);
+  await insert(s, 1);
+  const st = s.stats();
+  assert.deepEqual(Object.keys(st).sort(), [
+    'checkpoints', 'discarded_bytes', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
+    'page_count', 'page_size', 'replayed_records', 'snapshot_bytes',
+  ]);
+  assert.equal(st.page_size, 4096);
+  assert.ok(st.page_count >= 3);
+  assert.equal(st.journal_records, 2); // the migration and the insert
+  assert.equal(st.journal_bytes, (await stat(join(dir, JOURNAL_FILE))).size);
+});
+
+test('a failed journal append refuses writes until a checkpoint repairs the journal', async (t) => {
+  const dir = await tempDir(t);
+  const logs: LogEntry[] = [];
+  const store = await open(t, dir, {}, logs);
+  await insert(store, 1);
+  // Stand-in for EIO/ENOSPC from the disk: the only fault injection in these tests.
+  const real = Journal.prototype.append;
+  t.after(() => { Journal.prototype.append = real; });
+  Journal.prototype.append = async function () {
+    Journal.prototype.append = real;
+    throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+  };
+  await assert.rejects(insert(store, 2), /journal write failed: EIO/);
+  await assert.rejects(insert(store, 3), /cannot journal writes/);
+  assert.ok(logs.some((l) => l.level === 'error' && /append failed/.test(l.msg)));
+  await store.checkpoint();
+  await insert(store, 4);
+  // Id 2 was committed in memory, so the repairing snapshot holds it although its write() failed.
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 2, 4]);
+});
