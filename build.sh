@@ -76,6 +76,9 @@ cmd_bundle() {
   cp -r ui "$out/ui"
   cp package.json package-lock.json "$out/"
   (cd "$out" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+  # sql.js ships asm.js, debug, browser and worker builds and zips (30 MB); the service loads only these two.
+  find "$out/node_modules/sql.js/dist" -type f ! -name sql-wasm.js ! -name sql-wasm.wasm -delete
+  rm -rf "$out/dist/test" "$out/dist/bench"
   # One bundle for amd64 and arm64: refuse native modules.
   if find "$out/node_modules" -name '*.node' | grep -q .; then echo "native module in bundle:"; find "$out/node_modules" -name '*.node'; exit 1; fi
   echo "$out"

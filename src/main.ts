@@ -16,6 +16,9 @@ import { coreMigrations } from './core/schema.js';
 import { openStore } from './core/store/index.js';
 import { systemModule } from './modules/system/index.js';
 
+/** The feature modules, in registration order. */
+const MODULES: Module[] = [systemModule];
+
 export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -35,15 +38,14 @@ export interface Service {
 export async function startService(opts: ServiceOptions = {}): Promise<Service> {
   const env = opts.env ?? process.env;
   const clock = opts.clock ?? systemClock;
-  const bootLog = Logger.create({ write: opts.logWrite });
-  const config = await ConfigService.load({ env, log: bootLog.child('config') });
+  const log = Logger.create({ write: opts.logWrite });
+  const config = await ConfigService.load({ env, log: log.child('config') });
   const cfg = config.get();
-  const log = bootLog;
   log.setLevel(cfg.log.level);
 
   const store = await openStore({
     dir: config.dataDir,
-    migrations: [...coreMigrations, ...moduleList().flatMap((m) => m.migrations)],
+    migrations: [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)],
     checkpointBytes: cfg.store.checkpoint_mb * 1024 * 1024,
     checkpointAgeMs: cfg.store.checkpoint_age_minutes * 60_000,
     groupCommitMs: cfg.store.group_commit_ms,
@@ -54,8 +56,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
   const shutdownHooks: (() => Promise<void> | void)[] = [];
   const bus = new EventBus((event, err) => log.child('events').error(`listener for ${event} failed`, { err: err as Error }));
   const audit = createAudit(store, clock, bus);
-  const authBase = { store, config, clock, log: log.child('auth') };
-  const auth = createAuth(authBase);
+  const auth = createAuth({ store, config, clock, log: log.child('auth') });
 
   const app: AppContext = {
     version: packageVersion(),
@@ -63,7 +64,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
     config, store, bus, log, clock,
     jobs: new JobManager({ clock, log: log.child('jobs') }),
     routes: new RouteRegistry(),
-    auth: auth.authenticator,
+    auth,
     audit,
     onShutdown: (fn) => { shutdownHooks.push(fn); },
   };
@@ -73,8 +74,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
     bus.emit('config.changed', { keys });
   });
 
-  const modules = moduleList(auth, audit);
-  for (const m of modules) await m.register(app);
+  for (const m of MODULES) await m.register(app);
   await auth.bootstrap.ensureInitialAdmin(app);
 
   const http = createHttpApp(app, { uiDir: join(packageRoot(), 'ui') });
@@ -90,9 +90,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
       });
       const addr = http.server.address() as AddressInfo;
       log.info(`netprobe ${app.version} listening on http://${addr.address}:${addr.port}`, { data_dir: config.dataDir });
-      const stopMaintenance = auth.startMaintenance();
-      app.onShutdown(stopMaintenance);
-      for (const m of modules) await m.start?.(app);
+      for (const m of MODULES) await m.start?.(app);
       return addr;
     },
     shutdown(reason = 'shutdown') {
@@ -112,10 +110,6 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
   return service;
 }
 
-/** The feature modules in registration order. Called once without services only to collect migrations. */
-function moduleList(auth?: Parameters<typeof systemModule>[0], audit?: Parameters<typeof systemModule>[1]): Module[] {
-  return [systemModule(auth!, audit!)];
-}
 
 async function runFromCommandLine(): Promise<void> {
   const service = await startService();

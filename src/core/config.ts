@@ -18,7 +18,7 @@
 //
 // To add a section: add one `name: section({...})` line to ConfigSchema below; nothing else changes.
 
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomic } from './files.js';
 import { promises as fs } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -387,30 +387,6 @@ function replaceInto(doc: YAML.Document, at: string[], obj: Record<string, unkno
 
 // ---- atomic write ----------------------------------------------------------------------------------
 
-/** Temp file in the same directory, fsync, rename over the target, fsync the directory; mode 0600. */
-async function writeFileAtomic(file: string, data: string): Promise<void> {
-  // Write through a symlink to its target rather than replacing the link with a file.
-  const target = await fs.realpath(file).catch(() => file);
-  const dir = path.dirname(target);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let fh: fs.FileHandle | undefined;
-  try {
-    fh = await fs.open(tmp, 'wx', 0o600);
-    await fh.chmod(0o600); // the umask must not widen or narrow it
-    await fh.writeFile(data, 'utf8');
-    await fh.sync();
-    await fh.close();
-    fh = undefined;
-    await fs.rename(tmp, target);
-  } catch (e) {
-    await fh?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw e;
-  }
-  const d = await fs.open(dir, 'r');
-  try { await d.sync(); } finally { await d.close(); }
-}
 
 // ---- small helpers ---------------------------------------------------------------------------------
 

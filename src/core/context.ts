@@ -1,6 +1,8 @@
 // What every module gets: the shared services, built once by main.ts (the composition root).
 import type { IncomingMessage } from 'node:http';
+import type { AuthServices } from './auth/index.js';
 import type { Principal } from './auth/scopes.js';
+import type { AuditService } from './audit.js';
 import type { Clock } from './clock.js';
 import type { ConfigService } from './config.js';
 import type { EventBus } from './events.js';
@@ -42,8 +44,9 @@ export interface AppContext {
   clock: Clock;
   jobs: JobManager;
   routes: RouteRegistry;
-  auth: Authenticator;
-  audit: AuditLog;
+  /** Users, sessions, API keys, rate limiter, first-run bootstrap; `auth.authenticator` resolves callers. */
+  auth: AuthServices;
+  audit: AuditService;
   /** Work to run on graceful shutdown, after the HTTP server stops and before the store closes. */
   onShutdown(fn: () => Promise<void> | void): void;
 }

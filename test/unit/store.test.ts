@@ -255,7 +255,7 @@ test('a checkpoint with writes racing it loses nothing', async (t) => {
   // Calls made while one is still queued share it, so fewer than 5 may run.
   assert.ok(store.stats().checkpoints >= 2);
   // Some writes really did commit while a snapshot was being written.
-  const carried = logs.filter((l) => l.msg === 'store: checkpoint').map((l) => l.fields?.carried_records as number);
+  const carried = logs.filter((l) => l.msg === 'checkpoint').map((l) => l.fields?.carried_records as number);
   assert.ok(carried.some((n) => n > 0), `carried: ${carried.join(',')}`);
   const image = await crashImage(t, dir);
   const got = new Set(ids(await open(t, image)));

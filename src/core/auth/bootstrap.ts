@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
+import { writeFileAtomic } from '../files.js';
 import { conflict } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import type { Store, Tx } from '../store/types.js';
@@ -134,25 +135,3 @@ export class BootstrapService {
 
 const alreadyDone = () => conflict('An administrator already exists; sign in instead', 'already_bootstrapped');
 
-/** Temp file in the same directory with mode 0600, fsync, rename, fsync the directory. */
-async function writeFileAtomic(file: string, data: string): Promise<void> {
-  const dir = path.dirname(file);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  let fh: fs.FileHandle | undefined;
-  try {
-    fh = await fs.open(tmp, 'wx', 0o600);
-    await fh.chmod(0o600); // whatever the umask says
-    await fh.writeFile(data, 'utf8');
-    await fh.sync();
-    await fh.close();
-    fh = undefined;
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fh?.close().catch(() => undefined);
-    await fs.rm(tmp, { force: true }).catch(() => undefined);
-    throw e;
-  }
-  const d = await fs.open(dir, 'r');
-  try { await d.sync(); } finally { await d.close(); }
-}

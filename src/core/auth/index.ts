@@ -1,5 +1,5 @@
-// The authentication services, built once by main.ts. AppContext carries only the Authenticator; the
-// system module's routes get the rest through AuthServices.
+// The authentication services, built once by main.ts and carried on AppContext.auth: users, sessions,
+// API keys, the rate limiter, first-run bootstrap and the Authenticator the HTTP core calls.
 import type { AppContext, Authenticator } from '../context.js';
 import { ApiKeyService } from './apikeys.js';
 import { createAuthenticator } from './authenticator.js';

@@ -74,9 +74,9 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
 
     let principal: Principal | null = null;
     if (r.auth === 'none') {
-      principal = await app.auth.authenticate(req).catch(() => null);
+      principal = await app.auth.authenticator.authenticate(req).catch(() => null);
     } else {
-      principal = await app.auth.authenticate(req);
+      principal = await app.auth.authenticator.authenticate(req);
       if (!principal) throw unauthorized();
       const why = denyReason(principal, r);
       if (why) throw forbidden(why);

@@ -60,7 +60,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   const SQL = await loadSqlJs();
   await mkdir(opts.dir, { recursive: true });
   const log: LogFn = opts.log ?? defaultLog;
-  if (await removeStaleTemp(opts.dir)) log('info', 'store: removed a snapshot temp file left by an interrupted checkpoint');
+  if (await removeStaleTemp(opts.dir)) log('info', 'removed a snapshot temp file left by an interrupted checkpoint');
 
   const t0 = performance.now();
   let snapshot = await readSnapshot(opts.dir);
@@ -161,7 +161,7 @@ class SqlJsStore implements Store {
     this.counters.journal_records = records;
     if (cutAt < fileSize) {
       this.counters.discarded_bytes = fileSize - cutAt;
-      this.log('warn', 'store: discarded the damaged tail of the journal', {
+      this.log('warn', 'discarded the damaged tail of the journal', {
         discarded_bytes: fileSize - cutAt, offset: cutAt, reason,
       });
     }
@@ -187,7 +187,7 @@ class SqlJsStore implements Store {
     // snapshot of a large database on an SD card is not (and a crash loop would write one per start).
     // The usual size rule applies, so a journal that outgrew it (checkpoints failing) is folded in now.
     if (this.journal.size - HEADER_BYTES > this.checkpointBytes) await this.checkpoint();
-    this.log('info', 'store: opened', {
+    this.log('info', 'opened', {
       dir: this.dir, snapshot_bytes: this.counters.snapshot_bytes, load_ms: round(this.loadMs),
       replayed_records: this.counters.replayed_records, replay_ms: round(replayMs),
       discarded_bytes: this.counters.discarded_bytes, migrations_applied: applied, last_lsn: this.lsn,
@@ -224,7 +224,7 @@ class SqlJsStore implements Store {
       if (rec.lsn > this.snapshotLsn) {
         const err = this.applyRecord(rec);
         if (err) {
-          this.log('error', 'store: a journal record failed to replay; it and everything after it are discarded', {
+          this.log('error', 'a journal record failed to replay; it and everything after it are discarded', {
             lsn: rec.lsn, offset: rec.start, error: errMessage(err),
           });
           return { records, cutAt: rec.start, fileSize: journal.size, reason: `replay failed: ${errMessage(err)}` };
@@ -274,7 +274,7 @@ class SqlJsStore implements Store {
         else m.up(tx);
         tx.run('INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)', [m.version, m.name, appliedAt]);
       }, 'sync');
-      this.log('info', 'store: applied migration', { version: m.version, name: m.name });
+      this.log('info', 'applied migration', { version: m.version, name: m.name });
     }
     return pending.length;
   }
@@ -439,7 +439,7 @@ class SqlJsStore implements Store {
     } catch (err) {
       const e = toError(err);
       this.ioError = e;
-      this.log('error', 'store: journal append failed; writes are refused until a checkpoint succeeds', { error: e.message });
+      this.log('error', 'journal append failed; writes are refused until a checkpoint succeeds', { error: e.message });
       // Still committed in memory, so the recovery checkpoint will cover them; the callers are told it failed.
       for (const r of batch) {
         r.waiter?.reject(new Error(`journal write failed: ${e.message}`));
@@ -480,7 +480,7 @@ class SqlJsStore implements Store {
       await writeSnapshot(this.dir, bytes);
     } catch (err) {
       const e = toError(err);
-      this.log('error', 'store: checkpoint failed; the journal is kept', { error: e.message });
+      this.log('error', 'checkpoint failed; the journal is kept', { error: e.message });
       if (this.ioError) this.failWaiters(e);
       throw e;
     } finally {
@@ -498,15 +498,15 @@ class SqlJsStore implements Store {
     try {
       await this.journal.truncate(HEADER_BYTES);
       this.counters.journal_records = 0;
-      if (this.ioError) this.log('info', 'store: journal recovered by a checkpoint');
+      if (this.ioError) this.log('info', 'journal recovered by a checkpoint');
       this.ioError = null;
     } catch (err) {
       // Harmless on disk (the journal only holds records <= X, skipped on start), but appending behind
       // them is not safe until a truncation succeeds.
       this.ioError = toError(err);
-      this.log('error', 'store: journal truncation failed after checkpoint', { error: this.ioError.message });
+      this.log('error', 'journal truncation failed after checkpoint', { error: this.ioError.message });
     }
-    this.log('debug', 'store: checkpoint', {
+    this.log('debug', 'checkpoint', {
       lsn: x, snapshot_bytes: size, ms: round(performance.now() - t0), carried_records: this.pending.length,
     });
     if (this.pending.some((r) => r.waiter)) this.requestFlush().catch(() => undefined);
@@ -523,7 +523,7 @@ class SqlJsStore implements Store {
     if (this.state !== 'open') return;
     const due = this.oldestUncheckpointed !== null && this.now() - this.oldestUncheckpointed >= this.checkpointAgeMs;
     if (due || this.ioError) {
-      this.checkpoint().catch((err: unknown) => this.log('warn', 'store: timed checkpoint failed', { error: errMessage(err) }));
+      this.checkpoint().catch((err: unknown) => this.log('warn', 'timed checkpoint failed', { error: errMessage(err) }));
     }
   }
 

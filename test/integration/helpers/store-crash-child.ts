@@ -21,7 +21,7 @@ async function main(dir: string): Promise<void> {
     checkpointBytes: 64 * 1024, // small, so checkpoints race the kills
     groupCommitMs: 15,
     log: (level, msg, fields) => {
-      if (msg === 'store: checkpoint') out('c');
+      if (msg === 'checkpoint') out('c');
       else if (level === 'warn' || level === 'error') process.stderr.write(`${level} ${msg} ${JSON.stringify(fields ?? {})}\n`);
     },
   });
