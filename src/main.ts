@@ -19,6 +19,9 @@ import { systemModule } from './modules/system/index.js';
 /** The feature modules, in registration order. */
 const MODULES: Module[] = [systemModule];
 
+/** Every migration the service applies: core, then each module's range. */
+export const MIGRATIONS = [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)];
+
 export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   clock?: Clock;
@@ -45,7 +48,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
 
   const store = await openStore({
     dir: config.dataDir,
-    migrations: [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)],
+    migrations: MIGRATIONS,
     checkpointBytes: cfg.store.checkpoint_mb * 1024 * 1024,
     checkpointAgeMs: cfg.store.checkpoint_age_minutes * 60_000,
     groupCommitMs: cfg.store.group_commit_ms,
