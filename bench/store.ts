@@ -108,7 +108,7 @@ const phases: Record<string, (dir: string) => Promise<Fields>> = {
     const t0 = performance.now();
     const s = await open(dir, logs);
     const openMs = performance.now() - t0;
-    const opened = logs.find((l) => l.msg === 'store: opened')?.fields ?? {};
+    const opened = logs.find((l) => l.msg === 'opened')?.fields ?? {};
     const out = { open_ms: openMs, ...opened, rss_after_open_mib: rssMib(), peak_mib: peakMib() };
     await s.close();
     return out;
