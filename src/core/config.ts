@@ -71,6 +71,14 @@ export const ConfigSchema = z.strictObject({
     checkpoint_age_minutes: z.number().min(1).max(24 * 60).default(10),
     group_commit_ms: z.number().int().min(0).max(60_000).default(2000),
   }),
+  monitors: section({
+    raw_retention_hours: z.number().min(1).max(24 * 30).default(24),
+    minute_retention_hours: z.number().min(1).max(24 * 30).default(24),
+    hour_retention_days: z.number().min(1).max(365).default(30),
+    day_retention_days: z.number().min(1).max(3650).default(365),
+    max_concurrent_checks: z.number().int().min(1).max(1024).default(32),
+    retention_interval_minutes: z.number().min(1).max(24 * 60).default(10),
+  }),
   http: section({
     json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024),
     upload_limit_mb: z.number().int().min(1).max(1024).default(10),

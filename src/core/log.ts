@@ -44,6 +44,12 @@ export class Logger {
 
   setLevel(level: LogLevel): void { this.hub.level = level; }
 
+  /** Resizes the ring buffer (config log.buffer), dropping the oldest entries when it shrinks. */
+  setCapacity(capacity: number): void {
+    this.hub.capacity = capacity;
+    if (this.hub.ring.length > capacity) this.hub.ring.splice(0, this.hub.ring.length - capacity);
+  }
+
   debug(msg: string, fields?: Record<string, unknown>): void { this.log('debug', msg, fields); }
   info(msg: string, fields?: Record<string, unknown>): void { this.log('info', msg, fields); }
   warn(msg: string, fields?: Record<string, unknown>): void { this.log('warn', msg, fields); }
