@@ -14,10 +14,11 @@ import { Logger } from './core/log.js';
 import { packageRoot, packageVersion } from './core/paths.js';
 import { coreMigrations } from './core/schema.js';
 import { openStore } from './core/store/index.js';
+import { monitorsModule } from './modules/monitors/index.js';
 import { systemModule } from './modules/system/index.js';
 
 /** The feature modules, in registration order. */
-const MODULES: Module[] = [systemModule];
+const MODULES: Module[] = [systemModule, monitorsModule];
 
 /** Every migration the service applies: core, then each module's range. */
 export const MIGRATIONS = [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)];
@@ -45,6 +46,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
   const config = await ConfigService.load({ env, log: log.child('config') });
   const cfg = config.get();
   log.setLevel(cfg.log.level);
+  log.setCapacity(cfg.log.buffer);
 
   const store = await openStore({
     dir: config.dataDir,
@@ -74,6 +76,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
 
   config.onChange((c, keys) => {
     log.setLevel(c.log.level);
+    log.setCapacity(c.log.buffer);
     bus.emit('config.changed', { keys });
   });
 

@@ -7,7 +7,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { access, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { openStore } from '../../src/core/store/index.js';
 import { HEADER_BYTES, JOURNAL_FILE } from '../../src/core/store/journal.js';
 import { SNAPSHOT_TEMP_FILE } from '../../src/core/store/snapshot.js';
 import { MIGRATIONS } from '../../src/main.js';
+import { freePort } from '../helpers/net.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = 26;
@@ -75,14 +75,6 @@ function call(base: string, agent: Agent | false, method: string, path: string,
     req.on('error', reject);
     req.end(data);
   });
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
 }
 
 // ---- the service process ---------------------------------------------------------------------------

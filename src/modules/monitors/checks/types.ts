@@ -25,6 +25,8 @@ export interface CheckContext {
   timeout: number;
   /** A successful check slower than this is degraded. */
   degraded_ms?: number | null;
+  /** ping: partial loss above this percentage is degraded, at or below it up (default: any loss is degraded). */
+  max_loss_pct?: number | null;
   /** Aborted when the monitor is deleted or the service stops. */
   signal?: AbortSignal;
 }

@@ -1,0 +1,182 @@
+// The four check types behind one table, the uniform parts of running one (settings defaults,
+// degraded_ms, never throwing), and which settings are secrets: the service stores them, but API
+// responses show `{set: true}` in their place and updates that send that marker back keep them.
+
+import type { z } from 'zod';
+import type { CheckContext, CheckResult, CheckType } from './types.js';
+import type { FieldError } from '../../../core/http/errors.js';
+import * as http from './http.js';
+import * as ping from './ping.js';
+import * as tcp from './tcp.js';
+import * as dns from './dns.js';
+
+export interface CheckDefinition {
+  /** zod schema of the type's settings: every field optional with a default, unknown fields rejected. */
+  settings: z.ZodType;
+  /** null when the target is fine for this type, else a message for a person. */
+  validateTarget(target: string): string | null;
+  /** Settings already parsed by `settings`. Never throws for a failing target. */
+  run(target: string, settings: any, ctx: CheckContext): Promise<CheckResult>;
+}
+
+export const CHECKS: Record<CheckType, CheckDefinition> = {
+  http: { settings: http.settings, validateTarget: http.validateTarget, run: http.run },
+  ping: { settings: ping.settings, validateTarget: ping.validateTarget, run: ping.run },
+  tcp: { settings: tcp.settings, validateTarget: tcp.validateTarget, run: tcp.run },
+  dns: { settings: dns.settings, validateTarget: dns.validateTarget, run: dns.run },
+};
+
+/**
+ * Settings (with defaults filled in) and target checked together, as the service needs on create and
+ * update. Errors carry paths ("target", "settings.auth.password") for a problem+json `errors` list.
+ */
+export function validateCheck(type: CheckType, target: string, rawSettings: unknown):
+  { ok: true; settings: Record<string, unknown> } | { ok: false; errors: FieldError[] } {
+  const def = CHECKS[type];
+  if (!def) return { ok: false, errors: [{ path: 'check_type', message: `unknown check type "${String(type)}"` }] };
+  const errors: FieldError[] = [];
+  const targetProblem = def.validateTarget(target);
+  if (targetProblem) errors.push({ path: 'target', message: targetProblem });
+  const parsed = def.settings.safeParse(rawSettings ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      errors.push({ path: ['settings', ...issue.path.map(String)].join('.'), message: issue.message });
+    }
+  } else if (!targetProblem && type === 'dns') {
+    const p = dns.validateWithSettings(target, parsed.data as dns.DnsSettings);
+    if (p) errors.push({ path: 'target', message: p });
+  }
+  if (errors.length || !parsed.success) return { ok: false, errors };
+  return { ok: true, settings: parsed.data as Record<string, unknown> };
+}
+
+/**
+ * Validate, run, and apply degraded_ms: an `up` result slower than degraded_ms becomes `degraded`
+ * with the reason appended. Never throws: bad input and unexpected failures come back as `down`.
+ */
+export async function runCheck(type: CheckType, target: string, rawSettings: unknown, ctx: CheckContext): Promise<CheckResult> {
+  const def = CHECKS[type];
+  if (!def) return { status: 'down', response_time_ms: null, message: `unknown check type "${String(type)}"`, details: {} };
+  const v = validateCheck(type, target, rawSettings);
+  if (!v.ok) {
+    const text = v.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+    return { status: 'down', response_time_ms: null, message: `invalid monitor: ${text}`, details: { errors: v.errors } };
+  }
+  let result: CheckResult;
+  try {
+    result = await def.run(target, v.settings, ctx);
+  } catch (e) {
+    // A bug, not a target failure; still a result, so one bad check cannot stop the scheduler.
+    return { status: 'down', response_time_ms: null, message: `check failed: ${e instanceof Error ? e.message : String(e)}`, details: {} };
+  }
+  return applyDegraded(result, ctx.degraded_ms);
+}
+
+/**
+ * The smallest monitor timeout (seconds) with which a check can finish at all: a ping check sends
+ * `count` packets one per_packet_timeout_ms apart and waits that long for the last reply. The service
+ * should refuse (or raise) a shorter timeout rather than record a timeout on every run.
+ */
+export function minimumTimeout(type: CheckType, settings: Record<string, unknown>): number {
+  if (type !== 'ping') return 1;
+  return Math.ceil(ping.pingDurationMs(settings as ping.PingSettings) / 1000);
+}
+
+export function applyDegraded(result: CheckResult, degradedMs: number | null | undefined): CheckResult {
+  if (result.status !== 'up' || degradedMs == null || result.response_time_ms == null) return result;
+  if (result.response_time_ms <= degradedMs) return result;
+  // The threshold, not the measured time: messages stay few and stable (the time is in response_time_ms).
+  return { ...result, status: 'degraded', message: `${result.message}; slower than ${degradedMs} ms` };
+}
+
+// ---- secrets ----------------------------------------------------------------------------------------
+
+/**
+ * Dotted paths of secret settings. Besides these, http header values are secret when the header's
+ * name looks like a credential (see isSecretHeader): Authorization, Proxy-Authorization, Cookie,
+ * X-API-Key, anything with "token", "secret", "password", "api-key"/"apikey" or "auth" in its name.
+ */
+export const SECRET_SETTINGS: Partial<Record<CheckType, string[]>> = {
+  http: ['auth.password', 'auth.token'],
+};
+
+export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|passw(or)?d|api[-_]?key|auth|session/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
+
+/** What API responses show in place of a stored secret; sending it back on update keeps the secret. */
+export const SECRET_MARKER = Object.freeze({ set: true as const });
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isMarker = (v: unknown): boolean => isObj(v) && v.set === true && Object.keys(v).length === 1;
+
+/** Every secret location in `settings` as [parent object, key]. */
+function secretSlots(type: CheckType, settings: Obj): Array<[Obj, string]> {
+  const slots: Array<[Obj, string]> = [];
+  for (const path of SECRET_SETTINGS[type] ?? []) {
+    const parts = path.split('.');
+    let parent: unknown = settings;
+    for (const p of parts.slice(0, -1)) parent = isObj(parent) ? parent[p] : undefined;
+    if (isObj(parent)) slots.push([parent, parts[parts.length - 1]!]);
+  }
+  if (type === 'http' && isObj(settings.headers)) {
+    for (const k of Object.keys(settings.headers)) if (isSecretHeader(k)) slots.push([settings.headers, k]);
+  }
+  return slots;
+}
+
+/** A copy with each secret that is set replaced by `{set: true}`. */
+export function redactSettings(type: CheckType, settings: unknown): unknown {
+  if (!isObj(settings)) return settings;
+  const copy = structuredClone(settings);
+  for (const [parent, key] of secretSlots(type, copy)) {
+    if (parent[key] !== undefined && parent[key] !== null && parent[key] !== '') parent[key] = { ...SECRET_MARKER };
+  }
+  return copy;
+}
+
+/**
+ * The settings to store for an update: `newSettings` with each secret that is `{set: true}`, or
+ * omitted while its parent object is still there (and, for auth, of the same type), taken from
+ * `oldSettings`. A header sent back as `{set: true}` keeps its stored value (matched without regard
+ * to case); a header left out is removed. A marker with nothing stored behind it is dropped, so
+ * validation reports the missing value.
+ */
+export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings: unknown): unknown {
+  if (!isObj(newSettings)) return newSettings;
+  const out = structuredClone(newSettings);
+  const old = isObj(oldSettings) ? oldSettings : {};
+  for (const path of SECRET_SETTINGS[type] ?? []) {
+    const parts = path.split('.');
+    const key = parts[parts.length - 1]!;
+    let np: unknown = out;
+    let op: unknown = old;
+    for (const p of parts.slice(0, -1)) {
+      np = isObj(np) ? np[p] : undefined;
+      op = isObj(op) ? op[p] : undefined;
+    }
+    if (!isObj(np)) continue;
+    const sameKind = !isObj(op) || np.type === undefined || np.type === op.type;
+    const stored = isObj(op) && sameKind ? op[key] : undefined;
+    if (isMarker(np[key]) || (np[key] === undefined && stored !== undefined)) {
+      if (typeof stored === 'string') np[key] = stored;
+      else delete np[key];
+    }
+  }
+  if (type === 'http' && isObj(out.headers)) {
+    const oldHeaders = isObj(old.headers) ? old.headers : {};
+    for (const [k, v] of Object.entries(out.headers)) {
+      if (!isMarker(v)) continue;
+      const match = Object.keys(oldHeaders).find((ok) => ok.toLowerCase() === k.toLowerCase());
+      const stored = match === undefined ? undefined : oldHeaders[match];
+      if (typeof stored === 'string') out.headers[k] = stored;
+      else delete out.headers[k];
+    }
+  }
+  return out;
+}
+
+export type { CheckContext, CheckResult, CheckType } from './types.js';

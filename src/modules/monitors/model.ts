@@ -1,0 +1,281 @@
+// Request and response schemas of the monitors API, and the mapping from table rows to API objects.
+import { z } from 'zod';
+import { CHECK_TYPES, type CheckType } from './checks/types.js';
+
+export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
+export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
+export const MonitorStatusSchema = z.enum(MONITOR_STATUSES);
+export const CheckTypeSchema = z.enum(CHECK_TYPES as [CheckType, ...CheckType[]]);
+
+export const EVENT_KINDS = [
+  'created', 'updated', 'deleted', 'paused', 'resumed', 'status_change', 'incident_opened',
+  'incident_closed', 'manual_check', 'history_cleared',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+// ---- bounds and defaults -----------------------------------------------------------------------
+
+export const LIMITS = {
+  interval: { min: 5, max: 86_400, default: 60 },
+  timeout: { min: 1, max: 300, default: 10 },
+  failure_threshold: { min: 1, max: 20, default: 3 },
+  degraded_ms: { min: 1, max: 600_000 },
+  name: 100,
+  target: 2048,
+  tag: 50,
+  tags: 20,
+} as const;
+
+// ---- requests ----------------------------------------------------------------------------------
+
+export const IdParams = z.object({ id: z.uuid() });
+
+const Tag = z.string().trim().min(1).max(LIMITS.tag);
+
+const MonitorFields = {
+  name: z.string().trim().min(1).max(LIMITS.name),
+  target: z.string().trim().min(1).max(LIMITS.target)
+    .describe('URL (http), host or IP (ping), host:port (tcp), name to resolve (dns); see docs/monitors.md'),
+  check_type: CheckTypeSchema,
+  interval: z.number().int().min(LIMITS.interval.min).max(LIMITS.interval.max)
+    .describe('Seconds between scheduled checks (default 60, at least 5)'),
+  timeout: z.number().int().min(LIMITS.timeout.min).max(LIMITS.timeout.max)
+    .describe('Seconds a check may take; below interval (default 10, or interval - 1 when that is smaller)'),
+  failure_threshold: z.number().int().min(LIMITS.failure_threshold.min).max(LIMITS.failure_threshold.max)
+    .describe('Consecutive failed checks before the monitor is down (default 3)'),
+  tags: z.array(Tag).max(LIMITS.tags),
+  degraded_ms: z.number().int().min(LIMITS.degraded_ms.min).max(LIMITS.degraded_ms.max).nullable()
+    .describe('A successful check slower than this many milliseconds is degraded'),
+  max_loss_pct: z.number().min(0).max(100).nullable()
+    .describe('ping only: partial packet loss above this percentage is degraded'),
+  settings: z.record(z.string(), z.unknown()).describe('Check-type specific settings; see docs/monitors.md'),
+};
+
+export const CreateMonitorBody = z.strictObject({
+  name: MonitorFields.name,
+  target: MonitorFields.target,
+  check_type: MonitorFields.check_type,
+  interval: MonitorFields.interval.optional(),
+  timeout: MonitorFields.timeout.optional(),
+  failure_threshold: MonitorFields.failure_threshold.optional(),
+  tags: MonitorFields.tags.optional(),
+  degraded_ms: MonitorFields.degraded_ms.optional(),
+  max_loss_pct: MonitorFields.max_loss_pct.optional(),
+  settings: MonitorFields.settings.optional(),
+});
+export type CreateMonitorInput = z.infer<typeof CreateMonitorBody>;
+
+/** Same fields as create, all optional: only the fields sent change. */
+export const UpdateMonitorBody = CreateMonitorBody.partial();
+export type UpdateMonitorInput = z.infer<typeof UpdateMonitorBody>;
+
+const IsoTime = z.iso.datetime({ offset: true });
+
+export const ListMonitorsQuery = z.object({
+  status: MonitorStatusSchema.optional(),
+  check_type: CheckTypeSchema.optional(),
+  tag: z.string().min(1).max(LIMITS.tag).optional().describe('Only monitors carrying this tag'),
+});
+
+export const ResultsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  since: IsoTime.optional().describe('Results at or after this time (ISO 8601)'),
+  until: IsoTime.optional().describe('Results at or before this time (ISO 8601)'),
+  status: z.enum(['up', 'degraded', 'down']).optional(),
+});
+
+export const IncidentsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  since: IsoTime.optional().describe('Incidents still open at or after this time (ISO 8601)'),
+  until: IsoTime.optional().describe('Incidents opened at or before this time (ISO 8601)'),
+});
+
+export const EventsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  monitor_id: z.uuid().optional().describe('Only events of this monitor (also after it was deleted)'),
+  kind: z.enum(EVENT_KINDS).optional(),
+  since: IsoTime.optional().describe('Events at or after this time (ISO 8601)'),
+  until: IsoTime.optional().describe('Events at or before this time (ISO 8601)'),
+});
+export type EventsQueryInput = z.infer<typeof EventsQuery>;
+
+export const ExportQuery = EventsQuery.omit({ limit: true, offset: true });
+
+// ---- responses ---------------------------------------------------------------------------------
+
+export const ResultSchema = z.object({
+  at: z.string(),
+  status: z.enum(['up', 'degraded', 'down']),
+  response_time: z.number().nullable().describe('Milliseconds'),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).nullable()
+    .describe('Kept for failures, status changes, manual checks and once a day for certificate facts'),
+});
+export type ResultOut = z.infer<typeof ResultSchema>;
+
+export const IncidentSchema = z.object({
+  id: z.string(),
+  monitor_id: z.string(),
+  opened_at: z.string(),
+  closed_at: z.string().nullable(),
+  duration: z.number().describe('Seconds; for an open incident, so far'),
+  message: z.string().nullable().describe('The failure that opened it'),
+  close_message: z.string().nullable(),
+  failures: z.number().int().describe('Failed checks during the incident'),
+});
+export type IncidentOut = z.infer<typeof IncidentSchema>;
+
+export const Stats24hSchema = z.object({
+  uptime_pct: z.number().nullable(),
+  avg_response_ms: z.number().nullable(),
+  checks: z.number().int(),
+  incidents: z.number().int(),
+});
+
+export const MonitorSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  target: z.string(),
+  check_type: CheckTypeSchema,
+  interval: z.number().int(),
+  timeout: z.number().int(),
+  failure_threshold: z.number().int(),
+  tags: z.array(z.string()),
+  status: MonitorStatusSchema,
+  last_check: z.string().nullable(),
+  response_time: z.number().nullable().describe('Milliseconds, of the last check'),
+  last_message: z.string().nullable(),
+  degraded_ms: z.number().int().nullable(),
+  max_loss_pct: z.number().nullable(),
+  settings: z.record(z.string(), z.unknown()).describe('Secrets are redacted'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type MonitorOut = z.infer<typeof MonitorSchema>;
+
+export const MonitorListItemSchema = MonitorSchema.extend({ stats_24h: Stats24hSchema });
+export type MonitorListItem = z.infer<typeof MonitorListItemSchema>;
+
+export const MonitorStatsSchema = z.object({
+  uptime_24h: z.number().nullable(),
+  uptime_7d: z.number().nullable(),
+  uptime_30d: z.number().nullable(),
+  p95_response_ms_24h: z.number().nullable(),
+  avg_response_ms_24h: z.number().nullable(),
+  checks_24h: z.number().int(),
+  current_incident: IncidentSchema.nullable(),
+  cert_days_left: z.number().int().nullable(),
+  last_result: ResultSchema.nullable(),
+});
+export const MonitorDetailSchema = MonitorSchema.extend({ stats: MonitorStatsSchema });
+export type MonitorDetail = z.infer<typeof MonitorDetailSchema>;
+
+export const CountsSchema = z.object({
+  up: z.number().int(), down: z.number().int(), degraded: z.number().int(),
+  paused: z.number().int(), unknown: z.number().int(), total: z.number().int(),
+});
+
+export const EventSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  kind: z.enum(EVENT_KINDS),
+  monitor_id: z.string().nullable(),
+  monitor_name: z.string().nullable(),
+  from_status: z.string().nullable(),
+  to_status: z.string().nullable(),
+  message: z.string().nullable(),
+  actor: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+});
+export type EventOut = z.infer<typeof EventSchema>;
+
+export const CheckNowSchema = z.object({ result: ResultSchema, monitor: MonitorDetailSchema });
+
+export const ClearedSchema = z.object({
+  deleted: z.object({ results: z.number().int(), rollups: z.number().int(), incidents: z.number().int(), events: z.number().int() }),
+  kept_open_incidents: z.number().int(),
+});
+
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+
+// ---- rows --------------------------------------------------------------------------------------
+
+export interface MonitorRow {
+  pk: number;
+  id: string;
+  name: string;
+  target: string;
+  check_type: CheckType;
+  interval_s: number;
+  timeout_s: number;
+  failure_threshold: number;
+  degraded_ms: number | null;
+  max_loss_pct: number | null;
+  tags: string;
+  settings: string;
+  status: MonitorStatus;
+  fail_streak: number;
+  last_check: number | null;
+  last_rt: number | null;
+  last_message: string | null;
+  cert_valid_to: number | null;
+  cert_checked_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const MONITOR_COLUMNS = `pk, id, name, target, check_type, interval_s, timeout_s, failure_threshold, degraded_ms,
+  max_loss_pct, tags, settings, status, fail_streak, last_check, last_rt, last_message, cert_valid_to, cert_checked_at,
+  created_at, updated_at`;
+
+export function parseJsonObject(text: string | null | undefined): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function parseTags(text: string | null | undefined): string[] {
+  if (!text) return [];
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Trimmed, unique tags in the order given. */
+export function normaliseTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
+}
+
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+export function monitorOut(row: MonitorRow, redact: (type: CheckType, s: Record<string, unknown>) => Record<string, unknown>): MonitorOut {
+  return {
+    id: row.id,
+    name: row.name,
+    target: row.target,
+    check_type: row.check_type,
+    interval: row.interval_s,
+    timeout: row.timeout_s,
+    failure_threshold: row.failure_threshold,
+    tags: parseTags(row.tags),
+    status: row.status,
+    last_check: iso(row.last_check),
+    response_time: row.last_rt == null ? null : row.last_rt / 100,
+    last_message: row.last_message,
+    degraded_ms: row.degraded_ms,
+    max_loss_pct: row.max_loss_pct,
+    settings: redact(row.check_type, parseJsonObject(row.settings)),
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}

@@ -1,0 +1,104 @@
+// The retention job: raw results older than raw_retention_hours, minute/hour/day rollups older than
+// their windows, closed incidents and events older than day_retention_days (events also capped by
+// count), and message-dictionary entries no result uses any more. Runs every
+// retention_interval_minutes on the Clock. Deletes go per batch of monitors (each a primary-key range
+// seek, in its own 'group' write) so a large backlog never holds the event loop for long.
+import type { AppContext } from '../../core/context.js';
+import type { Logger } from '../../core/log.js';
+import { monitorConfig, type MonitorConfig, type MonitorService } from './service.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** The event log keeps at most this many rows (the newest). */
+export const MAX_EVENTS = 100_000;
+const BATCH = 200;
+/** Collect unused dictionary entries only when there are more than this many. */
+const DICT_GC_MIN = 256;
+
+export interface RetentionStats {
+  results: number;
+  rollups: number;
+  incidents: number;
+  events: number;
+  messages: number;
+}
+
+export class RetentionJob {
+  private timer: { cancel(): void } | null = null;
+  private running: Promise<RetentionStats> | null = null;
+  private stopped = false;
+  private readonly log: Logger;
+
+  constructor(private readonly app: AppContext, private readonly service: MonitorService,
+    private readonly config: () => MonitorConfig = () => monitorConfig(app)) {
+    this.log = app.log.child('monitors');
+  }
+
+  /** First pass a minute after start, then every retention_interval_minutes. */
+  start(firstDelayMs = 60_000): void {
+    this.stopped = false;
+    this.schedule(firstDelayMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer?.cancel();
+    this.timer = this.app.clock.setTimeout(() => {
+      this.timer = null;
+      this.runOnce().catch((e: unknown) => this.log.error('monitor retention failed', { err: e as Error }))
+        .finally(() => this.schedule(this.config().retention_interval_minutes * 60_000));
+    }, ms);
+  }
+
+  /** One pass; concurrent callers share it. */
+  runOnce(): Promise<RetentionStats> {
+    this.running ??= this.pass().finally(() => { this.running = null; });
+    return this.running;
+  }
+
+  private async pass(): Promise<RetentionStats> {
+    const c = this.config();
+    const now = this.app.clock.now();
+    const store = this.app.store;
+    const rawCut = now - c.raw_retention_hours * HOUR;
+    const minuteCut = Math.floor((now - c.minute_retention_hours * HOUR) / 1000);
+    const hourCut = Math.floor((now - c.hour_retention_days * DAY) / 1000);
+    const dayCut = Math.floor((now - c.day_retention_days * DAY) / 1000);
+    const stats: RetentionStats = { results: 0, rollups: 0, incidents: 0, events: 0, messages: 0 };
+
+    const pks = store.all<{ pk: number }>('SELECT pk FROM monitors ORDER BY pk').map((r) => r.pk);
+    for (let i = 0; i < pks.length && !this.stopped; i += BATCH) {
+      const list = JSON.stringify(pks.slice(i, i + BATCH));
+      await store.write((tx) => {
+        stats.results += tx.run('DELETE FROM monitor_results WHERE m IN (SELECT value FROM json_each(?)) AND t < ?', [list, rawCut]).changes;
+        for (const [k, cut] of [[0, minuteCut], [1, hourCut], [2, dayCut]] as const) {
+          stats.rollups += tx.run('DELETE FROM monitor_rollups WHERE m IN (SELECT value FROM json_each(?)) AND k = ? AND b < ?', [list, k, cut]).changes;
+        }
+      }, 'group');
+    }
+    if (this.stopped) return stats;
+
+    await store.write((tx) => {
+      stats.incidents = tx.run('DELETE FROM monitor_incidents WHERE closed_at IS NOT NULL AND closed_at < ?', [now - c.day_retention_days * DAY]).changes;
+      stats.events = tx.run('DELETE FROM monitor_events WHERE t < ?', [now - c.day_retention_days * DAY]).changes;
+      stats.events += tx.run(
+        'DELETE FROM monitor_events WHERE id <= (SELECT id FROM monitor_events ORDER BY id DESC LIMIT 1 OFFSET ?)', [MAX_EVENTS]).changes;
+      const dict = tx.get<{ n: number }>('SELECT count(*) AS n FROM monitor_messages')?.n ?? 0;
+      if (dict > DICT_GC_MIN) {
+        stats.messages = tx.run(
+          `DELETE FROM monitor_messages WHERE id NOT IN (SELECT msg FROM monitor_results WHERE typeof(msg) = 'integer')`).changes;
+      }
+    }, 'group');
+    if (stats.messages) this.service.resetDictionaryCount();
+    const total = stats.results + stats.rollups + stats.incidents + stats.events + stats.messages;
+    this.log[total ? 'info' : 'debug']('monitor retention pass', { ...stats });
+    return stats;
+  }
+}

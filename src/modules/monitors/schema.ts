@@ -1,0 +1,104 @@
+// Tables of the monitors module (migration versions 200-299). The whole database lives in RAM, so the
+// high-rate tables are compact: monitors get an INTEGER surrogate key (`pk`) that results, rollups and
+// incidents use instead of the UUID; times there are INTEGER epoch milliseconds (seconds for rollup
+// buckets); result statuses are small integers; response times are INTEGER hundredths of a millisecond;
+// repeated messages are stored once in a dictionary. See docs/monitors.md, "Storage".
+import type { Migration } from '../../core/store/types.js';
+
+export const monitorMigrations: Migration[] = [
+  {
+    version: 200,
+    name: 'monitors: monitors, results, rollups, incidents, event log',
+    up: `
+      CREATE TABLE monitors (
+        pk                INTEGER PRIMARY KEY AUTOINCREMENT,
+        id                TEXT NOT NULL UNIQUE,
+        name              TEXT NOT NULL,
+        target            TEXT NOT NULL,
+        check_type        TEXT NOT NULL CHECK (check_type IN ('http', 'ping', 'tcp', 'dns')),
+        interval_s        INTEGER NOT NULL,
+        timeout_s         INTEGER NOT NULL,
+        failure_threshold INTEGER NOT NULL,
+        degraded_ms       INTEGER,
+        max_loss_pct      REAL,
+        tags              TEXT NOT NULL DEFAULT '[]',
+        settings          TEXT NOT NULL DEFAULT '{}',
+        status            TEXT NOT NULL DEFAULT 'unknown'
+                          CHECK (status IN ('up', 'down', 'degraded', 'paused', 'unknown')),
+        fail_streak       INTEGER NOT NULL DEFAULT 0,
+        last_check        INTEGER,
+        last_rt           INTEGER,
+        last_message      TEXT,
+        cert_valid_to     INTEGER,
+        cert_checked_at   INTEGER,
+        created_at        INTEGER NOT NULL,
+        updated_at        INTEGER NOT NULL
+      );
+
+      -- Repeated result messages ("HTTP 200 OK", "connection refused") are stored once.
+      CREATE TABLE monitor_messages (
+        id   INTEGER PRIMARY KEY,
+        text TEXT NOT NULL UNIQUE
+      );
+
+      -- One row per check. s: 1 up, 2 degraded, 0 down (0 and 1 take no payload bytes in SQLite).
+      -- rt: response time in hundredths of a millisecond. msg: a monitor_messages id (INTEGER) or the
+      -- text itself (TEXT) when the dictionary is full; declared without a type so SQLite never converts
+      -- a text such as "404" into a number. d: details JSON, only when useful.
+      CREATE TABLE monitor_results (
+        m   INTEGER NOT NULL,
+        t   INTEGER NOT NULL,
+        s   INTEGER NOT NULL,
+        rt  INTEGER,
+        msg,
+        d   TEXT,
+        PRIMARY KEY (m, t)
+      ) WITHOUT ROWID;
+
+      -- Aggregates per monitor and bucket. k: 0 minute, 1 hour, 2 day; b: bucket start, epoch seconds.
+      -- rt_*: hundredths of a millisecond. hist: sparse log-scale histogram (see rollups.ts).
+      CREATE TABLE monitor_rollups (
+        m        INTEGER NOT NULL,
+        k        INTEGER NOT NULL,
+        b        INTEGER NOT NULL,
+        checks   INTEGER NOT NULL,
+        up       INTEGER NOT NULL,
+        degraded INTEGER NOT NULL,
+        down     INTEGER NOT NULL,
+        rt_sum   INTEGER NOT NULL,
+        rt_count INTEGER NOT NULL,
+        rt_min   INTEGER,
+        rt_max   INTEGER,
+        hist     BLOB,
+        PRIMARY KEY (m, k, b)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE monitor_incidents (
+        id            TEXT PRIMARY KEY,
+        m             INTEGER NOT NULL,
+        opened_at     INTEGER NOT NULL,
+        closed_at     INTEGER,
+        open_message  TEXT,
+        close_message TEXT,
+        failures      INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX monitor_incidents_m ON monitor_incidents(m, opened_at);
+
+      -- The event log outlives the monitors it names, so it keeps their UUID and name.
+      CREATE TABLE monitor_events (
+        id           INTEGER PRIMARY KEY,
+        t            INTEGER NOT NULL,
+        monitor_id   TEXT,
+        monitor_name TEXT,
+        kind         TEXT NOT NULL,
+        from_status  TEXT,
+        to_status    TEXT,
+        message      TEXT,
+        actor        TEXT,
+        details      TEXT
+      );
+      CREATE INDEX monitor_events_monitor ON monitor_events(monitor_id, t);
+      CREATE INDEX monitor_events_t ON monitor_events(t);
+    `,
+  },
+];
