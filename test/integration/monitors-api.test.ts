@@ -345,6 +345,19 @@ describe('status, incidents and events', () => {
     assert.equal((await api('GET', `/api/monitors/${m.id}/results`)).body.total, 2);
     await api('DELETE', `/api/monitors/${m.id}`);
   });
+
+  test('a monitor checked once a minute or less often keeps no minute rollups: its raw results are them', async () => {
+    web.state.status = 200;
+    const m = await create({ name: 'minutely', check_type: 'http', target: web.url, interval: 60 });
+    await tick(m.id, 0);
+    await tick(m.id, 60_000);
+    await api('POST', `/api/monitors/${m.id}/pause`);
+    const kinds = await t.service.app.store.all<{ k: number; checks: number }>(
+      'SELECT r.k, sum(r.checks) AS checks FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? GROUP BY r.k ORDER BY r.k', [m.id]);
+    assert.deepEqual(kinds, [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
+    assert.equal((await api('GET', `/api/monitors/${m.id}/results`)).body.total, 2);
+    await api('DELETE', `/api/monitors/${m.id}`);
+  });
 });
 
 // ---- lists, paging, filters ----------------------------------------------------------------------

@@ -136,9 +136,20 @@ interface RollupRow {
 
 const SELECT_ROLLUP = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist
   FROM monitor_rollups WHERE m = ? AND k = ? AND b = ?`;
-const UPSERT_ROLLUPS = `INSERT OR REPLACE INTO monitor_rollups
+const upsertRollups = (kinds: readonly RollupKind[]) => `INSERT OR REPLACE INTO monitor_rollups
   (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist)
-  VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, 2, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  VALUES ${kinds.map((k) => `(?, ${k}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).join(', ')}`;
+const ALL_KINDS = [KIND.minute, KIND.hour, KIND.day] as const;
+const COARSE_KINDS = [KIND.hour, KIND.day] as const;
+const UPSERT_ALL = upsertRollups(ALL_KINDS);
+const UPSERT_COARSE = upsertRollups(COARSE_KINDS);
+
+/**
+ * Whether a monitor gets minute rollups. Checked once a minute or less often, each minute holds at most
+ * one check, so its raw result (kept as long as minute rollups) already is that minute's aggregate:
+ * storing both would double the memory of the largest table for nothing.
+ */
+export const needsMinuteRollups = (intervalS: number): boolean => intervalS < 60;
 
 /**
  * A rollup with a single timed check is stored skinny: rt_min, rt_max and hist are NULL (they equal
@@ -157,12 +168,14 @@ export function addRollupHist(r: { hist?: Uint8Array | null; rt_sum: number; rt_
 }
 
 /**
- * Adds one result to the minute, hour and day rollups of monitor `m`: three point reads and one
- * statement (journaled with the resulting values, so replay is deterministic).
+ * Adds one result to the hour and day rollups of monitor `m`, and to its minute rollup when
+ * `withMinute` (see needsMinuteRollups): a point read per kind and one statement (journaled with the
+ * resulting values, so replay is deterministic).
  */
-export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatus, rt: number | null): void {
+export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatus, rt: number | null, withMinute: boolean): void {
   const params: (number | Uint8Array | null)[] = [];
-  for (const k of [KIND.minute, KIND.hour, KIND.day] as const) {
+  const kinds = withMinute ? ALL_KINDS : COARSE_KINDS;
+  for (const k of kinds) {
     const b = bucketStart(k, tMs);
     const row = tx.get<RollupRow>(SELECT_ROLLUP, [m, k, b]);
     const r: RollupRow = row ? expandRollup(row) : { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: null };
@@ -182,7 +195,7 @@ export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatu
     params.push(m, b, r.checks, r.up, r.degraded, r.down, r.rt_sum, r.rt_count,
       skinny ? null : r.rt_min, skinny ? null : r.rt_max, skinny ? null : hist);
   }
-  tx.run(UPSERT_ROLLUPS, params);
+  tx.run(withMinute ? UPSERT_ALL : UPSERT_COARSE, params);
 }
 
 // ---- stats -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import {
   type MonitorRow, type MonitorStatus, type ResultOut, type UpdateMonitorInput,
 } from './model.js';
 import {
-  addRollupHist, addToRollups, avgMs, emptyHist, expandRollup, fromRtUnits, KIND, quantile, RESULT_CODE, RESULT_STATUS,
+  addRollupHist, addToRollups, avgMs, needsMinuteRollups, emptyHist, expandRollup, fromRtUnits, KIND, quantile, RESULT_CODE, RESULT_STATUS,
   toRtUnits, uptimePct, windowStart, type Aggregate, type ResultStatus,
 } from './rollups.js';
 import { Scheduler, type ScheduleSpec } from './scheduler.js';
@@ -635,7 +635,7 @@ export class MonitorService {
 
       tx.run('INSERT INTO monitor_results (m, t, s, rt, msg, d) VALUES (?, ?, ?, ?, ?, ?)',
         [row.pk, t, RESULT_CODE[status], rt, this.messageRef(tx, message), d]);
-      addToRollups(tx, row.pk, t, status, rt);
+      addToRollups(tx, row.pk, t, status, rt, needsMinuteRollups(row.interval_s));
       tx.run(
         `UPDATE monitors SET status = ?, fail_streak = ?, last_check = ?, last_rt = ?, last_message = ?,
            cert_valid_to = ?, cert_checked_at = ? WHERE pk = ?`,
