@@ -14,11 +14,12 @@ import { Logger } from './core/log.js';
 import { packageRoot, packageVersion } from './core/paths.js';
 import { coreMigrations } from './core/schema.js';
 import { openStore } from './core/store/index.js';
+import { brainModule } from './modules/brain/index.js';
 import { monitorsModule } from './modules/monitors/index.js';
 import { systemModule } from './modules/system/index.js';
 
 /** The feature modules, in registration order. */
-const MODULES: Module[] = [systemModule, monitorsModule];
+const MODULES: Module[] = [systemModule, monitorsModule, brainModule];
 
 /** Every migration the service applies: core, then each module's range. */
 export const MIGRATIONS = [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)];

@@ -59,6 +59,8 @@ declare module '../../core/events.js' {
     'monitor.degraded': MonitorBusEvent;
     /** A check failed (every failed check, whether or not the status changed). */
     'monitor.check_failed': MonitorBusEvent;
+    /** The monitor was deleted through the API (other modules drop what refers to it, e.g. inventory links). */
+    'monitor.deleted': { id: string; name: string };
   }
 }
 
@@ -471,6 +473,7 @@ export class MonitorService {
       this.app.audit.insert(tx, by.auditEntry('monitors.delete', old.name, { id, check_type: old.check_type, target: old.target }));
     }, 'sync');
     this.scheduler.remove(old.pk);
+    this.app.bus.emit('monitor.deleted', { id, name: old.name });
   }
 
   /**

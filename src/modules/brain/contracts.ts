@@ -1,0 +1,41 @@
+// Contracts inside the brain (inventory) module, between the generic item service and the vault.
+import type { Tx } from '../../core/store/types.js';
+
+/** The seven inventory types, as used in the `:type` path segment. */
+export const BRAIN_TYPES = ['sites', 'locations', 'endpoints', 'assets', 'applications', 'subnets', 'credentials'] as const;
+export type BrainType = (typeof BRAIN_TYPES)[number];
+
+/** Short-ID prefixes: never change one once shipped (docs/brain.md). */
+export const SHORT_ID_PREFIX: Record<BrainType, string> = {
+  sites: 'ST', locations: 'LC', endpoints: 'EP', assets: 'AS', applications: 'AP', subnets: 'SN', credentials: 'CR',
+};
+
+/**
+ * Write-only secret fields of a credential. SPEC.md names community, password and snmpv3_priv_key; the
+ * inventory issue adds the v3 auth key and the SSH private key (and its passphrase), and API tokens.
+ * They are never stored in the item's data: only as ciphertext through CredentialSecrets.
+ */
+export const CREDENTIAL_SECRET_FIELDS = [
+  'community', 'password', 'snmpv3_auth_key', 'snmpv3_priv_key', 'ssh_private_key', 'ssh_passphrase', 'api_token',
+] as const;
+export type CredentialSecretField = (typeof CREDENTIAL_SECRET_FIELDS)[number];
+
+/**
+ * Encrypted storage of credential secrets (implemented by the vault). All writes happen inside the
+ * caller's store transaction so a credential and its secrets change together.
+ */
+export interface CredentialSecrets {
+  /** Throws HttpError 423 (code vault_locked) unless the vault is set up and unlocked. */
+  assertUnlocked(): void;
+  /**
+   * Encrypts and stores the given values for the credential (AES-256-GCM bound to credential id and
+   * field); null removes a field. Throws 423 when locked. Fields not named are left as they are.
+   */
+  write(tx: Tx, credentialId: string, values: Partial<Record<CredentialSecretField, string | null>>): void;
+  /** The secret fields that hold a value for this credential (works while locked). */
+  which(credentialId: string): CredentialSecretField[];
+  /** Plaintext for other modules (SNMP, discovery, SSH). Throws 423 when locked, 404 when unknown. */
+  read(credentialId: string): Partial<Record<CredentialSecretField, string>>;
+  /** Removes every secret of the credential (on delete), inside the caller's transaction. */
+  remove(tx: Tx, credentialId: string): void;
+}

@@ -1,0 +1,45 @@
+// The brain (inventory) module: six record types (sites, locations, endpoints, assets, applications,
+// subnets; credentials plug in with the vault) with short IDs, references, change history, search and
+// links. See docs/brain.md.
+import type { AppContext, Module } from '../../core/context.js';
+import { ItemService } from './items.js';
+import { LinkService } from './links.js';
+import { brainRoutes, noSessions, type SessionSource } from './routes.js';
+import { brainMigrations } from './schema.js';
+
+export type { BrainActor } from './items.js';
+export type { SessionSource, SessionSummary } from './routes.js';
+
+export interface BrainServices { items: ItemService; links: LinkService }
+
+const services = new WeakMap<AppContext, BrainServices>();
+
+/** The module's services for an app (tests and other modules' services use them; never the tables). */
+export function brainServicesOf(app: AppContext): BrainServices | undefined {
+  return services.get(app);
+}
+
+const sessionSources = new WeakMap<AppContext, SessionSource>();
+
+/** Where GET /api/brain/subnets/:id/v1sion-sessions finds sessions; the discovery module sets it. */
+export function setSessionSource(app: AppContext, source: SessionSource): void { sessionSources.set(app, source); }
+
+export const brainModule: Module = {
+  name: 'brain',
+  migrations: brainMigrations,
+  register(app: AppContext) {
+    const items = new ItemService(app);
+    // The credentials type (with the vault) registers here, before the routes are built:
+    // items.registerType(credentialsType(app)).
+    const links = new LinkService(app, items);
+    services.set(app, { items, links });
+    const sessions: SessionSource = { overlapping: (c) => (sessionSources.get(app) ?? noSessions).overlapping(c) };
+    app.routes.add(...brainRoutes(items, links, sessions));
+    const log = app.log.child('brain');
+    // Links to a deleted monitor go with it (the monitors module announces deletions on the bus).
+    app.bus.on('monitor.deleted', async ({ id }) => {
+      const n = await links.removeMonitor(id);
+      if (n) log.info('removed links to a deleted monitor', { monitor_id: id, links: n });
+    });
+  },
+};

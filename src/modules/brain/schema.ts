@@ -1,0 +1,90 @@
+// Tables of the brain (inventory) module, migration versions 300-399. See docs/brain.md, "Storage".
+// One table holds the records of every type (JSON data plus the few typed columns lookups need); the
+// others are derived from it in the same transactions: references (who points at whom), exact-match
+// keys for search, the FTS4 index, the change history and the links.
+import type { Migration } from '../../core/store/types.js';
+
+export const brainMigrations: Migration[] = [
+  {
+    version: 300,
+    name: 'brain: items, sequences, references, search keys, full-text index, history, links',
+    up: `
+      CREATE TABLE brain_items (
+        pk         INTEGER PRIMARY KEY AUTOINCREMENT,
+        id         TEXT NOT NULL UNIQUE,
+        type       TEXT NOT NULL,
+        seq        INTEGER NOT NULL,
+        name       TEXT NOT NULL,
+        data       TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        UNIQUE (type, seq)
+      );
+      CREATE INDEX brain_items_type_name ON brain_items(type, name COLLATE NOCASE);
+      CREATE INDEX brain_items_updated ON brain_items(updated_at);
+
+      -- The last short-ID number handed out per type: never decremented, so numbers are never reused.
+      CREATE TABLE brain_seq (
+        type TEXT PRIMARY KEY,
+        last INTEGER NOT NULL
+      ) WITHOUT ROWID;
+
+      -- Reference fields: src (the record holding the field) points at dst.
+      CREATE TABLE brain_refs (
+        dst   TEXT NOT NULL,
+        src   TEXT NOT NULL,
+        field TEXT NOT NULL,
+        PRIMARY KEY (dst, src, field)
+      ) WITHOUT ROWID;
+      CREATE INDEX brain_refs_src ON brain_refs(src);
+
+      -- Exact-match search keys (lowercased name, short ID, canonical IPs and MACs, host names, serials).
+      CREATE TABLE brain_keys (
+        k  TEXT NOT NULL,
+        pk INTEGER NOT NULL,
+        f  TEXT NOT NULL,
+        PRIMARY KEY (k, pk, f)
+      ) WITHOUT ROWID;
+      CREATE INDEX brain_keys_pk ON brain_keys(pk);
+
+      -- docid = brain_items.pk. name; keys (short ID, host names, addresses, serials); body (the rest).
+      CREATE VIRTUAL TABLE brain_fts USING fts4(name, keys, body, tokenize=unicode61);
+
+      -- Deleted records keep their short ID here so that history stays reachable by it.
+      CREATE TABLE brain_tombstones (
+        id         TEXT PRIMARY KEY,
+        type       TEXT NOT NULL,
+        seq        INTEGER NOT NULL,
+        name       TEXT NOT NULL,
+        deleted_at INTEGER NOT NULL,
+        UNIQUE (type, seq)
+      );
+
+      CREATE TABLE brain_history (
+        id      INTEGER PRIMARY KEY,
+        item_id TEXT NOT NULL,
+        type    TEXT NOT NULL,
+        at      INTEGER NOT NULL,
+        actor   TEXT,
+        action  TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        note    TEXT
+      );
+      CREATE INDEX brain_history_item ON brain_history(item_id, id);
+
+      CREATE TABLE brain_links (
+        id         TEXT PRIMARY KEY,
+        from_type  TEXT NOT NULL,
+        from_id    TEXT NOT NULL,
+        to_type    TEXT NOT NULL,
+        to_id      TEXT NOT NULL,
+        relation   TEXT NOT NULL,
+        note       TEXT,
+        created_at INTEGER NOT NULL,
+        created_by TEXT,
+        UNIQUE (from_id, to_id, relation)
+      );
+      CREATE INDEX brain_links_to ON brain_links(to_id);
+    `,
+  },
+];
