@@ -1,16 +1,20 @@
-// The brain (inventory) module: six record types (sites, locations, endpoints, assets, applications,
-// subnets; credentials plug in with the vault) with short IDs, references, change history, search and
-// links. See docs/brain.md.
+// The brain (inventory) module: seven record types (sites, locations, endpoints, assets, applications,
+// subnets, and credentials whose secrets live in the vault) with short IDs, references, change history,
+// search and links. See docs/brain.md and docs/vault.md.
 import type { AppContext, Module } from '../../core/context.js';
+import type { CredentialSecrets } from './contracts.js';
 import { ItemService } from './items.js';
 import { LinkService } from './links.js';
 import { brainRoutes, noSessions, type SessionSource } from './routes.js';
+import { credentialRoutes, credentialsType, credentialUseMigrations } from './credentials.js';
 import { brainMigrations } from './schema.js';
+import { createVault } from './vault-routes.js';
+import { vaultMigrations } from './vault-schema.js';
 
 export type { BrainActor } from './items.js';
 export type { SessionSource, SessionSummary } from './routes.js';
 
-export interface BrainServices { items: ItemService; links: LinkService }
+export interface BrainServices { items: ItemService; links: LinkService; secrets: CredentialSecrets }
 
 const services = new WeakMap<AppContext, BrainServices>();
 
@@ -26,13 +30,15 @@ export function setSessionSource(app: AppContext, source: SessionSource): void {
 
 export const brainModule: Module = {
   name: 'brain',
-  migrations: brainMigrations,
+  migrations: [...brainMigrations, ...vaultMigrations, ...credentialUseMigrations],
   register(app: AppContext) {
     const items = new ItemService(app);
-    // The credentials type (with the vault) registers here, before the routes are built:
-    // items.registerType(credentialsType(app)).
+    // Credentials keep their secrets in the vault; the type registers before the routes are built.
+    const vault = createVault(app, { credentialExists: (id) => items.findRow(id, 'credentials') !== undefined });
+    items.registerType(credentialsType(vault.secrets, app.store));
     const links = new LinkService(app, items);
-    services.set(app, { items, links });
+    services.set(app, { items, links, secrets: vault.secrets });
+    app.routes.add(...vault.routes, ...credentialRoutes(app, items));
     const sessions: SessionSource = { overlapping: (c) => (sessionSources.get(app) ?? noSessions).overlapping(c) };
     app.routes.add(...brainRoutes(items, links, sessions));
     const log = app.log.child('brain');

@@ -60,8 +60,8 @@ export interface TypeDef {
 
 export const LIMITS = { name: 200, text: 500, description: 2000, notes: 20_000, tag: 50, tags: 20, customKeys: 50, list: 64 } as const;
 
-const str = (max: number = LIMITS.text) => z.string().trim().min(1).max(max);
-const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
+export const str = (max: number = LIMITS.text) => z.string().trim().min(1).max(max);
+export const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
 
 const TagsField = z.array(z.string().trim().min(1).max(LIMITS.tag)).max(LIMITS.tags)
   .transform((t) => [...new Set(t)]);
@@ -113,7 +113,7 @@ const TimeZone = z.string().trim().max(64).transform((s, ctx) => {
 const DateField = z.iso.date().describe('YYYY-MM-DD');
 const Ref = (type: BrainType) => z.string().trim().min(1).max(64).describe(`UUID or short ID of a record in ${type}`);
 
-const common = {
+export const common = {
   name: str(LIMITS.name),
   description: opt(z.string().trim().max(LIMITS.description)),
   tags: TagsField.optional(),
@@ -204,7 +204,7 @@ const subnetShape = {
   site_id: opt(Ref('sites')),
 };
 
-type Shape = Record<string, z.ZodType>;
+export type Shape = Record<string, z.ZodType>;
 
 function schemas(shape: Shape): { create: z.ZodType<ItemData>; update: z.ZodType<ItemData> } {
   const create = z.strictObject(shape);
@@ -237,13 +237,14 @@ export function typeOfPrefix(prefix: string): BrainType | undefined {
   return BRAIN_TYPES.find((t) => SHORT_ID_PREFIX[t] === p);
 }
 
-const def = (type: BrainType, shape: Shape, rest: Omit<TypeDef, 'type' | 'prefix' | 'create' | 'update' | 'fields'>): TypeDef => ({
+/** A TypeDef from a zod shape: create/update schemas and the field list derive from it. */
+export const defineType = (type: BrainType, shape: Shape, rest: Omit<TypeDef, 'type' | 'prefix' | 'create' | 'update' | 'fields'>): TypeDef => ({
   type, prefix: SHORT_ID_PREFIX[type], ...schemas(shape), fields: fieldsOf(shape), ...rest,
 });
 
 const BUILTIN: TypeDef[] = [];
 
-BUILTIN.push(def('sites', siteShape, {
+BUILTIN.push(defineType('sites', siteShape, {
   listFields: ['tags'], refs: [],
   searchable: ['address', 'time_zone', 'contact_name', 'contact_email', 'contact_phone'],
   keyFields: [], filters: { time_zone: { kind: 'eq', field: 'time_zone' } },
@@ -251,13 +252,13 @@ BUILTIN.push(def('sites', siteShape, {
     ? [{ path: d.latitude == null ? 'latitude' : 'longitude', message: 'latitude and longitude go together' }] : []),
 }));
 
-BUILTIN.push(def('locations', locationShape, {
+BUILTIN.push(defineType('locations', locationShape, {
   listFields: ['tags'], refs: [{ field: 'site_id', type: 'sites' }],
   searchable: ['building', 'floor', 'room', 'rack'],
   keyFields: [], filters: { site_id: { kind: 'ref', field: 'site_id', type: 'sites' } },
 }));
 
-BUILTIN.push(def('endpoints', endpointShape, {
+BUILTIN.push(defineType('endpoints', endpointShape, {
   listFields: ['tags', 'ip_addresses', 'mac_addresses'],
   refs: [{ field: 'site_id', type: 'sites' }, { field: 'location_id', type: 'locations' }, { field: 'credential_id', type: 'credentials' }],
   searchable: ['hostname', 'ip_addresses', 'mac_addresses', 'role', 'vendor', 'model', 'serial_number', 'os', 'os_version'],
@@ -270,7 +271,7 @@ BUILTIN.push(def('endpoints', endpointShape, {
     : Array.isArray(d.ip_addresses) && typeof d.ip_addresses[0] === 'string' ? d.ip_addresses[0] : undefined),
 }));
 
-BUILTIN.push(def('assets', assetShape, {
+BUILTIN.push(defineType('assets', assetShape, {
   listFields: ['tags'], refs: [{ field: 'location_id', type: 'locations' }, { field: 'endpoint_id', type: 'endpoints' }],
   searchable: ['asset_tag', 'serial_number', 'model', 'manufacturer', 'assigned_to', 'status'],
   keyFields: ['asset_tag', 'serial_number'],
@@ -282,7 +283,7 @@ BUILTIN.push(def('assets', assetShape, {
     ? [{ path: 'warranty_expires', message: 'The warranty cannot expire before the purchase date' }] : []),
 }));
 
-BUILTIN.push(def('applications', applicationShape, {
+BUILTIN.push(defineType('applications', applicationShape, {
   listFields: ['tags', 'endpoint_ids'], refs: [{ field: 'endpoint_ids', type: 'endpoints', many: true }],
   searchable: ['url', 'owner', 'criticality'],
   keyFields: ['url'],
@@ -292,7 +293,7 @@ BUILTIN.push(def('applications', applicationShape, {
   },
 }));
 
-BUILTIN.push(def('subnets', subnetShape, {
+BUILTIN.push(defineType('subnets', subnetShape, {
   listFields: ['tags', 'dhcp_ranges', 'dns_servers'], refs: [{ field: 'site_id', type: 'sites' }],
   searchable: ['cidr', 'vlan_id', 'vlan_name', 'gateway', 'dns_servers'],
   keyFields: ['cidr', 'gateway'],
