@@ -85,7 +85,14 @@ export function phaseSlot(id: string, intervalMs: number, now: number): number {
 }
 
 /**
- * Start-up placement: each monitor's next slot from its last check; the overdue ones spread evenly
+ * Slots sit on whole seconds (as phase slots do), so monitors that share a second keep sharing it at
+ * every later slot: ping checks among them start in one turn and go out in one fping run. A spread at
+ * millisecond spacing would keep every ping check alone for good.
+ */
+const wholeSecond = (ms: number) => Math.round(ms / 1000) * 1000;
+
+/**
+ * Start-up placement: each monitor's next slot from its last check (on a whole second); the overdue ones spread evenly
  * over min(interval, spreadMs), most overdue first. Pure, for the unit tests.
  */
 export function restartPlan(specs: readonly ScheduleSpec[], now: number, spreadMs = 60_000): Map<number, number> {
@@ -94,15 +101,16 @@ export function restartPlan(specs: readonly ScheduleSpec[], now: number, spreadM
   for (const s of specs) {
     if (s.paused) continue;
     if (s.lastCheck == null) { out.set(s.pk, phaseSlot(s.id, s.intervalMs, now)); continue; }
-    const next = s.lastCheck + s.intervalMs;
+    const next = wholeSecond(s.lastCheck + s.intervalMs);
     if (next > now) out.set(s.pk, next);
     else overdue.push({ pk: s.pk, next, interval: s.intervalMs });
   }
   overdue.sort((a, b) => a.next - b.next || a.pk - b.pk);
   const n = overdue.length;
+  const start = Math.ceil(now / 1000) * 1000;
   overdue.forEach((o, i) => {
     const window = Math.min(o.interval, spreadMs);
-    out.set(o.pk, now + Math.floor((i * window) / n));
+    out.set(o.pk, start + Math.floor((i * window) / n / 1000) * 1000);
   });
   return out;
 }

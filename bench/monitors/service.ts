@@ -1,0 +1,131 @@
+// The compiled service as a child process (dist/src/main.js), and the few API calls the bench makes.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, statSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sleep } from './util.js';
+
+export const COMPILED = join(process.cwd(), 'dist/src/main.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/ (npx tsc -p tsconfig.build.json) when it is missing or older than src/. */
+export function ensureBuilt(): 'fresh' | 'built' {
+  const src = join(process.cwd(), 'src');
+  if (existsSync(COMPILED) && newestMtime(join(process.cwd(), 'dist/src')) >= newestMtime(src)) return 'fresh';
+  console.log('building dist/ (npx tsc -p tsconfig.build.json) ...');
+  const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npx tsc -p tsconfig.build.json failed');
+  return 'built';
+}
+
+export interface ServiceProc {
+  child: ChildProcess;
+  pid: number;
+  base: string;
+  /** Wall-clock ms (Date.now) at spawn and when /api/version first answered. */
+  spawnedAt: number;
+  readyAt: number;
+  /** Log lines seen so far (the whole log also goes to <logFile>). */
+  lines: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts the service on dataDir/port with a default configuration; resolves once /api/version answers. */
+export async function startServiceProc(dataDir: string, port: number, logFile: string, nodeArgs: string[] = []): Promise<ServiceProc> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('NETPROBE_')) env[k] = v;
+  env.NETPROBE_DATA_DIR = dataDir;
+  env.NETPROBE_PORT = String(port);
+  const spawnedAt = Date.now();
+  const child = spawn(process.execPath, [...nodeArgs, COMPILED], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const lines: string[] = [];
+  let partial = '';
+  const onData = (c: Buffer) => {
+    log.write(c);
+    const parts = (partial + c.toString()).split('\n');
+    partial = parts.pop() ?? '';
+    for (const l of parts) if (lines.length < 100_000) lines.push(l);
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<void>((r) => child.once('exit', () => { log.end(); r(); }));
+  const base = `http://127.0.0.1:${port}`;
+  const proc: ServiceProc = {
+    child, pid: child.pid!, base, spawnedAt, readyAt: 0, lines,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 120_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`service exited (${child.exitCode ?? child.signalCode}) before answering:\n${lines.slice(-20).join('\n')}`);
+    }
+    try { if ((await fetch(base + '/api/version')).ok) break; } catch { /* not up yet */ }
+    await sleep(20);
+    if (Date.now() - spawnedAt > 300_000) { await proc.stop(); throw new Error('service did not start within 300 s'); }
+  }
+  proc.readyAt = Date.now();
+  return proc;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+async function call<T>(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
+  const r = await fetch(base + path, { method, headers: { ...JSON_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  return { status: r.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+/** First administrator, a session, then an API key with scopes ['admin'] (as bench/service.ts does it). */
+export async function adminKey(base: string, dataDir: string): Promise<string> {
+  let setupCode: string | undefined;
+  try { setupCode = (await readFile(join(dataDir, 'initial-admin-password'), 'utf8')).trim(); } catch { /* loopback needs none */ }
+  const creds = { username: 'bench', password: 'bench password 123' };
+  const boot = await call(base, 'POST', '/api/setup/bootstrap', {}, { ...(setupCode ? { setup_code: setupCode } : {}), ...creds });
+  if (boot.status !== 201) throw new Error(`bootstrap: ${boot.status} ${JSON.stringify(boot.json)}`);
+  const login = await fetch(base + '/api/auth/login', { method: 'POST', headers: { ...JSON_HEADERS, origin: base }, body: JSON.stringify(creds) });
+  await login.arrayBuffer();
+  const cookie = login.headers.get('set-cookie')?.split(';')[0];
+  if (login.status !== 200 || !cookie) throw new Error(`login: ${login.status}`);
+  const k = await call<{ key: string }>(base, 'POST', '/api/api-keys', { cookie, origin: base }, { name: 'bench', scopes: ['admin'] });
+  if (k.status !== 201) throw new Error(`api key: ${k.status} ${JSON.stringify(k.json)}`);
+  return k.json.key;
+}
+
+export interface MonitorBody {
+  name: string; target: string; check_type: 'http' | 'tcp' | 'dns' | 'ping'; settings?: Record<string, unknown>; tags?: string[];
+}
+
+export async function createMonitor(base: string, key: string, body: MonitorBody): Promise<{ id: string }> {
+  const r = await call<{ id: string }>(base, 'POST', '/api/monitors', { 'x-api-key': key }, body);
+  if (r.status !== 201) throw new Error(`create monitor ${body.name}: ${r.status} ${JSON.stringify(r.json)}`);
+  return r.json;
+}
+
+export interface ListedMonitor {
+  id: string; name: string; check_type: string; status: string; last_check: string | null; last_message: string | null;
+  stats_24h: { checks: number; uptime_pct: number | null };
+}
+
+/** GET /api/monitors: the monitors, the response size and the time to the last body byte. */
+export async function listMonitors(base: string, key: string): Promise<{ monitors: ListedMonitor[]; bytes: number; ms: number }> {
+  const t0 = performance.now();
+  const r = await fetch(base + '/api/monitors', { headers: { 'x-api-key': key } });
+  const buf = Buffer.from(await r.arrayBuffer());
+  const ms = performance.now() - t0;
+  if (r.status !== 200) throw new Error(`GET /api/monitors: ${r.status} ${buf.toString().slice(0, 300)}`);
+  return { monitors: (JSON.parse(buf.toString()) as { monitors: ListedMonitor[] }).monitors, bytes: buf.length, ms };
+}
