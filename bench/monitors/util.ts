@@ -1,14 +1,6 @@
 // Small helpers shared by bench/monitors.ts and its helpers.
-import { createServer, type AddressInfo } from 'node:net';
+export { freePort } from '../../test/helpers/net.js';
 
-/** A loopback TCP port nothing listens on right now (bound by the OS, then released). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -1,5 +1,6 @@
 // Starts the real service in-process on 127.0.0.1 with a fresh data directory, and talks to it over
 // real HTTP. Log lines are kept in memory (printed only when NETPROBE_TEST_LOG=1).
+import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,4 +104,15 @@ export async function startTestApp(opts: { dataDir?: string; env?: Record<string
     },
   };
   return t;
+}
+
+/** Asserts an RFC 9457 problem response with this status, and (when given) an error naming `field`. */
+export function assertProblem(r: TestResponse, status: number, field?: string): void {
+  assert.equal(r.status, status, r.text);
+  assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
+  if (field) {
+    const errors: { path: string; message: string }[] = r.body.errors ?? [];
+    assert.ok(errors.some((e) => e.path === field || e.message.includes(`"${field}"`)),
+      `expected an error naming ${field}: ${JSON.stringify(errors)}`);
+  }
 }

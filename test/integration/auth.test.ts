@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/harness.js';
+import { startTestApp, type TestApp, type TestResponse, assertProblem } from '../helpers/harness.js';
 
 /** A data directory with a config.yaml written before the first start; removed when the test ends. */
 async function appWithConfig(yaml: string, opts: { clock?: ManualClock } = {}): Promise<TestApp> {
@@ -35,15 +35,6 @@ function attrs(setCookie: string): Record<string, string | true> {
   return out;
 }
 
-function assertProblem(r: TestResponse, status: number, field?: string): void {
-  assert.equal(r.status, status, r.text);
-  assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
-  if (field) {
-    const paths = (r.body.errors ?? []).map((e: { path: string; message: string }) => e.path);
-    assert.ok(paths.includes(field) || r.body.errors?.some((e: { message: string }) => e.message.includes(`"${field}"`)),
-      `expected an error naming ${field}: ${JSON.stringify(r.body.errors)}`);
-  }
-}
 
 async function auditOf(t: TestApp, key: string, query: string): Promise<any[]> {
   const r = await t.request('GET', `/api/audit-log?${query}`, { key });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/harness.js';
+import { startTestApp, type TestApp, assertProblem } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 
 let t: TestApp;
@@ -15,14 +15,6 @@ let keptDir: string | undefined;
 
 const api = <T = any>(method: string, path: string, body?: unknown, k = key) => t.request<T>(method, path, { key: k, body });
 
-function assertProblem(r: TestResponse, status: number, field?: string): void {
-  assert.equal(r.status, status, r.text);
-  assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
-  if (field) {
-    const paths = (r.body.errors ?? []).map((e: { path: string }) => e.path);
-    assert.ok(paths.includes(field), `expected an error naming ${field}: ${JSON.stringify(r.body.errors)}`);
-  }
-}
 
 async function create(type: string, body: Record<string, unknown>): Promise<any> {
   const r = await api('POST', `/api/brain/${type}`, body);

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { JOURNAL_FILE, SNAPSHOT_FILE } from '../../src/core/store/index.js';
 import { recordCredentialUse } from '../../src/modules/brain/credentials.js';
 import { vaultOf } from '../../src/modules/brain/vault-routes.js';
-import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../helpers/harness.js';
+import { startTestApp, type RequestOptions, type TestApp, type TestResponse, assertProblem } from '../helpers/harness.js';
 
 const PASSPHRASE = 'Credential-Test-Passphrase-77';
 const COMMUNITY = 'Community-Plaintext-Kestrel-4410';
@@ -28,11 +28,6 @@ async function api(method: string, path: string, body?: unknown, opts: RequestOp
   return r;
 }
 
-function assertProblem(r: TestResponse, status: number, field?: string) {
-  assert.equal(r.status, status, r.text);
-  assert.match(r.headers.get('content-type') ?? '', /problem\+json/);
-  if (field) assert.ok((r.body.errors ?? []).some((e: { path: string }) => e.path === field), `names ${field}: ${r.text}`);
-}
 
 before(async () => {
   t = await startTestApp();

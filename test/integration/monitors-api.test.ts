@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { monitorsRetentionOf } from '../../src/modules/monitors/index.js';
 import type { MonitorBusEvent } from '../../src/modules/monitors/service.js';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/harness.js';
+import { startTestApp, type TestApp, assertProblem } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 
 // ---- peers ---------------------------------------------------------------------------------------
@@ -32,14 +32,6 @@ async function webServer(): Promise<Web> {
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-function assertProblem(r: TestResponse, status: number, field?: string): void {
-  assert.equal(r.status, status, r.text);
-  assert.match(r.headers.get('content-type') ?? '', /application\/problem\+json/);
-  if (field) {
-    const paths = (r.body.errors ?? []).map((e: { path: string }) => e.path);
-    assert.ok(paths.includes(field), `expected an error naming ${field}: ${JSON.stringify(r.body.errors)}`);
-  }
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
