@@ -1,5 +1,7 @@
 // Composition root: config -> log -> store -> services -> modules -> http -> schedulers; signals.
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createAudit } from './core/audit.js';
 import { createAuth } from './core/auth/index.js';
@@ -131,7 +133,7 @@ async function runFromCommandLine(): Promise<void> {
   await service.listen();
 }
 
-const entry = process.argv[1] ?? '';
-if (/[\\/]main\.(ts|js)$/.test(entry) && import.meta.url.endsWith(entry.replace(/\\/g, '/').split('/').slice(-1)[0]!)) {
+// Started as a program (node dist/src/main.js), not imported by tests or benchmarks.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   runFromCommandLine().catch((e) => { console.error('netprobe failed to start:', e); process.exit(1); });
 }

@@ -27,6 +27,17 @@ export interface RequestCtx<P = any, Q = any, B = any> {
   auditEntry(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): AuditEntryInput;
 }
 
+/** Who makes a change, as the services that write history and audit entries need it from a request. */
+export interface Actor {
+  actor: string | null;
+  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>): AuditEntryInput;
+}
+
+export const actorOf = (ctx: RequestCtx): Actor => ({
+  actor: ctx.principal?.actor ?? null,
+  auditEntry: (action, target, details) => ctx.auditEntry(action, target, details),
+});
+
 /** A response other than 200 JSON. Handlers return reply(...) for 201, 202, custom headers. */
 export class Reply {
   constructor(public status: number, public body?: unknown, public headers: Record<string, string> = {}) {}

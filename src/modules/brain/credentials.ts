@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { HttpError } from '../../core/http/errors.js';
-import { reply, route, type AnyRoute, type RequestCtx } from '../../core/http/registry.js';
+import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
 import type { Migration, Store, Tx } from '../../core/store/types.js';
 import { CREDENTIAL_SECRET_FIELDS, type CredentialSecrets } from './contracts.js';
-import type { BrainActor, ItemService } from './items.js';
+import type { ItemService } from './items.js';
 import { common, defineType, opt, str, type ItemData, type TypeDef } from './types.js';
 
 export const CREDENTIAL_KINDS = ['snmp_v1', 'snmp_v2c', 'snmp_v3', 'ssh_password', 'ssh_key', 'http_basic', 'api_token'] as const;
@@ -116,10 +116,6 @@ export function recordCredentialUse(tx: Tx, credentialId: string, use: Credentia
 
 // ---- routes --------------------------------------------------------------------------------------
 
-const actorOf = (ctx: RequestCtx): BrainActor => ({
-  actor: ctx.principal?.actor ?? null,
-  auditEntry: (action, target, details) => ctx.auditEntry(action, target, details),
-});
 
 const IdParams = z.object({ id: z.string().trim().min(1).max(100).describe('UUID or short ID (CR-n)') });
 const Item = z.object({ id: z.string(), short_id: z.string(), name: z.string(), kind: z.string() }).catchall(z.unknown());

@@ -11,7 +11,6 @@ import { brainMigrations } from './schema.js';
 import { createVault } from './vault-routes.js';
 import { vaultMigrations } from './vault-schema.js';
 
-export type { BrainActor } from './items.js';
 export type { SessionSource, SessionSummary } from './routes.js';
 
 export interface BrainServices { items: ItemService; links: LinkService; secrets: CredentialSecrets }

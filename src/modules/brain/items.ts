@@ -2,9 +2,10 @@
 // sequences, never reused), reference checks, delete with 409 or detach, the change history, the search
 // index kept in sync, stats and recently changed items. Every change is one 'sync' write holding the
 // record, its derived rows (references, search keys, FTS row), the history entry and the audit entry.
+import type { Actor } from '../../core/http/registry.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { AppContext, AuditEntryInput } from '../../core/context.js';
+import type { AppContext } from '../../core/context.js';
 import { badRequest, HttpError, notFound, type FieldError } from '../../core/http/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import { parseIp, cidrContains } from './net.js';
@@ -14,10 +15,6 @@ import {
 } from './types.js';
 
 /** Who made an API change, and the audit entry for it (RequestCtx.auditEntry). */
-export interface BrainActor {
-  actor: string | null;
-  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>): AuditEntryInput;
-}
 
 export interface ItemRow {
   pk: number; id: string; type: BrainType; seq: number; name: string; data: string; created_at: number; updated_at: number;
@@ -372,7 +369,7 @@ export class ItemService {
 
   // ---- changes ---------------------------------------------------------------------------------
 
-  async create(type: BrainType, body: unknown, by: BrainActor): Promise<ItemData> {
+  async create(type: BrainType, body: unknown, by: Actor): Promise<ItemData> {
     const def = this.def(type);
     def.beforeWrite?.();
     const { data, secrets } = this.parse(def, def.create, body);
@@ -400,7 +397,7 @@ export class ItemService {
     return this.toItem(row);
   }
 
-  async update(type: BrainType, idOrSid: string, body: unknown, by: BrainActor): Promise<ItemData> {
+  async update(type: BrainType, idOrSid: string, body: unknown, by: Actor): Promise<ItemData> {
     const def = this.def(type);
     const old = this.mustRow(type, idOrSid);
     def.beforeWrite?.();
@@ -440,7 +437,7 @@ export class ItemService {
    * Deletes a record with its links. Records referencing it make this a 409 listing them, unless
    * detach is set: then their references are cleared, each recorded in the referrer's history.
    */
-  async remove(type: BrainType, idOrSid: string, detach: boolean, by: BrainActor): Promise<void> {
+  async remove(type: BrainType, idOrSid: string, detach: boolean, by: Actor): Promise<void> {
     const def = this.def(type);
     const old = this.mustRow(type, idOrSid);
     def.beforeWrite?.();

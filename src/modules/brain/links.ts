@@ -7,7 +7,8 @@ import type { AppContext } from '../../core/context.js';
 import { HttpError, notFound } from '../../core/http/errors.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { MonitorDetail } from '../monitors/model.js';
-import { invalid, shortIdOf, type BrainActor, type ItemService } from './items.js';
+import type { Actor } from '../../core/http/registry.js';
+import { invalid, shortIdOf, type ItemService } from './items.js';
 import type { BrainType } from './types.js';
 
 /**
@@ -94,7 +95,7 @@ export class LinkService {
     return { items: rows.map((r) => this.out(r)), total: rows.length };
   }
 
-  async create(body: { from: { type: EntityType; id: string }; to: { type: EntityType; id: string }; relation: Relation; note?: string | null }, by: BrainActor): Promise<LinkOut> {
+  async create(body: { from: { type: EntityType; id: string }; to: { type: EntityType; id: string }; relation: Relation; note?: string | null }, by: Actor): Promise<LinkOut> {
     const errors: { path: string; message: string }[] = [];
     const side = (s: { type: EntityType; id: string }, path: string) => {
       const e = this.entity(s.type, s.id);
@@ -129,7 +130,7 @@ export class LinkService {
     return this.out(row);
   }
 
-  async remove(id: string, by: BrainActor): Promise<void> {
+  async remove(id: string, by: Actor): Promise<void> {
     await this.app.store.write((tx) => {
       const r = UUID.test(id) ? tx.get<LinkRow>('SELECT * FROM brain_links WHERE id = ?', [id.toLowerCase()]) : undefined;
       if (!r) throw notFound(`Link ${id}`);

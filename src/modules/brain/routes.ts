@@ -1,8 +1,8 @@
 // The inventory endpoints of SPEC.md, "Asset inventory" (without the vault and credentials, which plug
 // in through their own TypeDef and routes). Scopes: brain:read for GET, brain:write for everything else.
 import { z } from 'zod';
-import { reply, route, type AnyRoute, type RequestCtx } from '../../core/http/registry.js';
-import { parseData, type BrainActor, type ItemRow, type ItemService } from './items.js';
+import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
+import { parseData, type ItemRow, type ItemService } from './items.js';
 import { LinkSchema, RELATIONS, type LinkService } from './links.js';
 import type { Cidr } from './net.js';
 import { search, SEARCH_MAX } from './search.js';
@@ -20,10 +20,6 @@ export const noSessions: SessionSource = { overlapping: () => [] };
 
 const subnetCidrOf = (row: ItemRow) => subnetCidr(parseData(row.data));
 
-const actorOf = (ctx: RequestCtx): BrainActor => ({
-  actor: ctx.principal?.actor ?? null,
-  auditEntry: (action, target, details) => ctx.auditEntry(action, target, details),
-});
 
 const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 

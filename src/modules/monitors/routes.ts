@@ -2,14 +2,14 @@
 // for everything else (the registry enforces the method/scope pairing).
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { reply, route, type AnyRoute, type RequestCtx } from '../../core/http/registry.js';
+import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
 import { csvFilename, exportCsv, queryEvents } from './events-log.js';
 import {
   CheckNowSchema, ClearedSchema, CountsSchema, CreateMonitorBody, EventSchema, EventsQuery, ExportQuery, IdParams,
   IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, ResultSchema,
   ResultsQuery, UpdateMonitorBody,
 } from './model.js';
-import type { ApiActor, MonitorService } from './service.js';
+import type { MonitorService } from './service.js';
 
 /** Resolves when the response can take more data, or when it closed (the client went away). */
 function drainOrClose(res: ServerResponse): Promise<void> {
@@ -20,10 +20,6 @@ function drainOrClose(res: ServerResponse): Promise<void> {
   });
 }
 
-const actorOf = (ctx: RequestCtx): ApiActor => ({
-  actor: ctx.principal?.actor ?? null,
-  auditEntry: (action, target, details) => ctx.auditEntry(action, target, details),
-});
 
 export function monitorRoutes(svc: MonitorService): AnyRoute[] {
   return [

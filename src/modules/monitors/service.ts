@@ -2,8 +2,9 @@
 // log, bus events), the stats read from rollups, and clearing history. Changes made through the API are
 // 'sync' writes; scheduled check results are 'group' writes (one per result, holding the raw row, the
 // rollups, the monitor's new state and any incident or event it causes).
+import type { Actor } from '../../core/http/registry.js';
 import { randomUUID } from 'node:crypto';
-import type { AppContext, AuditEntryInput } from '../../core/context.js';
+import type { AppContext } from '../../core/context.js';
 import { badRequest, HttpError, notFound, unavailable, type FieldError } from '../../core/http/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Durability, Store, Tx } from '../../core/store/types.js';
@@ -95,10 +96,6 @@ export function nextState(prev: MachineState, result: ResultStatus, threshold: n
 // ---- helpers -----------------------------------------------------------------------------------
 
 /** Who made an API change, and the audit entry for it (see RequestCtx.auditEntry). */
-export interface ApiActor {
-  actor: string | null;
-  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>): AuditEntryInput;
-}
 
 const DAY = 86_400_000;
 const MAX_MESSAGE = 500;
@@ -369,7 +366,7 @@ export class MonitorService {
 
   // ---- changes through the API (sync writes) ---------------------------------------------------
 
-  async create(input: CreateMonitorInput, by: ApiActor): Promise<MonitorDetail> {
+  async create(input: CreateMonitorInput, by: Actor): Promise<MonitorDetail> {
     const interval = input.interval ?? LIMITS.interval.default;
     const timeout = input.timeout ?? Math.min(LIMITS.timeout.default, interval - 1);
     const max_loss_pct = input.max_loss_pct ?? null;
@@ -398,7 +395,7 @@ export class MonitorService {
     return this.detail(row);
   }
 
-  async update(id: string, input: UpdateMonitorInput, by: ApiActor): Promise<MonitorDetail> {
+  async update(id: string, input: UpdateMonitorInput, by: Actor): Promise<MonitorDetail> {
     const old = this.mustRow(id);
     const type = input.check_type ?? old.check_type;
     const typeChanged = type !== old.check_type;
@@ -458,7 +455,7 @@ export class MonitorService {
     return this.detail(row);
   }
 
-  async remove(id: string, by: ApiActor): Promise<void> {
+  async remove(id: string, by: Actor): Promise<void> {
     const old = this.mustRow(id);
     const now = this.now();
     await this.store.write((tx) => {
@@ -480,7 +477,7 @@ export class MonitorService {
    * Pause toggles: a paused monitor is not checked; pausing closes an open incident ("monitor paused").
    * Resuming makes it unknown (fresh failure run) and checks it at once.
    */
-  async togglePause(id: string, by: ApiActor): Promise<MonitorDetail> {
+  async togglePause(id: string, by: Actor): Promise<MonitorDetail> {
     const old = this.mustRow(id);
     const now = this.now();
     const row = await this.store.write((tx) => {
@@ -503,7 +500,7 @@ export class MonitorService {
    * Runs a check now, outside the schedule (after a running one ends), applies it like a scheduled
    * result (also on a paused monitor, whose status then stays paused) and records a manual_check event.
    */
-  async checkNow(id: string, by: ApiActor): Promise<{ result: ResultOut; monitor: MonitorDetail }> {
+  async checkNow(id: string, by: Actor): Promise<{ result: ResultOut; monitor: MonitorDetail }> {
     const first = this.mustRow(id);
     let applied: Applied | null;
     try {
@@ -530,7 +527,7 @@ export class MonitorService {
    * message dictionary. An open incident is kept (the monitor is still down; it closes on recovery).
    * Monitors keep their current status and last check. Then one history_cleared event is recorded.
    */
-  async clearHistory(by: ApiActor): Promise<{ deleted: { results: number; rollups: number; incidents: number; events: number }; kept_open_incidents: number }> {
+  async clearHistory(by: Actor): Promise<{ deleted: { results: number; rollups: number; incidents: number; events: number }; kept_open_incidents: number }> {
     const now = this.now();
     const out = await this.store.write((tx) => {
       const deleted = {
