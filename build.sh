@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 
 # Debian packages the tests drive as real peers (installed only when missing).
-TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl)
+TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp)
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
