@@ -79,6 +79,13 @@ export const ConfigSchema = z.strictObject({
     max_concurrent_checks: z.number().int().min(1).max(1024).default(32),
     retention_interval_minutes: z.number().min(1).max(24 * 60).default(10),
   }),
+  snmp: section({
+    timeout_ms: z.number().int().min(100).max(60_000).default(2000),
+    retries: z.number().int().min(0).max(5).default(1),
+    max_varbinds: z.number().int().min(1).max(100_000).default(10_000),
+    max_concurrent_walks: z.number().int().min(1).max(64).default(4),
+  }),
+  webhooks: section({ timeout_seconds: z.number().int().min(1).max(60).default(10), max_attempts: z.number().int().min(3).max(10).default(5), retry_base_seconds: z.number().int().min(1).max(3600).default(10), attempt_log_size: z.number().int().min(50).max(10_000).default(500), alert_log_size: z.number().int().min(50).max(10_000).default(200), log_retention_days: z.number().int().min(1).max(90).default(7) }),
   http: section({
     json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024),
     upload_limit_mb: z.number().int().min(1).max(1024).default(10),

@@ -24,6 +24,7 @@ export const LIMITS = {
   target: 2048,
   tag: 50,
   tags: 20,
+  parents: 10,
 } as const;
 
 // ---- requests ----------------------------------------------------------------------------------
@@ -49,6 +50,8 @@ const MonitorFields = {
   max_loss_pct: z.number().min(0).max(100).nullable()
     .describe('ping only: partial packet loss above this percentage is degraded'),
   settings: z.record(z.string(), z.unknown()).describe('Check-type specific settings; see docs/monitors.md'),
+  parents: z.array(z.uuid()).max(LIMITS.parents)
+    .describe('Parent monitors (alert dependencies): while one is down, this monitor\'s down and failure alerts are held back; see docs/webhooks.md'),
 };
 
 export const CreateMonitorBody = z.strictObject({
@@ -62,6 +65,7 @@ export const CreateMonitorBody = z.strictObject({
   degraded_ms: MonitorFields.degraded_ms.optional(),
   max_loss_pct: MonitorFields.max_loss_pct.optional(),
   settings: MonitorFields.settings.optional(),
+  parents: MonitorFields.parents.optional(),
 });
 export type CreateMonitorInput = z.infer<typeof CreateMonitorBody>;
 
@@ -151,6 +155,7 @@ export const MonitorSchema = z.object({
   degraded_ms: z.number().int().nullable(),
   max_loss_pct: z.number().nullable(),
   settings: z.record(z.string(), z.unknown()).describe('Secrets are redacted'),
+  parents: z.array(z.string()).describe('IDs of the parent monitors (alert dependencies)'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -258,7 +263,8 @@ export function normaliseTags(tags: readonly string[]): string[] {
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
-export function monitorOut(row: MonitorRow, redact: (type: CheckType, s: Record<string, unknown>) => Record<string, unknown>): MonitorOut {
+export function monitorOut(row: MonitorRow, redact: (type: CheckType, s: Record<string, unknown>) => Record<string, unknown>,
+  parents: string[]): MonitorOut {
   return {
     id: row.id,
     name: row.name,
@@ -275,6 +281,7 @@ export function monitorOut(row: MonitorRow, redact: (type: CheckType, s: Record<
     degraded_ms: row.degraded_ms,
     max_loss_pct: row.max_loss_pct,
     settings: redact(row.check_type, parseJsonObject(row.settings)),
+    parents,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };

@@ -101,4 +101,18 @@ export const monitorMigrations: Migration[] = [
       CREATE INDEX monitor_events_t ON monitor_events(t);
     `,
   },
+  {
+    version: 201,
+    name: 'monitors: parent monitors (alert dependencies)',
+    up: `
+      -- m depends on parent: while the parent is down, m's down and failure alerts are held back
+      -- (docs/webhooks.md, "Alert dependencies"). Both are monitors.pk; rows go with either monitor.
+      CREATE TABLE monitor_parents (
+        m      INTEGER NOT NULL,
+        parent INTEGER NOT NULL,
+        PRIMARY KEY (m, parent)
+      ) WITHOUT ROWID;
+      CREATE INDEX monitor_parents_parent ON monitor_parents(parent, m);
+    `,
+  },
 ];

@@ -45,6 +45,9 @@ export interface MonitorBusEvent {
   monitor: { id: string; name: string; target: string; check_type: CheckType; tags: string[] };
   previous_status: MonitorStatus;
   status: MonitorStatus;
+  /** Consecutive failed checks after this result (0 after a success). */
+  fail_streak: number;
+  failure_threshold: number;
   result: ResultOut;
   incident: IncidentOut | null;
   occurred_at: string;
@@ -62,7 +65,32 @@ declare module '../../core/events.js' {
     'monitor.check_failed': MonitorBusEvent;
     /** The monitor was deleted through the API (other modules drop what refers to it, e.g. inventory links). */
     'monitor.deleted': { id: string; name: string };
+    /**
+     * A TLS check saw a certificate: once a day per monitor (when the certificate facts are recorded) and
+     * whenever the certificate's expiry differs from the one recorded before (a renewed or swapped certificate).
+     */
+    'monitor.certificate': MonitorCertificateEvent;
   }
+}
+
+export interface MonitorCertificateEvent {
+  monitor: MonitorBusEvent['monitor'];
+  /** Expiry (notAfter) of the certificate the check saw. */
+  valid_to: string;
+  /** Whole days left, rounded down (0: expires within a day; negative: expired). */
+  days_left: number;
+  /** What the check recorded about the certificate (subject_cn, issuer, fingerprint256, ...). */
+  cert: Record<string, unknown>;
+  occurred_at: string;
+}
+
+/** A monitor as alert dependencies see it: identity and current state. */
+export interface DependencyNode {
+  id: string;
+  name: string;
+  status: MonitorStatus;
+  /** Consecutive failed checks so far (0 after a success). */
+  fail_streak: number;
 }
 
 // ---- the state machine (pure) ------------------------------------------------------------------
@@ -167,6 +195,12 @@ function certValidTo(details: Record<string, unknown>, now: number): number | nu
   return null;
 }
 
+/** The certificate object a check recorded (details.cert or details.certificate). */
+function certFacts(details: Record<string, unknown>): Record<string, unknown> {
+  const c = details.cert ?? details.certificate;
+  return c && typeof c === 'object' ? { ...(c as Record<string, unknown>) } : {};
+}
+
 function aggregate(rows: (Aggregate & { hist?: Uint8Array | null })[], withHist: boolean): Aggregate & { hist: number[] } {
   const a: Aggregate & { hist: number[] } = { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: emptyHist() };
   for (const r0 of rows) {
@@ -187,6 +221,7 @@ function spec(row: MonitorRow): ScheduleSpec {
 interface Applied {
   result: ResultOut;
   events: { name: 'monitor.down' | 'monitor.up' | 'monitor.degraded' | 'monitor.check_failed'; payload: MonitorBusEvent }[];
+  certificate: MonitorCertificateEvent | null;
 }
 
 // ---- the service -------------------------------------------------------------------------------
@@ -247,10 +282,11 @@ export class MonitorService {
       'SELECT m, count(*) AS n FROM monitor_incidents WHERE closed_at IS NULL OR closed_at >= ? GROUP BY m', [now - DAY])) {
       incidents.set(i.m, i.n);
     }
+    const parents = this.parentMap();
     return rows.map((r) => {
       const a = aggs.get(r.pk);
       return {
-        ...monitorOut(r, redact),
+        ...monitorOut(r, redact, parents.get(r.pk) ?? []),
         stats_24h: {
           uptime_pct: a ? uptimePct(a) : null,
           avg_response_ms: a ? avgMs(a) : null,
@@ -277,7 +313,7 @@ export class MonitorService {
     const last = this.store.get<ResultRow>(`${RESULT_SELECT} WHERE r.m = ? ORDER BY r.t DESC LIMIT 1`, [row.pk]);
     const p95 = quantile(h24.hist, 0.95, h24.rt_min, h24.rt_max);
     return {
-      ...monitorOut(row, redact),
+      ...monitorOut(row, redact, this.parentIds(this.store, row.pk)),
       stats: {
         uptime_24h: uptimePct(h24),
         uptime_7d: uptimePct(h7d),
@@ -335,6 +371,94 @@ export class MonitorService {
     return { items: rows.map((r) => incidentOut(r, row.id, now)), total };
   }
 
+  // ---- alert dependencies (parent monitors) ---------------------------------------------------
+
+  /** Parent ids of every monitor that has parents, by monitor pk. */
+  private parentMap(): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    for (const r of this.store.all<{ m: number; id: string }>(
+      'SELECT mp.m AS m, p.id AS id FROM monitor_parents mp JOIN monitors p ON p.pk = mp.parent ORDER BY p.name COLLATE NOCASE, p.pk')) {
+      const list = out.get(r.m);
+      if (list) list.push(r.id); else out.set(r.m, [r.id]);
+    }
+    return out;
+  }
+
+  private parentIds(reader: Pick<Tx, 'all'>, pk: number): string[] {
+    return reader.all<{ id: string }>(
+      'SELECT p.id AS id FROM monitor_parents mp JOIN monitors p ON p.pk = mp.parent WHERE mp.m = ? ORDER BY p.name COLLATE NOCASE, p.pk',
+      [pk]).map((r) => r.id);
+  }
+
+  /**
+   * Replaces a monitor's parents inside its write. Each must exist, differ from the monitor and not
+   * depend on it (directly or through others): that would be a cycle. Errors name `parents.<i>`.
+   */
+  private setParents(tx: Tx, pk: number, ids: readonly string[]): void {
+    const errors: FieldError[] = [];
+    const pks: number[] = [];
+    const unique = [...new Set(ids)];
+    unique.forEach((id) => {
+      const i = ids.indexOf(id);
+      const p = tx.get<{ pk: number; name: string }>('SELECT pk, name FROM monitors WHERE id = ?', [id]);
+      if (!p) { errors.push({ path: `parents.${i}`, message: 'No monitor with this id' }); return; }
+      if (p.pk === pk) { errors.push({ path: `parents.${i}`, message: 'A monitor cannot be its own parent' }); return; }
+      // Would the parent (or one of its ancestors) be this monitor? Walk up from the parent.
+      const seen = new Set<number>([p.pk]);
+      let frontier = [p.pk];
+      while (frontier.length) {
+        const next: number[] = [];
+        for (const f of frontier) {
+          for (const r of tx.all<{ parent: number }>('SELECT parent FROM monitor_parents WHERE m = ?', [f])) {
+            if (r.parent === pk) {
+              errors.push({ path: `parents.${i}`, message: `"${p.name}" depends on this monitor: that would be a cycle` });
+              return;
+            }
+            if (!seen.has(r.parent)) { seen.add(r.parent); next.push(r.parent); }
+          }
+        }
+        frontier = next;
+      }
+      pks.push(p.pk);
+    });
+    if (errors.length) throw badRequest(`Invalid monitor: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    tx.run('DELETE FROM monitor_parents WHERE m = ?', [pk]);
+    for (const parent of pks) tx.run('INSERT INTO monitor_parents (m, parent) VALUES (?, ?)', [pk, parent]);
+  }
+
+  /** Walks the dependency graph from a monitor (up to its ancestors or down to its descendants), nearest first. */
+  private walk(id: string, direction: 'up' | 'down'): DependencyNode[] {
+    const start = this.row(id);
+    if (!start) return [];
+    const sql = direction === 'up'
+      ? `SELECT mo.pk AS pk, mo.id AS id, mo.name AS name, mo.status AS status, mo.fail_streak AS fail_streak
+           FROM monitor_parents mp JOIN monitors mo ON mo.pk = mp.parent WHERE mp.m = ?`
+      : `SELECT mo.pk AS pk, mo.id AS id, mo.name AS name, mo.status AS status, mo.fail_streak AS fail_streak
+           FROM monitor_parents mp JOIN monitors mo ON mo.pk = mp.m WHERE mp.parent = ?`;
+    const seen = new Set<number>([start.pk]);
+    const out: DependencyNode[] = [];
+    let frontier = [start.pk];
+    while (frontier.length) {
+      const next: number[] = [];
+      for (const f of frontier) {
+        for (const r of this.store.all<DependencyNode & { pk: number }>(sql, [f])) {
+          if (seen.has(r.pk)) continue;
+          seen.add(r.pk);
+          next.push(r.pk);
+          out.push({ id: r.id, name: r.name, status: r.status, fail_streak: r.fail_streak });
+        }
+      }
+      frontier = next;
+    }
+    return out;
+  }
+
+  /** The monitor's parents, their parents and so on, with their current state (nearest first). */
+  ancestors(id: string): DependencyNode[] { return this.walk(id, 'up'); }
+
+  /** The monitors that depend on this one, directly or through others, with their current state. */
+  descendants(id: string): DependencyNode[] { return this.walk(id, 'down'); }
+
   // ---- validation ------------------------------------------------------------------------------
 
   private validate(v: {
@@ -385,7 +509,8 @@ export class MonitorService {
           input.failure_threshold ?? LIMITS.failure_threshold.default, input.degraded_ms ?? null, max_loss_pct,
           JSON.stringify(tags), JSON.stringify(settings), now, now]);
       const r = tx.get<MonitorRow>(`SELECT ${MONITOR_COLUMNS} FROM monitors WHERE id = ?`, [id])!;
-      const shown = monitorOut(r, redact);
+      if (input.parents?.length) this.setParents(tx, r.pk, input.parents);
+      const shown = monitorOut(r, redact, this.parentIds(tx, r.pk));
       insertEvent(tx, { t: now, kind: 'created', monitor_id: id, monitor_name: r.name, to_status: 'unknown', actor: by.actor,
         details: configOf(shown) });
       this.app.audit.insert(tx, by.auditEntry('monitors.create', r.name, { id, check_type: r.check_type, target: r.target }));
@@ -424,7 +549,10 @@ export class MonitorService {
       settings: JSON.stringify(settings),
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
-    if (!changed.length) return this.detail(old);
+    const oldParents = this.parentIds(this.store, old.pk);
+    const parentsChanged = input.parents !== undefined &&
+      JSON.stringify([...new Set(input.parents)].sort()) !== JSON.stringify([...oldParents].sort());
+    if (!changed.length && !parentsChanged) return this.detail(old);
     const recheck = changed.some((k) => ['target', 'check_type', 'settings', 'timeout_s', 'degraded_ms', 'max_loss_pct'].includes(k));
     const targetChanged = changed.includes('target') || changed.includes('check_type');
     const now = this.now();
@@ -439,9 +567,10 @@ export class MonitorService {
          WHERE pk = ?`,
         [next.name, next.target, next.check_type, next.interval_s, next.timeout_s, next.failure_threshold, next.degraded_ms,
           next.max_loss_pct, next.tags, next.settings, now, targetChanged ? 1 : 0, targetChanged ? 1 : 0, old.pk]);
+      if (parentsChanged) this.setParents(tx, old.pk, input.parents!);
       const r = tx.get<MonitorRow>(`SELECT ${MONITOR_COLUMNS} FROM monitors WHERE pk = ?`, [old.pk])!;
-      const before = configOf(monitorOut(old, redact));
-      const after = configOf(monitorOut(r, redact));
+      const before = configOf(monitorOut(old, redact, oldParents));
+      const after = configOf(monitorOut(r, redact, this.parentIds(tx, old.pk)));
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       for (const k of Object.keys(after)) {
         if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) changes[k] = { from: before[k], to: after[k] };
@@ -464,6 +593,7 @@ export class MonitorService {
       const results = tx.run('DELETE FROM monitor_results WHERE m = ?', [old.pk]).changes;
       tx.run('DELETE FROM monitor_rollups WHERE m = ?', [old.pk]);
       const incidents = tx.run('DELETE FROM monitor_incidents WHERE m = ?', [old.pk]).changes;
+      tx.run('DELETE FROM monitor_parents WHERE m = ? OR parent = ?', [old.pk, old.pk]);
       tx.run('DELETE FROM monitors WHERE pk = ?', [old.pk]);
       insertEvent(tx, { t: now, kind: 'deleted', monitor_id: id, monitor_name: old.name, from_status: old.status, actor: by.actor,
         details: { results_deleted: results, incidents_deleted: incidents } });
@@ -671,24 +801,31 @@ export class MonitorService {
         monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: parseTags(row.tags) },
         previous_status: row.status,
         status: trans.status,
+        fail_streak: trans.fail_streak,
+        failure_threshold: row.failure_threshold,
         result: out,
         occurred_at: iso(t),
       };
       const payload: MonitorBusEvent = { ...base, incident: incident ? incidentOut(incident, row.id, t) : null };
       const events: Applied['events'] = [];
-      if (paused) return { result: out, events }; // no alerts for a paused monitor
+      if (paused) return { result: out, events, certificate: null }; // no alerts for a paused monitor
+      const certificate: MonitorCertificateEvent | null = validTo != null && (certDue || validTo !== row.cert_valid_to)
+        ? { monitor: base.monitor, valid_to: iso(validTo), days_left: Math.floor((validTo - t) / DAY),
+          cert: certFacts(result.details ?? {}), occurred_at: iso(t) }
+        : null;
       if (trans.changed) {
         if (trans.status === 'down') events.push({ name: 'monitor.down', payload });
         else if (trans.status === 'up') events.push({ name: 'monitor.up', payload });
         else if (trans.status === 'degraded') events.push({ name: 'monitor.degraded', payload });
       }
       if (status === 'down') events.push({ name: 'monitor.check_failed', payload });
-      return { result: out, events };
+      return { result: out, events, certificate };
     }, durability);
   }
 
   private emit(applied: Applied): void {
     for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
+    if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
   }
 }
 
@@ -697,7 +834,7 @@ function configOf(m: MonitorOut): Record<string, unknown> {
   return {
     name: m.name, target: m.target, check_type: m.check_type, interval: m.interval, timeout: m.timeout,
     failure_threshold: m.failure_threshold, tags: m.tags, degraded_ms: m.degraded_ms, max_loss_pct: m.max_loss_pct,
-    settings: m.settings,
+    settings: m.settings, parents: m.parents,
   };
 }
 

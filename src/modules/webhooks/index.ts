@@ -1,0 +1,56 @@
+// The webhooks module: alerts built from bus events (with alert dependencies and certificate-expiry
+// thresholds), per-webhook cooldown, a durable outbox delivered with retries, eleven providers, the
+// webhook API and two debug endpoints. See docs/webhooks.md.
+import type { AppContext, Module } from '../../core/context.js';
+import { monitorsServiceOf } from '../monitors/index.js';
+import type { Alert, AlertInput } from './alert.js';
+import { Alerter } from './alerter.js';
+import { webhookDevRoutes } from './dev-routes.js';
+import { Dispatcher } from './dispatcher.js';
+import { Outbox } from './outbox.js';
+import { webhookRoutes } from './routes.js';
+import { webhookMigrations } from './schema.js';
+import { send } from './sender.js';
+import { WebhookService } from './service.js';
+
+export { registerAlertType, alertTypes, type AlertTypeDef, type Severity } from './alert-types.js';
+export type { Alert, AlertInput } from './alert.js';
+
+interface Parts { service: WebhookService; alerter: Alerter; dispatcher: Dispatcher }
+const parts = new WeakMap<AppContext, Parts>();
+
+/** The module's parts for an app (tests, and other modules through raiseAlert). */
+export function webhooksOf(app: AppContext): Parts | undefined { return parts.get(app); }
+
+/**
+ * Raises an alert of a registered type (see registerAlertType): it goes to every enabled webhook
+ * subscribed to the type, under their cooldown, through the outbox. Resolves once it is queued.
+ */
+export function raiseAlert(app: AppContext, input: AlertInput): Promise<Alert> {
+  const p = parts.get(app);
+  if (!p) return Promise.reject(new Error('the webhooks module is not registered'));
+  return p.alerter.raise(input);
+}
+
+export const webhooksModule: Module = {
+  name: 'webhooks',
+  migrations: webhookMigrations,
+  register(app: AppContext) {
+    const outbox = new Outbox(app);
+    const dispatcher = new Dispatcher(app, outbox, send);
+    const service = new WebhookService(app, outbox, send, () => dispatcher.kick());
+    const alerter = new Alerter(app, outbox, dispatcher, () => monitorsServiceOf(app));
+    alerter.subscribe();
+    parts.set(app, { service, alerter, dispatcher });
+    app.routes.add(...webhookRoutes(service), ...webhookDevRoutes(service));
+  },
+  start(app: AppContext) {
+    const p = parts.get(app);
+    if (!p) return;
+    p.dispatcher.start();
+    app.onShutdown(async () => {
+      await p.alerter.idle();
+      await p.dispatcher.stop();
+    });
+  },
+};

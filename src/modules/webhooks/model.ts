@@ -1,0 +1,229 @@
+// Request and response schemas of the webhooks API, the module's configuration, and rows -> API objects.
+import { z } from 'zod';
+import type { AppContext } from '../../core/context.js';
+import { alertType, SEVERITIES } from './alert-types.js';
+import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
+import { redactUrl } from './redact.js';
+
+// ---- configuration ---------------------------------------------------------------------------------
+
+/** Defaults of the `webhooks` config section (src/core/config.ts holds the schema with the same defaults). */
+export const WEBHOOK_DEFAULTS = {
+  timeout_seconds: 10,
+  max_attempts: 5,
+  retry_base_seconds: 10,
+  attempt_log_size: 500,
+  alert_log_size: 200,
+  log_retention_days: 7,
+};
+export type WebhookConfig = typeof WEBHOOK_DEFAULTS;
+
+export function webhookConfig(app: Pick<AppContext, 'config'>): WebhookConfig {
+  return { ...WEBHOOK_DEFAULTS, ...app.config.get().webhooks };
+}
+
+// ---- bounds and defaults -----------------------------------------------------------------------------
+
+export const LIMITS = {
+  name: 100,
+  url: 2048,
+  secret: 1024,
+  cooldown: { min: 0, max: 7 * 86_400, default: 300 },
+  /** Deliveries waiting per webhook; beyond it new alerts for that webhook are dropped (and logged). */
+  pending_per_webhook: 200,
+} as const;
+
+export const DEFAULT_ALERT_TYPES = ['monitor_down', 'monitor_up'];
+
+// ---- requests ----------------------------------------------------------------------------------------
+
+export const IdParams = z.object({ id: z.uuid() });
+
+/** null when `s` is an http(s) URL a webhook can post to, else why not. */
+export function urlProblem(s: string): string | null {
+  let u: URL;
+  try { u = new URL(s); } catch { return 'Expected an http:// or https:// URL'; }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Expected an http:// or https:// URL, not ${u.protocol}`;
+  if (!u.hostname) return 'The URL has no host';
+  if (/\s/.test(s)) return 'The URL contains white space';
+  if (u.hash) return 'A webhook URL has no #fragment';
+  return null;
+}
+
+const Url = z.string().trim().min(1).max(LIMITS.url).superRefine((s, ctx) => {
+  const p = urlProblem(s);
+  if (p) ctx.addIssue({ code: 'custom', message: p });
+}).describe('Destination URL (http or https). Responses show it with tokens replaced by ***; sending that back keeps the stored URL.');
+
+const AlertTypes = z.array(z.string()).min(1).max(50).superRefine((list, ctx) => {
+  list.forEach((t, i) => {
+    if (!alertType(t)) ctx.addIssue({ code: 'custom', path: [i], message: `Unknown alert type "${t}" (see GET /api/webhooks/alert-types)` });
+    else if (list.indexOf(t) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `"${t}" is listed twice` });
+  });
+}).describe('Alert types that trigger this webhook (GET /api/webhooks/alert-types)');
+
+/** A new secret (string), null or {set: false} to remove it, {set: true} to keep it. */
+const Secret = z.union([
+  z.string().min(1).max(LIMITS.secret).regex(/^[^\r\n]*$/, 'A secret is one line'),
+  z.null(),
+  z.strictObject({ set: z.boolean() }),
+]).describe('Write-only. HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify). Shown as {set: true|false}; null removes it.');
+
+const WebhookFields = {
+  name: z.string().trim().min(1).max(LIMITS.name),
+  url: Url,
+  type: z.enum(WEBHOOK_TYPES).describe('Provider (request format); default from the URL\'s host, else generic'),
+  alert_types: AlertTypes,
+  cooldown: z.number().int().min(LIMITS.cooldown.min).max(LIMITS.cooldown.max)
+    .describe('Seconds after a delivery during which further alerts of the same type about the same subject are not sent (default 300)'),
+  enabled: z.boolean().describe('A disabled webhook sends nothing (default true)'),
+  secret: Secret,
+};
+
+export const CreateWebhookBody = z.strictObject({
+  name: WebhookFields.name,
+  url: WebhookFields.url,
+  type: WebhookFields.type.optional(),
+  alert_types: WebhookFields.alert_types.optional(),
+  cooldown: WebhookFields.cooldown.optional(),
+  enabled: WebhookFields.enabled.optional(),
+  secret: WebhookFields.secret.optional(),
+});
+export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = CreateWebhookBody.partial();
+export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
+
+export const RecentQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  webhook_id: z.uuid().optional(),
+});
+
+export const AlertsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  type: z.string().max(50).optional().describe('Only alerts of this type'),
+});
+
+// ---- responses ---------------------------------------------------------------------------------------
+
+const LastDelivery = z.object({
+  at: z.string(),
+  outcome: z.string(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+}).nullable();
+
+export const WebhookSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string().describe('Tokens in the path or query replaced by ***'),
+  type: z.enum(WEBHOOK_TYPES),
+  alert_types: z.array(z.string()),
+  cooldown: z.number().int(),
+  enabled: z.boolean(),
+  secret: z.object({ set: z.boolean() }),
+  pending_deliveries: z.number().int().describe('Deliveries waiting in the outbox'),
+  last_delivery: LastDelivery.describe('The latest attempt or test'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WebhookOut = z.infer<typeof WebhookSchema>;
+
+export const TestResultSchema = z.object({
+  ok: z.boolean(),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().nullable(),
+  error: z.string().optional(),
+  response_excerpt: z.string(),
+});
+
+export const AlertTypeSchema = z.object({
+  type: z.string(),
+  description: z.string(),
+  severity: z.enum(SEVERITIES),
+  source: z.string(),
+  recovery: z.boolean(),
+});
+
+export const AttemptSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  webhook_id: z.string(),
+  webhook_name: z.string(),
+  delivery_id: z.string().nullable(),
+  alert_id: z.string().nullable(),
+  alert_type: z.string(),
+  attempt: z.number().int(),
+  outcome: z.enum(['delivered', 'retry', 'failed', 'cancelled', 'test']),
+  ok: z.boolean(),
+  status_code: z.number().int().nullable(),
+  latency_ms: z.number().nullable(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable(),
+});
+export type AttemptOut = z.infer<typeof AttemptSchema>;
+
+export const DecisionSchema = z.object({
+  webhook_id: z.string(),
+  webhook_name: z.string(),
+  decision: z.enum(['queued', 'cooldown', 'no_problem_sent', 'outbox_full']),
+  delivery_id: z.string().optional(),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
+export const AlertRecordSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  type: z.string(),
+  subject: z.string(),
+  outcome: z.enum(['routed', 'held', 'released']).describe('routed: offered to the webhooks; held: held back by a parent monitor; released: sent after a hold'),
+  decisions: z.array(DecisionSchema),
+  alert: z.record(z.string(), z.unknown()),
+});
+
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+
+// ---- rows --------------------------------------------------------------------------------------------
+
+export interface WebhookRow {
+  id: string;
+  name: string;
+  url: string;
+  type: WebhookType;
+  alert_types: string;
+  cooldown: number;
+  enabled: number;
+  secret: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export function parseList(text: string): string[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function webhookOut(r: WebhookRow, extra: { pending: number; last: z.infer<typeof LastDelivery> }): WebhookOut {
+  return {
+    id: r.id,
+    name: r.name,
+    url: redactUrl(r.url, r.type),
+    type: r.type,
+    alert_types: parseList(r.alert_types),
+    cooldown: r.cooldown,
+    enabled: r.enabled === 1,
+    secret: { set: r.secret != null },
+    pending_deliveries: extra.pending,
+    last_delivery: extra.last,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}

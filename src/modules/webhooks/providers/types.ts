@@ -1,0 +1,46 @@
+// The contract of a webhook provider: a pure function from an alert (and the webhook's URL and secret)
+// to the HTTP request its service documents. No I/O here: the dispatcher sends what a provider builds.
+import type { FieldError } from '../../../core/http/errors.js';
+import type { Alert } from '../alert.js';
+
+export const WEBHOOK_TYPES = [
+  'generic', 'slack', 'discord', 'teams', 'google_chat', 'mattermost', 'pagerduty', 'opsgenie', 'ntfy', 'gotify', 'telegram',
+] as const;
+export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+
+export interface DeliveryContext {
+  /** The webhook's URL as stored, tokens and all. */
+  url: string;
+  /** The webhook's secret (HMAC key, routing key, API key or token, by provider), or null. */
+  secret: string | null;
+  /** One id per delivery, the same on every attempt (receivers de-duplicate on it). */
+  delivery_id: string;
+  /** When this attempt is sent (ISO 8601). */
+  sent_at: string;
+  /** The probe sending it (config probe.name) and its version. */
+  probe: { name: string; version: string };
+}
+
+export interface OutboundRequest {
+  method: 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Provider {
+  type: WebhookType;
+  /** Name for people. */
+  label: string;
+  /** Where the request format is documented. */
+  reference: string;
+  /** Whether this provider is the default for the URL (its service's well-known host or path). */
+  matches(url: URL): boolean;
+  /** The secret's role for this provider, for docs and validation messages; absent when unused. */
+  secret?: { required: boolean; role: string };
+  /** Problems with the URL or the secret for this provider, naming `url` or `secret`. */
+  check?(url: URL, hasSecret: boolean): FieldError[];
+  /** Indexes of path segments (after the leading "/") that are secrets for this provider. */
+  secretSegments?(segments: string[]): number[];
+  build(alert: Alert, ctx: DeliveryContext): OutboundRequest;
+}

@@ -1,0 +1,63 @@
+// The six webhook endpoints of SPEC.md, "Webhooks". Scopes: webhooks:read for GET, webhooks:write for
+// the rest (the registry enforces the method/scope pairing).
+import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
+import { alertTypes } from './alert-types.js';
+import { AlertTypeSchema, CreateWebhookBody, IdParams, listOf, TestResultSchema, UpdateWebhookBody, WebhookSchema } from './model.js';
+import type { WebhookService } from './service.js';
+
+export function webhookRoutes(svc: WebhookService): AnyRoute[] {
+  return [
+    route({
+      method: 'GET', path: '/api/webhooks', scope: 'webhooks:read',
+      summary: 'List webhooks',
+      description: 'URLs are shown with their tokens replaced by ***; secrets only as {set: true|false}.',
+      response: listOf(WebhookSchema),
+      handler: () => svc.list(),
+    }),
+
+    route({
+      method: 'POST', path: '/api/webhooks', scope: 'webhooks:write', status: 201,
+      summary: 'Create a webhook',
+      description: 'name and url are required. type defaults from the URL\'s host (else generic); alert_types defaults to ' +
+        'monitor_down and monitor_up; cooldown is seconds (default 300); enabled defaults to true. Audited.',
+      body: CreateWebhookBody, response: WebhookSchema,
+      handler: async (ctx) => reply(201, await svc.create(ctx.body, actorOf(ctx))),
+    }),
+
+    route({
+      method: 'GET', path: '/api/webhooks/alert-types', scope: 'webhooks:read',
+      summary: 'Alert types that can trigger webhooks',
+      response: listOf(AlertTypeSchema),
+      handler: () => {
+        const items = alertTypes().map((t) => ({ type: t.type, description: t.description, severity: t.severity, source: t.source, recovery: !!t.recovery }));
+        return { items, total: items.length };
+      },
+    }),
+
+    route({
+      method: 'PUT', path: '/api/webhooks/:id', scope: 'webhooks:write',
+      summary: 'Update a webhook (only the fields given change)',
+      description: 'The redacted URL sent back keeps the stored URL; a secret left out or sent as {set: true} is kept, null removes it. ' +
+        'A new URL without a type takes the type its host suggests. Disabling cancels deliveries still waiting. Audited.',
+      params: IdParams, body: UpdateWebhookBody, response: WebhookSchema,
+      handler: (ctx) => svc.update(ctx.params.id, ctx.body, actorOf(ctx)),
+    }),
+
+    route({
+      method: 'DELETE', path: '/api/webhooks/:id', scope: 'webhooks:write',
+      summary: 'Delete a webhook',
+      description: 'Its waiting deliveries are dropped; its attempt log entries stay until trimmed. Audited.',
+      params: IdParams,
+      handler: async (ctx) => { await svc.remove(ctx.params.id, actorOf(ctx)); return undefined; },
+    }),
+
+    route({
+      method: 'POST', path: '/api/webhooks/:id/test', scope: 'webhooks:write',
+      summary: 'Send a test payload to the webhook URL',
+      description: 'Sends an alert of type "test" now (also to a disabled webhook), without retries, and answers within the attempt ' +
+        'timeout (webhooks.timeout_seconds, 10 s) with the delivery result. A failed delivery is still a 200 with ok: false. Audited.',
+      params: IdParams, response: TestResultSchema,
+      handler: (ctx) => svc.test(ctx.params.id, actorOf(ctx)),
+    }),
+  ];
+}

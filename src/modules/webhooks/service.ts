@@ -1,0 +1,226 @@
+// Webhooks through the API: create, update, delete (each audited in its own write), test deliveries,
+// and the recent alert and attempt logs for the dev endpoints.
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../core/context.js';
+import { badRequest, notFound, type FieldError } from '../../core/http/errors.js';
+import type { Actor } from '../../core/http/registry.js';
+import type { Tx } from '../../core/store/types.js';
+import { testAlert } from './alert.js';
+import { buildRequest, type Sender } from './dispatcher.js';
+import {
+  DEFAULT_ALERT_TYPES, LIMITS, parseList, webhookConfig, webhookOut,
+  type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type WebhookOut, type WebhookRow,
+} from './model.js';
+import type { Outbox } from './outbox.js';
+import { defaultType, providerOf, type WebhookType } from './providers/index.js';
+import { redactUrl, scrub } from './redact.js';
+
+export interface TestResult {
+  ok: boolean;
+  status_code: number | null;
+  latency_ms: number | null;
+  error?: string;
+  response_excerpt: string;
+}
+
+type SecretInput = CreateWebhookInput['secret'];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+interface AttemptRow {
+  id: number; t: number; webhook_id: string; webhook_name: string; delivery_id: string | null; alert_id: string | null;
+  alert_type: string; attempt: number; outcome: AttemptOut['outcome']; status_code: number | null; latency_ms: number | null;
+  error: string | null; response_excerpt: string | null;
+}
+
+const attemptOut = (r: AttemptRow): AttemptOut => ({
+  ...r, at: iso(r.t), ok: r.outcome === 'delivered' || (r.outcome === 'test' && r.status_code != null && r.status_code >= 200 && r.status_code < 300),
+});
+
+export class WebhookService {
+  constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender, private readonly kick: () => void) {}
+
+  private now(): number { return this.app.clock.now(); }
+
+  private row(id: string): WebhookRow {
+    const r = this.app.store.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id]);
+    if (!r) throw notFound('Webhook');
+    return r;
+  }
+
+  private out(r: WebhookRow): WebhookOut {
+    const pending = this.app.store.get<{ n: number }>('SELECT count(*) AS n FROM webhook_outbox WHERE webhook_id = ?', [r.id])!.n;
+    const last = this.app.store.get<AttemptRow>('SELECT * FROM webhook_attempts WHERE webhook_id = ? ORDER BY id DESC LIMIT 1', [r.id]);
+    return webhookOut(r, {
+      pending,
+      last: last ? { at: iso(last.t), outcome: last.outcome, status_code: last.status_code, error: last.error } : null,
+    });
+  }
+
+  list(): { items: WebhookOut[]; total: number } {
+    const items = this.app.store.all<WebhookRow>('SELECT * FROM webhooks ORDER BY name COLLATE NOCASE, id').map((r) => this.out(r));
+    return { items, total: items.length };
+  }
+
+  /** Provider rules that need the URL, type and secret together; errors name `url`, `type` or `secret`. */
+  private check(url: string, type: WebhookType, secret: string | null, typeGiven: boolean): void {
+    const p = providerOf(type);
+    const errors: FieldError[] = [];
+    if (p.secret?.required && !secret) errors.push({ path: 'secret', message: `${p.label} needs a secret: ${p.secret.role}` });
+    for (const e of p.check?.(new URL(url), secret != null) ?? []) {
+      errors.push(e.path === 'url' && typeGiven ? { path: 'url', message: `${e.message} (type ${type})` } : e);
+    }
+    if (errors.length) throw badRequest(`Invalid webhook: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  }
+
+  private static secretAfter(input: SecretInput, stored: string | null): string | null {
+    if (input === undefined) return stored;
+    if (input === null) return null;
+    if (typeof input === 'string') return input;
+    return input.set ? stored : null;
+  }
+
+  async create(input: CreateWebhookInput, by: Actor): Promise<WebhookOut> {
+    if (input.secret && typeof input.secret === 'object' && input.secret.set) {
+      throw badRequest('Invalid webhook: secret: {"set": true} keeps a stored secret; a new webhook has none', [{ path: 'secret', message: 'Send the secret itself' }]);
+    }
+    const type = input.type ?? defaultType(input.url);
+    const secret = WebhookService.secretAfter(input.secret, null);
+    this.check(input.url, type, secret, input.type !== undefined);
+    const id = randomUUID();
+    const now = this.now();
+    const row = await this.app.store.write((tx) => {
+      tx.run(`INSERT INTO webhooks (id, name, url, type, alert_types, cooldown, enabled, secret, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, input.name, input.url, type, JSON.stringify(input.alert_types ?? DEFAULT_ALERT_TYPES), input.cooldown ?? LIMITS.cooldown.default,
+        input.enabled === false ? 0 : 1, secret, now, now]);
+      const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
+      this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
+        id, type, url: redactUrl(r.url, type), alert_types: parseList(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1, secret_set: secret != null,
+      }));
+      return r;
+    }, 'sync');
+    return this.out(row);
+  }
+
+  async update(id: string, input: UpdateWebhookInput, by: Actor): Promise<WebhookOut> {
+    const old = this.row(id);
+    // The redacted URL sent back (as a form does) keeps the stored one.
+    const url = input.url === undefined || input.url === redactUrl(old.url, old.type) ? old.url : input.url;
+    const type = input.type ?? (url !== old.url ? defaultType(url) : old.type);
+    const secret = WebhookService.secretAfter(input.secret, old.secret);
+    this.check(url, type, secret, input.type !== undefined);
+    const next = {
+      name: input.name ?? old.name,
+      url,
+      type,
+      alert_types: input.alert_types !== undefined ? JSON.stringify(input.alert_types) : old.alert_types,
+      cooldown: input.cooldown ?? old.cooldown,
+      enabled: input.enabled === undefined ? old.enabled : input.enabled ? 1 : 0,
+      secret,
+    };
+    const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
+    if (!changed.length) return this.out(old);
+    const now = this.now();
+    const row = await this.app.store.write((tx) => {
+      if (!tx.get('SELECT 1 AS x FROM webhooks WHERE id = ?', [id])) throw notFound('Webhook');
+      tx.run(`UPDATE webhooks SET name = ?, url = ?, type = ?, alert_types = ?, cooldown = ?, enabled = ?, secret = ?, updated_at = ?
+              WHERE id = ?`, [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, now, id]);
+      const cancelled = next.enabled === 0 && old.enabled === 1 ? this.cancelPending(tx, old, 'the webhook was disabled') : 0;
+      this.app.audit.insert(tx, by.auditEntry('webhooks.update', next.name, {
+        id, fields: changed, type, url: redactUrl(url, type),
+        ...(cancelled ? { cancelled_deliveries: cancelled } : {}),
+      }));
+      return tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
+    }, 'sync');
+    this.kick(); // a changed URL or secret applies to waiting deliveries at once
+    return this.out(row);
+  }
+
+  async remove(id: string, by: Actor): Promise<void> {
+    const old = this.row(id);
+    await this.app.store.write((tx) => {
+      if (!tx.get('SELECT 1 AS x FROM webhooks WHERE id = ?', [id])) throw notFound('Webhook');
+      const dropped = tx.run('DELETE FROM webhook_outbox WHERE webhook_id = ?', [id]).changes;
+      tx.run('DELETE FROM webhook_cooldowns WHERE webhook_id = ?', [id]);
+      tx.run('DELETE FROM webhooks WHERE id = ?', [id]);
+      this.app.audit.insert(tx, by.auditEntry('webhooks.delete', old.name, {
+        id, type: old.type, url: redactUrl(old.url, old.type), ...(dropped ? { dropped_deliveries: dropped } : {}),
+      }));
+    }, 'sync');
+  }
+
+  /** Deletes a webhook's waiting deliveries, logging each as cancelled. */
+  private cancelPending(tx: Tx, w: WebhookRow, reason: string): number {
+    const rows = tx.all<{ seq: number; id: string; alert: string; attempts: number }>(
+      'SELECT seq, id, alert, attempts FROM webhook_outbox WHERE webhook_id = ? ORDER BY seq', [w.id]);
+    for (const r of rows) {
+      const alert = JSON.parse(r.alert) as { id: string; type: string };
+      this.outbox.logAttempt(tx, {
+        webhook_id: w.id, webhook_name: w.name, delivery_id: r.id, alert_id: alert.id, alert_type: alert.type, attempt: r.attempts,
+        outcome: 'cancelled', status_code: null, latency_ms: null, error: reason, response_excerpt: null,
+      }, this.now());
+    }
+    tx.run('DELETE FROM webhook_outbox WHERE webhook_id = ?', [w.id]);
+    return rows.length;
+  }
+
+  /**
+   * Sends a test alert to the webhook now, enabled or not, outside the outbox (no retry, no cooldown),
+   * and answers within the attempt timeout. Logged with the attempts and audited.
+   */
+  async test(id: string, by: Actor): Promise<TestResult> {
+    const w = this.row(id);
+    const cfg = webhookConfig(this.app);
+    const alert = testAlert(w, this.app.clock.iso());
+    const deliveryId = randomUUID();
+    const { req, pieces } = buildRequest(this.app, w, alert, deliveryId);
+    const res = await this.sender(req, { timeoutMs: cfg.timeout_seconds * 1000 });
+    const out: TestResult = {
+      ok: res.ok,
+      status_code: res.status_code,
+      latency_ms: res.latency_ms,
+      ...(res.error ? { error: scrub(res.error, pieces) } : {}),
+      response_excerpt: scrub(res.response_excerpt, pieces),
+    };
+    await this.app.store.write((tx) => {
+      this.outbox.logAttempt(tx, {
+        webhook_id: w.id, webhook_name: w.name, delivery_id: deliveryId, alert_id: alert.id, alert_type: alert.type, attempt: 1,
+        outcome: 'test', status_code: out.status_code, latency_ms: out.latency_ms, error: out.error ?? null, response_excerpt: out.response_excerpt,
+      }, this.now());
+      this.app.audit.insert(tx, {
+        ...by.auditEntry('webhooks.test', w.name, { id, type: w.type, status_code: out.status_code, ...(out.error ? { error: out.error } : {}) }),
+        outcome: out.ok ? 'success' : 'failure',
+      });
+    }, 'sync');
+    this.app.log.child('webhooks').info(`webhook test ${out.ok ? 'delivered' : 'failed'}`, {
+      webhook: w.name, url: redactUrl(w.url, w.type), status_code: out.status_code, latency_ms: out.latency_ms, ...(out.error ? { error: out.error } : {}),
+    });
+    return out;
+  }
+
+  // ---- the dev logs -----------------------------------------------------------------------------------
+
+  recentAttempts(q: { limit: number; offset: number; webhook_id?: string }): { items: AttemptOut[]; total: number } {
+    const where = q.webhook_id ? 'WHERE webhook_id = ?' : '';
+    const params = q.webhook_id ? [q.webhook_id] : [];
+    const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_attempts ${where}`, params)!.n;
+    const rows = this.app.store.all<AttemptRow>(`SELECT * FROM webhook_attempts ${where} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, q.limit, q.offset]);
+    return { items: rows.map(attemptOut), total };
+  }
+
+  recentAlerts(q: { limit: number; offset: number; type?: string }) {
+    const where = q.type ? 'WHERE type = ?' : '';
+    const params = q.type ? [q.type] : [];
+    const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_alerts ${where}`, params)!.n;
+    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: 'routed' | 'held' | 'released'; alert: string; decisions: string }>(
+      `SELECT id, t, type, subject, outcome, alert, decisions FROM webhook_alerts ${where} ORDER BY n DESC LIMIT ? OFFSET ?`, [...params, q.limit, q.offset]);
+    return {
+      items: rows.map((r) => ({
+        id: r.id, at: iso(r.t), type: r.type, subject: r.subject, outcome: r.outcome,
+        decisions: JSON.parse(r.decisions) as Decision[], alert: JSON.parse(r.alert) as Record<string, unknown>,
+      })),
+      total,
+    };
+  }
+}
