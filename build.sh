@@ -42,6 +42,8 @@ compile() {
   log "compiling"
   rm -rf dist
   npx tsc -p tsconfig.build.json
+  # Data files the compiled code reads beside itself (tsc copies only what it compiles).
+  (cd src && find . -name '*.json' -path '*/oids/*' -exec install -D -m 0644 {} ../dist/src/{} \;)
 }
 
 cmd_start() {

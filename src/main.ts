@@ -18,11 +18,12 @@ import { coreMigrations } from './core/schema.js';
 import { openStore } from './core/store/index.js';
 import { brainModule } from './modules/brain/index.js';
 import { monitorsModule } from './modules/monitors/index.js';
+import { snmpModule } from './modules/snmp/index.js';
 import { systemModule } from './modules/system/index.js';
 import { webhooksModule } from './modules/webhooks/index.js';
 
 /** The feature modules, in registration order. */
-const MODULES: Module[] = [systemModule, monitorsModule, brainModule, webhooksModule];
+const MODULES: Module[] = [systemModule, monitorsModule, brainModule, snmpModule, webhooksModule];
 
 /** Every migration the service applies: core, then each module's range. */
 export const MIGRATIONS = [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)];

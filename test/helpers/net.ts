@@ -1,4 +1,5 @@
 // Loopback ports for tests.
+import { createSocket } from 'node:dgram';
 import { createServer, type AddressInfo } from 'node:net';
 
 /** A loopback TCP port that nothing listens on right now (bound by the OS, then released). */
@@ -6,6 +7,15 @@ export async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+/** A loopback UDP port that no socket is bound to right now (bound by the OS, then released). */
+export async function freeUdpPort(): Promise<number> {
+  const s = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => { s.once('error', reject); s.bind(0, '127.0.0.1', resolve); });
+  const { port } = s.address();
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
 }

@@ -1,0 +1,145 @@
+// One net-snmp session for one operation (a get or a walk), on a UDP socket connected to the agent.
+// Connecting is what makes the kernel report ICMP port unreachable (ECONNREFUSED) to us, and it also
+// means only the agent's own address can answer. The session fails every pending request at once when
+// the socket reports an error, the agent sends something undecodable, or the caller aborts; close() is
+// always called by the owner, and it releases the socket.
+import dgram from 'node:dgram';
+import { badResponse, isAnswer, socketError } from './errors.js';
+import { snmp, type NsCallback, type NsSession, type NsSessionOptions, type NsUser, type NsVarbind } from './net-snmp.js';
+import type { ResolvedTarget } from './target.js';
+
+export function abortReason(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new DOMException('The operation was aborted', 'AbortError');
+}
+
+function nsUser(t: ResolvedTarget): NsUser {
+  const v3 = t.v3!;
+  const user: NsUser = { name: v3.username, level: snmp.SecurityLevel[v3.level]! };
+  if (v3.level !== 'noAuthNoPriv') {
+    user.authProtocol = snmp.AuthProtocols[v3.auth_protocol!];
+    user.authKey = v3.auth_key;
+  }
+  if (v3.level === 'authPriv') {
+    user.privProtocol = snmp.PrivProtocols[v3.priv_protocol!];
+    user.privKey = v3.priv_key;
+  }
+  return user;
+}
+
+// net-snmp caches localized keys under the plaintext pass phrase, forever. Empty that cache whenever no
+// v3 session is open, so pass phrases do not outlive the requests that needed them.
+let openV3Sessions = 0;
+function v3Closed(): void {
+  if (--openV3Sessions === 0) snmp.Authentication.authToKeyCache = {};
+}
+
+export class AgentSession {
+  /** Whether the agent has answered anything (a response, an error-status or a Report) yet. */
+  answered = false;
+  private readonly session: NsSession;
+  private readonly pending = new Set<(e: unknown) => void>();
+  private failure: unknown = null;
+  private closed = false;
+  /** Backstop only: net-snmp's own timers fire first (v3 may need discovery plus a time-sync resend). */
+  private readonly backstopMs: number;
+  private readonly onAbort?: () => void;
+
+  constructor(readonly target: ResolvedTarget, private readonly signal?: AbortSignal) {
+    const t = target;
+    this.backstopMs = 3 * t.timeout_ms * (t.retries + 1) + 1000;
+    const options: NsSessionOptions = {
+      port: t.port, retries: t.retries, timeout: t.timeout_ms, transport: t.transport,
+      dgramModule: { createSocket: (type) => this.connectedSocket(type) },
+    };
+    if (t.version === 'v3') {
+      this.session = snmp.createV3Session(t.host, nsUser(t), options);
+      openV3Sessions++;
+    } else {
+      this.session = snmp.createSession(t.host, t.community!, { ...options, version: t.version === 'v1' ? snmp.Version1 : snmp.Version2c });
+    }
+    // net-snmp emits 'error' for a datagram it cannot decode; without a listener that would throw.
+    this.session.on('error', (e) => this.fail(badResponse(t, e)));
+    if (signal) {
+      this.onAbort = () => this.fail(abortReason(signal));
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  /** net-snmp sends with (buf, offset, length, port, address, cb); a connected socket takes no address. */
+  private connectedSocket(type: 'udp4' | 'udp6'): dgram.Socket {
+    const sock = dgram.createSocket(type);
+    const send = sock.send.bind(sock) as (b: Buffer, o: number, l: number, cb: (e: Error | null) => void) => void;
+    let queue: (() => void)[] | null = [];
+    sock.on('error', (e: NodeJS.ErrnoException) => this.fail(socketError(this.target, e)));
+    sock.connect(this.target.port, this.target.host, () => {
+      const q = queue!;
+      queue = null;
+      for (const go of q) go();
+    });
+    (sock as unknown as { send: unknown }).send = (b: Buffer, o: number, l: number, _port: unknown, _addr: unknown, cb: (e: Error | null) => void) => {
+      const go = () => send(b, o, l, cb);
+      if (queue) queue.push(go);
+      else go();
+    };
+    return sock;
+  }
+
+  private fail(e: unknown): void {
+    if (this.failure) return;
+    this.failure = e;
+    for (const reject of [...this.pending]) reject(e);
+    this.close();
+  }
+
+  private call<T>(start: (cb: NsCallback<T>) => void): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const settle = (f: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(backstop);
+        this.pending.delete(failNow);
+        f();
+      };
+      const failNow = (e: unknown) => settle(() => reject(e));
+      this.pending.add(failNow);
+      const backstop = setTimeout(() => failNow(new snmp.RequestTimedOutError('Request timed out')), this.backstopMs);
+      try {
+        start((err, result) => {
+          if (!err || isAnswer(err)) this.answered = true;
+          settle(() => (err ? reject(err) : resolve(result as T)));
+        });
+      } catch (e) {
+        failNow(e);
+      }
+    });
+  }
+
+  get(oids: string[]): Promise<NsVarbind[]> {
+    return this.call((cb) => this.session.get(oids, cb));
+  }
+
+  getNext(oids: string[]): Promise<NsVarbind[]> {
+    return this.call((cb) => this.session.getNext(oids, cb));
+  }
+
+  /** GETBULK of one OID: the varbinds that follow it, up to maxRepetitions. */
+  async getBulk(oid: string, maxRepetitions: number): Promise<NsVarbind[]> {
+    const rows = await this.call<NsVarbind[][]>((cb) => this.session.getBulk([oid], 0, maxRepetitions, cb));
+    return rows[0] ?? [];
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+    if (this.target.version === 'v3') v3Closed();
+    try {
+      this.session.close();
+    } catch {
+      // The socket was never started (closed before its first send): nothing to release.
+    }
+  }
+}

@@ -1,0 +1,38 @@
+// The SNMP module: on-demand walks (v1, v2c, v3), the OID store, eight vendor profiles with OID cards,
+// device identification (what discovery calls), per-device card selections and walk templates.
+// See docs/snmp.md and docs/snmp-vendors.md.
+import type { AppContext, Module } from '../../core/context.js';
+import { DeviceCardService, deviceCardRoutes } from './device-cards.js';
+import { libraryRoutes } from './library-routes.js';
+import { snmpMigrations } from './schema.js';
+import { SnmpService } from './service.js';
+import { TemplateService, templateRoutes } from './templates.js';
+import { walkRoutes } from './walk-routes.js';
+
+export type { Identification } from './identify.js';
+export type { SnmpService } from './service.js';
+
+const services = new WeakMap<AppContext, SnmpService>();
+
+/** The SNMP engine of an app: walk, identify, read cards (discovery and tests use it). */
+export function snmpServicesOf(app: AppContext): SnmpService | undefined {
+  return services.get(app);
+}
+
+export const snmpModule: Module = {
+  name: 'snmp',
+  migrations: snmpMigrations,
+  register(app: AppContext) {
+    const snmp = new SnmpService(app);
+    services.set(app, snmp);
+    app.routes.add(
+      ...walkRoutes(app, snmp),
+      ...libraryRoutes(snmp.oids),
+      ...templateRoutes(new TemplateService(app, snmp)),
+      ...deviceCardRoutes(new DeviceCardService(app, snmp)),
+    );
+    app.bus.on('config.changed', ({ keys }) => {
+      if (keys.some((k) => k.startsWith('snmp'))) snmp.reconfigure();
+    });
+  },
+};

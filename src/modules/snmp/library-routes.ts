@@ -1,0 +1,57 @@
+// The built-in library, read-only: the OID store, the vendor profiles and their cards (shown by
+// vendors/describe.ts: patterns as "/pattern/flags" text, each OID name beside its numeric OID).
+import { z } from 'zod';
+import { notFound } from '../../core/http/errors.js';
+import { route, type AnyRoute } from '../../core/http/registry.js';
+import type { OidStore } from './oids/oid-store.js';
+import { cardsFor, profileByKey, VENDOR_PROFILES } from './vendors/index.js';
+import { describeCards, describeProfile } from './vendors/describe.js';
+
+const OidEntryOut = z.object({
+  oid: z.string(), name: z.string(), module: z.string(), kind: z.string(), type: z.string().optional(),
+  enums: z.record(z.string(), z.string()).optional(), units: z.string().optional(), description: z.string().optional(),
+});
+const VendorOut = z.object({
+  key: z.string(), name: z.string(), kind: z.string(), manufacturer: z.string().nullable(), description: z.string(),
+  identity: z.unknown(),
+  variants: z.array(z.object({
+    key: z.string(), os: z.string().nullable(), kind: z.string(), match: z.array(z.unknown()), exclude: z.array(z.unknown()),
+    identity: z.unknown().optional(), cards: z.array(z.string()),
+  })),
+});
+
+export function libraryRoutes(store: OidStore): AnyRoute[] {
+  return [
+    route({
+      method: 'GET', path: '/api/snmp/store', scope: 'snmp:read', tag: 'snmp',
+      summary: 'The OID dictionary: numeric OID, name, module, kind, type, enums, units, description',
+      query: z.object({
+        prefix: z.string().trim().min(1).max(300).optional().describe('Only this node and what is under it: numeric OID or name (ifTable)'),
+        q: z.string().trim().min(1).max(100).optional().describe('Text in the name, module, OID or description'),
+        limit: z.coerce.number().int().min(1).max(5000).default(500),
+        offset: z.coerce.number().int().min(0).default(0),
+      }),
+      response: z.object({ items: z.array(OidEntryOut), total: z.number().int(), modules: z.array(z.string()) }),
+      handler: (ctx) => ({ ...store.list(ctx.query), modules: store.modules() }),
+    }),
+    route({
+      method: 'GET', path: '/api/snmp/vendors', scope: 'snmp:read', tag: 'snmp',
+      summary: 'The eight built-in vendor profiles, in match order (generic MIB-II last)',
+      response: z.object({ items: z.array(VendorOut), total: z.number().int() }),
+      handler: () => ({ items: VENDOR_PROFILES.map((p) => describeProfile(p, store)), total: VENDOR_PROFILES.length }),
+    }),
+    route({
+      method: 'GET', path: '/api/snmp/vendor-cards/:vendor_key', scope: 'snmp:read', tag: 'snmp',
+      summary: 'The OID cards of a vendor profile (per variant with ?variant=)',
+      params: z.object({ vendor_key: z.string().trim().min(1).max(50) }),
+      query: z.object({ variant: z.string().trim().min(1).max(50).optional() }),
+      handler: (ctx) => {
+        const p = profileByKey(ctx.params.vendor_key);
+        if (!p) throw notFound(`Vendor profile "${ctx.params.vendor_key}"`);
+        if (ctx.query.variant && !p.variants.some((v) => v.key === ctx.query.variant)) throw notFound(`Variant "${ctx.query.variant}" of ${p.key}`);
+        const variant = ctx.query.variant ?? p.variants[0]!.key;
+        return { vendor_key: p.key, name: p.name, variant, variants: p.variants.map((v) => v.key), cards: describeCards(cardsFor(p, variant), store) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,94 @@
+// The SNMP engine as other modules use it: walks with names and display values, identification of a
+// device's vendor, model, serial and version, and reading OID cards. Discovery calls identify();
+// the routes call walk(). Targets come from TargetResolver (which reads stored credentials).
+import type { AppContext } from '../../core/context.js';
+import { badRequest } from '../../core/http/errors.js';
+import { createSnmpClient } from './client.js';
+import type { RawVarbind, SnmpReader, SnmpTarget, SnmpVersion, Varbind } from './contracts.js';
+import { readCards, type CardReading } from './cards.js';
+import { toVarbind } from './display.js';
+import { identify, type Identification } from './identify.js';
+import { Limiter } from './limiter.js';
+import { OidStore } from './oids/oid-store.js';
+import { TargetResolver } from './targets.js';
+import type { Card } from './vendors/types.js';
+
+export interface WalkRequest {
+  target: SnmpTarget;
+  oids: string[];
+  max_repetitions?: number;
+  max_varbinds?: number;
+  signal?: AbortSignal;
+}
+
+export interface WalkResponse {
+  target: string;
+  version: SnmpVersion;
+  elapsed_ms: number;
+  count: number;
+  truncated: boolean;
+  varbinds: Varbind[];
+}
+
+export interface SnmpSettings { timeout_ms: number; retries: number; max_varbinds: number; max_concurrent_walks: number }
+
+export function snmpSettings(app: AppContext): SnmpSettings {
+  return app.config.get().snmp;
+}
+
+export class SnmpService {
+  readonly oids: OidStore;
+  readonly reader: SnmpReader;
+  readonly targets: TargetResolver;
+  private readonly limiter: Limiter;
+
+  constructor(private readonly app: AppContext, reader: SnmpReader = createSnmpClient()) {
+    this.oids = OidStore.load();
+    this.reader = reader;
+    this.targets = new TargetResolver(app);
+    this.limiter = new Limiter(snmpSettings(app).max_concurrent_walks, 32);
+  }
+
+  /** Applies a changed snmp.max_concurrent_walks. */
+  reconfigure(): void { this.limiter.setLimit(snmpSettings(this.app).max_concurrent_walks); }
+
+  /** Numeric roots for names or OIDs as a caller wrote them; 400 naming `oids.N` for unknown names. */
+  roots(oids: string[], field = 'oids'): string[] {
+    const errors: { path: string; message: string }[] = [];
+    const out = oids.map((o, i) => {
+      const oid = this.oids.oidOf(o.trim());
+      if (!oid) errors.push({ path: `${field}.${i}`, message: `unknown OID or name "${o}"` });
+      return oid ?? '';
+    });
+    if (errors.length) throw badRequest('Unknown OID names', errors);
+    return out;
+  }
+
+  /** Walks each root's subtree in order; names and display values from the OID store. */
+  async walk(req: WalkRequest): Promise<WalkResponse> {
+    const maxVarbinds = req.max_varbinds ?? snmpSettings(this.app).max_varbinds;
+    const result = await this.limiter.run(() => this.reader.walk(req.target, req.oids, {
+      max_repetitions: req.max_repetitions, max_varbinds: maxVarbinds, signal: req.signal,
+    }));
+    return {
+      target: req.target.host,
+      version: req.target.version,
+      elapsed_ms: Math.round(result.elapsed_ms),
+      count: result.varbinds.length,
+      truncated: result.truncated,
+      varbinds: result.varbinds.map((vb) => this.named(vb)),
+    };
+  }
+
+  named(vb: RawVarbind): Varbind { return toVarbind(vb, this.oids); }
+
+  /** Vendor, OS, model, serial and version of the agent at `target` (what discovery calls). */
+  identify(target: SnmpTarget): Promise<Identification> {
+    return identify(this.reader, target, this.oids, () => this.app.clock.now());
+  }
+
+  /** Reads the cards' values from the device now; values carry the time they were read. */
+  readCards(target: SnmpTarget, cards: Card[]): Promise<CardReading[]> {
+    return readCards(this.reader, target, cards, this.oids, () => this.app.clock.now());
+  }
+}

@@ -1,0 +1,204 @@
+// Walk templates: a saved target and stored credential plus an OID list and walk options, re-run on
+// demand. A template never holds a secret itself: it names an SNMP credential from the inventory, whose
+// community or keys the vault keeps. The last run's time and outcome are stored with the template.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { AppContext } from '../../core/context.js';
+import { HttpError, conflict, notFound } from '../../core/http/errors.js';
+import { actorOf, reply, route, type Actor, type AnyRoute } from '../../core/http/registry.js';
+import { Port, TargetHost } from './targets.js';
+import type { SnmpService, WalkResponse } from './service.js';
+import { clientGone, OidList, runWalk, WalkOptions, WalkResult, type WalkOptionValues } from './walk-routes.js';
+
+interface TemplateRow {
+  id: string; name: string; description: string | null; target: string; port: number | null; version: string;
+  credential_id: string | null; oids: string; options: string; last_run_at: number | null;
+  last_outcome: 'success' | 'failure' | null; last_count: number | null; last_elapsed_ms: number | null;
+  last_error: string | null; created_at: number; updated_at: number;
+}
+
+const Fields = {
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(1000).nullable().optional(),
+  target: TargetHost,
+  port: Port.nullable().optional().describe('UDP port; null or absent: the credential\'s port, else 161'),
+  credential_id: z.string().trim().min(1).max(100).describe('The stored SNMP credential (UUID or short ID) the template walks with'),
+  oids: OidList,
+  options: z.strictObject(WalkOptions).optional(),
+};
+const CreateBody = z.strictObject(Fields);
+const UpdateBody = z.strictObject(Fields).partial();
+type TemplateInput = z.infer<typeof CreateBody>;
+
+const Template = z.object({
+  id: z.string(), name: z.string(), description: z.string().nullable(), target: z.string(), port: z.number().int().nullable(),
+  version: z.enum(['v1', 'v2c', 'v3']), credential_id: z.string().nullable(),
+  credential: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable()
+    .describe('The credential; null when it was deleted since (runs then fail until another is set)'),
+  oids: z.array(z.string()), options: z.object(WalkOptions),
+  last_run: z.object({
+    at: z.string(), outcome: z.enum(['success', 'failure']), count: z.number().int().nullable(),
+    elapsed_ms: z.number().int().nullable(), error: z.string().nullable(),
+  }).nullable(),
+  created_at: z.string(), updated_at: z.string(),
+});
+const IdParams = z.object({ id: z.uuid().describe('Template id') });
+
+const COLUMNS = `id, name, description, target, port, version, credential_id, oids, options, last_run_at, last_outcome,
+  last_count, last_elapsed_ms, last_error, created_at, updated_at`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class TemplateService {
+  constructor(private readonly app: AppContext, private readonly snmp: SnmpService) {}
+
+  private row(id: string): TemplateRow {
+    const r = this.app.store.get<TemplateRow>(`SELECT ${COLUMNS} FROM snmp_templates WHERE id = ?`, [id]);
+    if (!r) throw notFound('Template');
+    return r;
+  }
+
+  present(r: TemplateRow): z.infer<typeof Template> {
+    let credential: { id: string; short_id: string; name: string } | null = null;
+    if (r.credential_id) {
+      try {
+        const c = this.snmp.targets.credential(r.credential_id);
+        credential = { id: c.id, short_id: c.short_id, name: c.name };
+      } catch { credential = null; }
+    }
+    return {
+      id: r.id, name: r.name, description: r.description, target: r.target, port: r.port,
+      version: r.version as 'v1' | 'v2c' | 'v3', credential_id: r.credential_id, credential,
+      oids: JSON.parse(r.oids) as string[], options: JSON.parse(r.options) as WalkOptionValues,
+      last_run: r.last_run_at === null ? null : {
+        at: iso(r.last_run_at), outcome: r.last_outcome!, count: r.last_count, elapsed_ms: r.last_elapsed_ms, error: r.last_error,
+      },
+      created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+    };
+  }
+
+  list() {
+    const rows = this.app.store.all<TemplateRow>(`SELECT ${COLUMNS} FROM snmp_templates ORDER BY name COLLATE NOCASE`);
+    return { items: rows.map((r) => this.present(r)), total: rows.length };
+  }
+
+  get(id: string) { return this.present(this.row(id)); }
+
+  /** Validates the whole template; returns the values to store (credential id canonical, version from it). */
+  private validate(t: TemplateInput) {
+    const cred = this.snmp.targets.credential(t.credential_id);
+    this.snmp.roots(t.oids);
+    return { ...t, credential_id: cred.id, version: cred.version, port: t.port ?? null, description: t.description ?? null, options: t.options ?? {} };
+  }
+
+  private unique(name: string, exceptId?: string): void {
+    const other = this.app.store.get<{ id: string }>('SELECT id FROM snmp_templates WHERE name = ? COLLATE NOCASE', [name]);
+    if (other && other.id !== exceptId) throw conflict(`A template named "${name}" exists`, 'name_taken');
+  }
+
+  async create(input: TemplateInput, by: Actor) {
+    const v = this.validate(input);
+    this.unique(v.name);
+    const id = randomUUID();
+    const now = this.app.clock.now();
+    await this.app.store.write((tx) => {
+      tx.run(`INSERT INTO snmp_templates (id, name, description, target, port, version, credential_id, oids, options, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, v.name, v.description, v.target, v.port, v.version, v.credential_id, JSON.stringify(v.oids), JSON.stringify(v.options), now, now]);
+      this.app.audit.insert(tx, by.auditEntry('snmp.template.create', v.name, { id, target: v.target, credential_id: v.credential_id }));
+    }, 'sync');
+    return this.get(id);
+  }
+
+  async update(id: string, patch: Partial<TemplateInput>, by: Actor) {
+    const old = this.present(this.row(id));
+    const merged: TemplateInput = {
+      name: patch.name ?? old.name,
+      description: patch.description !== undefined ? patch.description : old.description,
+      target: patch.target ?? old.target,
+      port: patch.port !== undefined ? patch.port : old.port,
+      credential_id: patch.credential_id ?? old.credential_id ?? '',
+      oids: patch.oids ?? old.oids,
+      options: patch.options ?? old.options,
+    };
+    if (!merged.credential_id) throw new HttpError(400, 'validation_failed', 'credential_id is required', { errors: [{ path: 'credential_id', message: 'required' }] });
+    const v = this.validate(merged);
+    this.unique(v.name, id);
+    const now = this.app.clock.now();
+    await this.app.store.write((tx) => {
+      const n = tx.run(`UPDATE snmp_templates SET name = ?, description = ?, target = ?, port = ?, version = ?, credential_id = ?,
+                 oids = ?, options = ?, updated_at = ? WHERE id = ?`,
+      [v.name, v.description, v.target, v.port, v.version, v.credential_id, JSON.stringify(v.oids), JSON.stringify(v.options), now, id]);
+      if (!n.changes) throw notFound('Template');
+      this.app.audit.insert(tx, by.auditEntry('snmp.template.update', v.name, { id, fields: Object.keys(patch) }));
+    }, 'sync');
+    return this.get(id);
+  }
+
+  async remove(id: string, by: Actor): Promise<void> {
+    const old = this.row(id);
+    await this.app.store.write((tx) => {
+      tx.run('DELETE FROM snmp_templates WHERE id = ?', [id]);
+      this.app.audit.insert(tx, by.auditEntry('snmp.template.delete', old.name, { id }));
+    }, 'sync');
+  }
+
+  /** Walks now with the template's target, credential, OIDs and options; records the outcome either way. */
+  async run(id: string, by: Actor, signal?: AbortSignal): Promise<WalkResponse> {
+    const t = this.present(this.row(id));
+    const record = (outcome: 'success' | 'failure', res: WalkResponse | null, error: string | null) =>
+      this.app.store.write((tx) => {
+        tx.run(`UPDATE snmp_templates SET last_run_at = ?, last_outcome = ?, last_count = ?, last_elapsed_ms = ?, last_error = ?
+                WHERE id = ?`, [this.app.clock.now(), outcome, res?.count ?? null, res?.elapsed_ms ?? null, error, id]);
+        this.app.audit.insert(tx, { ...by.auditEntry('snmp.template.run', t.name, { id, outcome, count: res?.count ?? null }),
+          outcome });
+      }, 'sync');
+    try {
+      if (!t.credential_id) throw new HttpError(400, 'validation_failed', 'The template has no credential');
+      const res = await runWalk(this.app, this.snmp,
+        { target: t.target, port: t.port ?? undefined, credential_id: t.credential_id }, t.oids, t.options, signal);
+      await record('success', res, null);
+      return res;
+    } catch (err) {
+      await record('failure', null, err instanceof Error ? err.message.slice(0, 500) : String(err));
+      throw err;
+    }
+  }
+}
+
+export function templateRoutes(templates: TemplateService): AnyRoute[] {
+  return [
+    route({
+      method: 'GET', path: '/api/snmp/templates', scope: 'snmp:read', tag: 'snmp', summary: 'List walk templates',
+      response: z.object({ items: z.array(Template), total: z.number().int() }),
+      handler: () => templates.list(),
+    }),
+    route({
+      method: 'POST', path: '/api/snmp/templates', scope: 'snmp:write', tag: 'snmp', status: 201,
+      summary: 'Create a walk template (target, stored credential, OIDs, options)',
+      body: CreateBody, response: Template,
+      handler: async (ctx) => reply(201, await templates.create(ctx.body, actorOf(ctx))),
+    }),
+    route({
+      method: 'GET', path: '/api/snmp/templates/:id', scope: 'snmp:read', tag: 'snmp', summary: 'One walk template',
+      params: IdParams, response: Template,
+      handler: (ctx) => templates.get(ctx.params.id),
+    }),
+    route({
+      method: 'PUT', path: '/api/snmp/templates/:id', scope: 'snmp:write', tag: 'snmp',
+      summary: 'Update a walk template (fields left out keep their values)',
+      params: IdParams, body: UpdateBody, response: Template,
+      handler: (ctx) => templates.update(ctx.params.id, ctx.body, actorOf(ctx)),
+    }),
+    route({
+      method: 'DELETE', path: '/api/snmp/templates/:id', scope: 'snmp:write', tag: 'snmp', summary: 'Delete a walk template',
+      params: IdParams,
+      handler: async (ctx) => { await templates.remove(ctx.params.id, actorOf(ctx)); return undefined; },
+    }),
+    route({
+      method: 'POST', path: '/api/snmp/templates/:id/run', scope: 'snmp:write', tag: 'snmp',
+      summary: 'Run a template\'s walk now; the outcome is stored as its last run',
+      params: IdParams, response: WalkResult,
+      handler: (ctx) => templates.run(ctx.params.id, actorOf(ctx), clientGone(ctx)),
+    }),
+  ];
+}
