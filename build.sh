@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# The one entry point. Usage: ./build.sh start | test | bundle | bench [name] | typecheck | lint
-#   start   install npm dependencies if needed, compile, run the service on :8080 with data in ./data
-#   test    install what the tests need (npm and Debian packages), type check, lint, run every test
-#   bundle  build the release tree the appliance runs: release/netprobe-<version>/
-#   bench   run the benchmarks under bench/ (they print figures; they never fail on time)
+# The one entry point. Usage: ./build.sh start | test | test-image | bundle | image | bench [name] | typecheck | lint
+#   start       install npm dependencies if needed, compile, run the service on :8080 with data in ./data
+#   test        install what the tests need (npm and Debian packages), type check, lint, run every test
+#   test-image  the appliance image test: install the release into a Debian 13 arm64 root under qemu (root)
+#   bundle      build the release tree the appliance runs: release/netprobe-<version>/
+#   image       build the Raspberry Pi OS image with pi-gen (root; says what is missing where it cannot)
+#   bench       run the benchmarks under bench/ (they print figures; they never fail on time)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 
 # Debian packages the tests drive as real peers (installed only when missing).
-TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp)
+TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp systemd systemd-container chromium fonts-dejavu-core)
+# What the image test needs besides those: a Debian root file system for arm64 and a way to run it.
+IMAGE_TEST_DEBS=(debootstrap qemu-user-static binfmt-support libcap2-bin)
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -39,6 +43,8 @@ debs() {
 }
 
 compile() {
+  # The web UI's third-party modules into ui/vendor/ and its import map (scripts/ui-vendor.mjs).
+  node scripts/ui-vendor.mjs
   log "compiling"
   rm -rf dist
   npx tsc -p tsconfig.build.json
@@ -62,9 +68,69 @@ cmd_test() {
   npm_deps
   cmd_typecheck
   cmd_lint
+  # The appliance tests (test/appliance/) install this release into a root file system and boot it.
+  cmd_bundle
+  export NETPROBE_RELEASE=$ROOT/$BUNDLE_DIR
   log "tests"
-  mapfile -t files < <(find test -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+  mapfile -t files < <(find test -name '*.test.ts' -not -path '*/node_modules/*' -not -path 'test/image/*' | sort)
   node --import tsx --test --test-concurrency=2 "${files[@]}"
+}
+
+# Lets this machine run arm64 programs: natively, or through qemu-user-static registered with binfmt_misc.
+arm64_exec() {
+  [ "$(uname -m)" = aarch64 ] && return 0
+  local f=/proc/sys/fs/binfmt_misc
+  if [ ! -e $f/status ] && ! mount -t binfmt_misc binfmt_misc $f; then
+    echo "binfmt_misc cannot be mounted here (a container without the privilege?); arm64 programs cannot run"; exit 1
+  fi
+  if ! grep -qs '^enabled' $f/qemu-aarch64; then
+    update-binfmts --enable qemu-aarch64 || { echo "could not register qemu-aarch64 with binfmt_misc"; exit 1; }
+  fi
+}
+
+cmd_test_image() {
+  [ "$(id -u)" -eq 0 ] || { echo "the image test mounts and chroots: run it as root"; exit 1; }
+  debs "${IMAGE_TEST_DEBS[@]}"
+  arm64_exec
+  npm_deps
+  cmd_bundle
+  export NETPROBE_RELEASE=$ROOT/$BUNDLE_DIR
+  log "image test (cache: ${NETPROBE_IMAGE_CACHE:-/var/cache/netprobe-test-image})"
+  node --import tsx --test test/image/*.test.ts
+}
+
+# pi-gen (arm64 branch) builds Raspberry Pi OS Lite and then image/stage-netprobe, which runs install.sh.
+cmd_image() {
+  local pigen=${PIGEN_DIR:-$ROOT/../pi-gen} missing=() tool pkg
+  [ "$(id -u)" -eq 0 ] || missing+=("root: run sudo ./build.sh image")
+  if [ ! -f "$pigen/build.sh" ]; then
+    missing+=("pi-gen in $pigen: git clone --branch arm64 https://github.com/RPi-Distro/pi-gen.git $pigen (or set PIGEN_DIR)")
+  elif ! grep -q '^export ARCH=arm64' "$pigen/build.sh"; then
+    missing+=("pi-gen's arm64 branch: git -C $pigen checkout arm64")
+  fi
+  if [ -f "$pigen/depends" ]; then
+    while IFS=: read -r tool pkg; do
+      if [ -n "$tool" ] && ! command -v "$tool" >/dev/null; then missing+=("$tool: apt-get install ${pkg:-$tool}"); fi
+    done < "$pigen/depends"
+  fi
+  if [ "$(uname -m)" != aarch64 ] && ! grep -qs '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64; then
+    missing+=("arm64 emulation: apt-get install qemu-user-static binfmt-support (binfmt_misc must be available)")
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "./build.sh image cannot build here. Missing:"
+    printf '  - %s\n' "${missing[@]}"
+    echo "pi-gen also needs to reach Raspberry Pi's and Debian's package archives."
+    exit 1
+  fi
+  npm_deps
+  cmd_bundle
+  export NETPROBE_RELEASE=$ROOT/$BUNDLE_DIR NETPROBE_STAGE=$ROOT/image/stage-netprobe
+  # Only the netprobe image is exported, not stage2's plain Lite image as well.
+  touch "$pigen/stage2/SKIP_IMAGES"
+  log "pi-gen in $pigen (log: $pigen/work/netprobe/build.log)"
+  (cd "$pigen" && ./build.sh -c "$ROOT/image/config")
+  log "image in $pigen/deploy"
+  ls -l "$pigen/deploy"
 }
 
 cmd_bundle() {
@@ -72,6 +138,7 @@ cmd_bundle() {
   compile
   local version; version=$(node -p 'require("./package.json").version')
   local out="release/netprobe-$version"
+  BUNDLE_DIR=$out
   log "bundling $out"
   rm -rf "$out"; mkdir -p "$out"
   cp -r dist "$out/dist"
@@ -81,6 +148,11 @@ cmd_bundle() {
   # sql.js ships asm.js, debug, browser and worker builds and zips (30 MB); the service loads only these two.
   find "$out/node_modules/sql.js/dist" -type f ! -name sql-wasm.js ! -name sql-wasm.wasm -delete
   rm -rf "$out/dist/test" "$out/dist/bench"
+  # What the appliance needs besides the service: its installer, units and runbook.
+  mkdir -p "$out/scripts" "$out/docs"
+  cp scripts/install.sh scripts/boot-password.sh "$out/scripts/"
+  cp -r systemd "$out/systemd"
+  cp docs/appliance.md "$out/docs/"
   # One bundle for amd64 and arm64: refuse native modules.
   if find "$out/node_modules" -name '*.node' | grep -q .; then echo "native module in bundle:"; find "$out/node_modules" -name '*.node'; exit 1; fi
   echo "$out"
@@ -96,9 +168,11 @@ cmd_bench() {
 case "${1:-}" in
   start) cmd_start ;;
   test) cmd_test ;;
+  test-image) cmd_test_image ;;
+  image) cmd_image ;;
   bundle) cmd_bundle ;;
   bench) shift; cmd_bench "$@" ;;
   typecheck) cmd_typecheck ;;
   lint) cmd_lint ;;
-  *) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -13,6 +13,7 @@ import { createHttpApp, type HttpApp } from './core/http/app.js';
 import { RouteRegistry } from './core/http/registry.js';
 import { JobManager } from './core/jobs.js';
 import { Logger } from './core/log.js';
+import { createNotifier } from './core/notify.js';
 import { packageRoot, packageVersion } from './core/paths.js';
 import { coreMigrations } from './core/schema.js';
 import { openStore } from './core/store/index.js';
@@ -122,17 +123,24 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
 }
 
 
+/** The exit status after POST /api/restart: systemd/netprobe.service counts it a success and restarts (Restart=always). */
+export const RESTART_EXIT_CODE = 75;
+
 async function runFromCommandLine(): Promise<void> {
   const service = await startService();
-  const log = service.app.log;
-  const stop = (signal: string) => {
-    service.shutdown(signal).then(() => process.exit(0), (e) => { log.error('shutdown failed', { err: e }); process.exit(1); });
+  const { log, bus, clock } = service.app;
+  const systemd = createNotifier({ env: process.env, clock, log: log.child('systemd') });
+  const stop = (reason: string, code = 0) => {
+    Promise.all([systemd.stopping(reason), service.shutdown(reason)])
+      .then(() => process.exit(code), (e) => { log.error('shutdown failed', { err: e }); process.exit(1); });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  bus.on('system.restart', ({ actor }) => stop(`restart requested by ${actor ?? 'unknown'}`, RESTART_EXIT_CODE));
   process.on('uncaughtException', (e) => { log.error('uncaught exception; exiting so the supervisor restarts us', { err: e }); process.exit(1); });
   process.on('unhandledRejection', (e) => { log.error('unhandled rejection', { err: e as Error }); });
-  await service.listen();
+  const addr = await service.listen();
+  await systemd.ready(`listening on ${addr.address}:${addr.port}`);
 }
 
 // Started as a program (node dist/src/main.js), not imported by tests or benchmarks.

@@ -40,6 +40,11 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     res.setHeader('X-Frame-Options', 'DENY');
     const pathname = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
     if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+      // On a fresh probe (no administrator yet) the first page a browser gets is the setup wizard.
+      if (pathname === '/' && app.auth.bootstrap.needed()) {
+        res.writeHead(302, { Location: '/setup', 'Cache-Control': 'no-store' }).end();
+        return;
+      }
       try { await serveStatic(req, res, pathname); } catch (e) { sendError(res, e, requestId, pathname); }
       return;
     }

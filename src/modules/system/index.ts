@@ -1,4 +1,4 @@
-// The system module: identity of the service, users, keys, sessions, first-run setup, audit log.
+// The system module: identity of the service, users, keys, sessions, first-run setup, audit log, restart.
 import type { AppContext, Module } from '../../core/context.js';
 import { metaRoutes } from './meta-routes.js';
 import { authRoutes } from './auth-routes.js';
@@ -6,6 +6,7 @@ import { userRoutes } from './users-routes.js';
 import { apiKeyRoutes } from './apikeys-routes.js';
 import { setupRoutes } from './setup-routes.js';
 import { auditRoutes } from './audit-routes.js';
+import { restartRoutes } from './restart-routes.js';
 
 export const systemModule: Module = {
   name: 'system',
@@ -18,6 +19,7 @@ export const systemModule: Module = {
       ...apiKeyRoutes(app.auth),
       ...setupRoutes(app.auth),
       ...auditRoutes(app.audit),
+      ...restartRoutes(app),
     );
   },
   start(app: AppContext) {

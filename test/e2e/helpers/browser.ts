@@ -1,0 +1,161 @@
+// Shared setup of the end-to-end tests: the real service (in-process, fresh data directory, on
+// 127.0.0.1), the UI's vendor modules copied in, and Debian's Chromium driven by playwright-core
+// (headless, --no-sandbox). Every page opened through openPage() records console errors, uncaught
+// exceptions and failed responses so a test can assert that a page ran clean.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../../helpers/harness.js';
+import { vendorUi } from '../../../scripts/ui-vendor.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const REPO = join(HERE, '..', '..', '..');
+export const SCREENSHOTS = join(REPO, 'test', 'e2e', 'screenshots');
+export const CHROMIUM = process.env.NETPROBE_CHROMIUM ?? '/usr/bin/chromium';
+
+export const PHONE = { width: 375, height: 812 };
+export const DESKTOP = { width: 1366, height: 900 };
+
+export interface UiEnv {
+  t: TestApp;
+  browser: Browser;
+  /** The service's base URL, http://127.0.0.1:<port>. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the service and Chromium. Copies the vendor modules first (the build does too). */
+export async function startUi(): Promise<UiEnv> {
+  assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install chromium`);
+  await vendorUi({ root: REPO, log: () => {} });
+  const t = await startTestApp();
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check'],
+  });
+  return {
+    t, browser, url: t.url,
+    async close() { await browser.close().catch(() => {}); await t.close(); },
+  };
+}
+
+export interface FailedResponse { status: number; method: string; url: string }
+
+export interface UiPage {
+  context: BrowserContext;
+  page: Page;
+  /** console.error messages and uncaught exceptions, in order. */
+  errors: string[];
+  /** Every response with status >= 400 (the API's expected refusals included). */
+  failed: FailedResponse[];
+}
+
+/**
+ * A new browser context (no cookies, no cache) and page. Chromium reports every HTTP error response
+ * as a console error "Failed to load resource"; those are collected in `failed` instead, so a test can
+ * say which refusals it expected (assertClean), and every other console error fails it.
+ */
+export async function openPage(env: UiEnv, viewport = DESKTOP): Promise<UiPage> {
+  const context = await env.browser.newContext({ viewport, baseURL: env.url });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  const failed: FailedResponse[] = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (/^Failed to load resource: the server responded with a status of \d+/.test(m.text())) return;
+    errors.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push({ status: r.status(), method: r.request().method(), url: new URL(r.url()).pathname });
+  });
+  return { context, page, errors, failed };
+}
+
+/**
+ * No console errors, no uncaught exceptions, and no failed response other than the `allowed` ones
+ * (e.g. 'GET /api/me 401' for the signed-out check at start). Clears both lists afterwards.
+ */
+export function assertClean(p: UiPage, where: string, allowed: string[] = []): void {
+  assert.deepEqual(p.errors, [], `console errors on ${where}`);
+  const unexpected = p.failed.map((f) => `${f.method} ${f.url} ${f.status}`).filter((f) => !allowed.includes(f));
+  assert.deepEqual(unexpected, [], `unexpected failed responses on ${where}`);
+  p.errors.length = 0;
+  p.failed.length = 0;
+}
+
+/** Saves a full-page screenshot as test/e2e/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const file = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return file;
+}
+
+/**
+ * Measures in the page. Kept as source text: tsx names functions with a helper (__name) that does not
+ * exist inside the browser, so functions declared in the test would break page.evaluate.
+ */
+const OVERFLOW_PROBE = `(() => {
+  const vw = document.documentElement.clientWidth;
+  // Inside a box that scrolls or clips (a tab strip, a visually hidden table head) content may be
+  // wider: that box is checked itself. Elements hidden off-canvas (the closed drawer) do not count.
+  const contained = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX !== 'visible' || cs.clip !== 'auto') return true;
+    }
+    return false;
+  };
+  const wide = [...document.querySelectorAll('body *')].filter((el) => {
+    const b = el.getBoundingClientRect();
+    return b.width > 0 && b.right > vw + 1 && getComputedStyle(el).visibility !== 'hidden' && !contained(el);
+  }).slice(0, 5).map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ' right=' + Math.round(el.getBoundingClientRect().right));
+  return { vw, scrollWidth: document.documentElement.scrollWidth, wide };
+})()`;
+
+/** Nothing on the page is wider than the viewport (no sideways scrolling on a phone). */
+export async function assertNoHorizontalOverflow(page: Page, where: string): Promise<void> {
+  const r = await page.evaluate(OVERFLOW_PROBE) as { vw: number; scrollWidth: number; wide: string[] };
+  assert.ok(r.scrollWidth <= r.vw && r.wide.length === 0,
+    `${where}: content wider than the ${r.vw}px viewport (scrollWidth ${r.scrollWidth}): ${r.wide.join(', ')}`);
+}
+
+const LABEL_PROBE = `(() => {
+  const visible = (el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+  const name = (el) => (el.getAttribute('aria-label') || (el.labels && [...el.labels].map((l) => l.textContent).join(' ')) ||
+    (el.getAttribute('aria-labelledby') || '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ') ||
+    (el.matches('button, a') ? el.textContent : '') || el.getAttribute('title') || '').trim();
+  return [...document.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea')]
+    .filter((el) => visible(el) && !el.closest('[inert]'))
+    .filter((el) => !name(el) || el.tabIndex < 0)
+    .map((el) => el.outerHTML.slice(0, 120));
+})()`;
+
+/** Every visible control has a name (label, text or aria-label) and can be reached with the keyboard. */
+export async function assertLabelledControls(page: Page, where: string): Promise<void> {
+  const bad = await page.evaluate(LABEL_PROBE) as string[];
+  assert.deepEqual(bad, [], `${where}: controls without a name or out of the tab order`);
+}
+
+/** Bytes of response bodies as they came over the wire (compressed), for everything the page loaded. */
+export async function transferredBytes(page: Page): Promise<{ total: number; items: { url: string; bytes: number }[] }> {
+  return page.evaluate(() => {
+    const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
+    const items = entries.map((e) => ({ url: new URL(e.name).pathname, bytes: e.encodedBodySize }));
+    return { total: items.reduce((a, b) => a + b.bytes, 0), items };
+  });
+}
+
+/** Signs in through the sign-in page and waits for the dashboard. */
+export async function signIn(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+}

@@ -1,0 +1,172 @@
+// The dashboard: monitor counts by status, what is down or degraded (first), open incidents, the
+// latest monitor events and the inventory at a glance. Monitor parts update live.
+import { api } from '../lib/api.js';
+import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
+import { html, useEffect, useState } from '../lib/html.js';
+import { useApi } from '../lib/hooks.js';
+import { StatusBadge } from '../components/badge.js';
+import { EmptyState, ErrorState, Loading } from '../components/empty.js';
+import { Icon } from '../components/icons.js';
+import { Card, Page } from '../components/page.js';
+
+const TILES = [
+  { key: 'total', label: 'Monitors', href: '/monitors' },
+  { key: 'up', label: 'Up', href: '/monitors?status=up' },
+  { key: 'degraded', label: 'Degraded', href: '/monitors?status=degraded' },
+  { key: 'down', label: 'Down', href: '/monitors?status=down' },
+  { key: 'paused', label: 'Paused', href: '/monitors?status=paused' },
+  { key: 'unknown', label: 'Unknown', href: '/monitors?status=unknown' },
+];
+
+const INVENTORY = [
+  ['sites', 'Sites'], ['locations', 'Locations'], ['endpoints', 'Endpoints'], ['assets', 'Assets'],
+  ['applications', 'Applications'], ['subnets', 'Subnets'], ['credentials', 'Credentials'],
+];
+
+const RANK = { down: 0, degraded: 1 };
+
+function Health({ counts }) {
+  if (!counts || !counts.total) return null;
+  const n = (k, one, many) => `${counts[k]} ${counts[k] === 1 ? one : many}`;
+  const [tone, icon, text] = counts.down ? ['bad', 'alert', n('down', 'monitor is down', 'monitors are down')]
+    : counts.degraded ? ['warn', 'alert', n('degraded', 'monitor is degraded', 'monitors are degraded')]
+      : counts.unknown ? ['neutral', 'clock', n('unknown', 'monitor is waiting for its first check', 'monitors are waiting for their first check')]
+        : ['ok', 'check', counts.paused ? 'All active monitors are up' : 'All monitors are up'];
+  return html`<div class=${`health health-${tone}`} role="status">
+    <${Icon} name=${icon} size=${22} />
+    <div><strong>${text}</strong>
+      <span class="muted"> · ${counts.up} up of ${counts.total}${counts.paused ? `, ${counts.paused} paused` : ''}</span></div>
+  </div>`;
+}
+
+function Tiles({ counts }) {
+  return html`<div class="tiles">
+    ${TILES.map((t) => html`<a key=${t.key} href=${t.href} class=${`tile tile-${t.key}`}>
+      <span class="tile-label">${t.key !== 'total' ? html`<span class="dot" aria-hidden="true"></span>` : null}${t.label}</span>
+      <span class="tile-value">${counts ? counts[t.key] : '–'}</span>
+    </a>`)}
+  </div>`;
+}
+
+function Attention({ monitors }) {
+  const list = monitors.filter((m) => m.status in RANK).sort((a, b) => RANK[a.status] - RANK[b.status] || a.name.localeCompare(b.name));
+  if (!list.length) {
+    return html`<${EmptyState} icon="check" title="Nothing needs attention">
+      <p>${monitors.length ? 'No monitor is down or degraded.' : 'Add monitors to watch your hosts and services.'}</p>
+    <//>`;
+  }
+  return html`<ul class="rows">
+    ${list.map((m) => html`<li key=${m.id} class="row">
+      <${StatusBadge} status=${m.status} />
+      <div class="row-main">
+        <a href=${`/monitors/${m.id}`} class="row-title">${m.name}</a>
+        <div class="row-sub">${m.last_message || m.target}</div>
+      </div>
+      <div class="row-side">
+        ${m.response_time !== null ? html`<div>${ms(m.response_time)}</div>` : null}
+        <div class="muted small" title=${dateTime(m.last_check)}>${relTime(m.last_check)}</div>
+      </div>
+    </li>`)}
+  </ul>`;
+}
+
+/** The open incident of each down monitor (at most ten, the list is for a glance). */
+function useOpenIncidents(monitors, version) {
+  const [items, setItems] = useState(null);
+  const down = monitors.filter((m) => m.status === 'down').slice(0, 10);
+  const key = down.map((m) => m.id).join(',');
+  useEffect(() => {
+    let live = true;
+    Promise.all(down.map((m) => api.get(`/api/monitors/${m.id}/incidents`, { limit: 1 })
+      .then((r) => (r.items[0] && !r.items[0].closed_at ? { ...r.items[0], monitor: m } : null), () => null)))
+      .then((list) => { if (live) setItems(list.filter(Boolean)); });
+    return () => { live = false; };
+  }, [key, version]);
+  return items;
+}
+
+function Incidents({ monitors, version }) {
+  const items = useOpenIncidents(monitors, version);
+  if (!items) return html`<${Loading} />`;
+  if (!items.length) return html`<${EmptyState} icon="check" title="No open incidents" />`;
+  return html`<ul class="rows">
+    ${items.map((i) => html`<li key=${i.id} class="row">
+      <span class="incident-mark" aria-hidden="true"></span>
+      <div class="row-main">
+        <a href=${`/monitors/${i.monitor.id}`} class="row-title">${i.monitor.name}</a>
+        <div class="row-sub">${i.message ?? 'Down'} · ${i.failures} failed ${i.failures === 1 ? 'check' : 'checks'}</div>
+      </div>
+      <div class="row-side"><div>${duration(i.duration)}</div><div class="muted small">since ${relTime(i.opened_at)}</div></div>
+    </li>`)}
+  </ul>`;
+}
+
+/** "Up → Down · connection refused", "Incident opened · …", "Paused by ada". */
+function eventText(e) {
+  const what = e.kind === 'status_change'
+    ? html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>`
+    : humanize(e.kind);
+  const by = e.actor && e.kind !== 'status_change' ? ` by ${e.actor}` : '';
+  return html`${what}${by}${e.message ? ` · ${e.message}` : ''}`;
+}
+
+/** The status an event leaves the monitor in, for its colour mark. */
+const MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown' };
+
+function Events({ events }) {
+  if (!events.items.length) return html`<${EmptyState} icon="log" title="No events yet"><p>Status changes and incidents show up here.</p><//>`;
+  return html`<ul class="rows events">
+    ${events.items.map((e) => html`<li key=${e.id} class="row">
+      <span class=${`event-mark status-${e.to_status ?? MARK[e.kind] ?? 'unknown'}`} aria-hidden="true"></span>
+      <div class="row-main">
+        <div class="row-title">${e.monitor_id && e.kind !== 'deleted' ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : e.monitor_name ?? 'All monitors'}</div>
+        <div class="row-sub">${eventText(e)}</div>
+      </div>
+      <time class="row-side muted small" datetime=${e.at} title=${dateTime(e.at)}>${relTime(e.at)}</time>
+    </li>`)}
+  </ul>`;
+}
+
+function Inventory({ stats }) {
+  return html`<ul class="inv-grid">
+    ${INVENTORY.map(([k, label]) => html`<li key=${k}><a href=${`/inventory/${k}`} class="inv-item">
+      <span class="inv-value">${stats[k] ?? 0}</span><span class="inv-label">${label}</span></a></li>`)}
+  </ul>`;
+}
+
+export default function DashboardPage() {
+  const counts = useApi('/api/monitors/stats', { live: true, every: 30 });
+  const monitors = useApi('/api/monitors', { live: true, every: 30 });
+  const events = useApi('/api/monitors/events', { query: { limit: 10 }, live: true });
+  const inventory = useApi('/api/brain/stats', { every: 60 });
+  const list = monitors.data?.monitors ?? [];
+
+  return html`<${Page} title="Dashboard" subtitle="Monitor states update as they change">
+    ${counts.error ? html`<${ErrorState} error=${counts.error} retry=${counts.reload} />` : html`
+      <${Health} counts=${counts.data} />
+      <${Tiles} counts=${counts.data} />`}
+    <div class="dash-grid">
+      <div class="dash-col">
+        <${Card} title="Down and degraded" pad=${false}
+          actions=${html`<a href="/monitors" class="btn btn-sm btn-ghost">All monitors<${Icon} name="chevron" size=${14} /></a>`}>
+          ${monitors.error ? html`<${ErrorState} error=${monitors.error} retry=${monitors.reload} />`
+            : monitors.data ? html`<${Attention} monitors=${list} />` : html`<${Loading} />`}
+        <//>
+        <${Card} title="Open incidents" pad=${false}>
+          ${monitors.data ? html`<${Incidents} monitors=${list} version=${events.data?.items[0]?.id ?? 0} />` : html`<${Loading} />`}
+        <//>
+      </div>
+      <div class="dash-col">
+        <${Card} title="Recent events" pad=${false}>
+          ${events.error ? html`<${ErrorState} error=${events.error} retry=${events.reload} />`
+            : events.data ? html`<${Events} events=${events.data} />` : html`<${Loading} />`}
+        <//>
+        <${Card} title="Inventory"
+          actions=${html`<a href="/inventory" class="btn btn-sm btn-ghost">Open<${Icon} name="chevron" size=${14} /></a>`}>
+          ${inventory.error ? html`<${ErrorState} error=${inventory.error} retry=${inventory.reload} />`
+            : inventory.data ? html`<${Inventory} stats=${inventory.data} />` : html`<${Loading} />`}
+        <//>
+      </div>
+    </div>
+  <//>`;
+}

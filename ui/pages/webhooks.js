@@ -1,0 +1,183 @@
+// Webhooks: the list with each one's last delivery, create and edit (provider, alert types, cooldown,
+// secret), send a test and show what the destination answered, delete with confirmation.
+import { api } from '../lib/api.js';
+import { confirm } from '../lib/confirm.js';
+import { useForm } from '../lib/form.js';
+import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
+import { html, useState } from '../lib/html.js';
+import { useApi } from '../lib/hooks.js';
+import { can, useSession } from '../lib/session.js';
+import { toast } from '../lib/toast.js';
+import { Badge } from '../components/badge.js';
+import { EmptyState, ErrorState, Loading } from '../components/empty.js';
+import { CheckField, CheckGroup, Field, FormError, SelectField } from '../components/field.js';
+import { Icon } from '../components/icons.js';
+import { Modal } from '../components/modal.js';
+import { Card, Page } from '../components/page.js';
+import { Table } from '../components/table.js';
+
+/** Provider types of the API (type), their names, and what their secret is. */
+const PROVIDERS = [
+  { type: 'generic', label: 'Generic JSON', secret: 'HMAC signing key', secretHint: 'Optional. Signs each request (X-Netprobe-Signature).' },
+  { type: 'slack', label: 'Slack' },
+  { type: 'discord', label: 'Discord' },
+  { type: 'teams', label: 'Microsoft Teams' },
+  { type: 'google_chat', label: 'Google Chat' },
+  { type: 'mattermost', label: 'Mattermost' },
+  { type: 'pagerduty', label: 'PagerDuty', secret: 'Routing key', secretHint: 'Required: the integration key of the PagerDuty service.' },
+  { type: 'opsgenie', label: 'Opsgenie', secret: 'API key', secretHint: 'Required: the API integration key.' },
+  { type: 'ntfy', label: 'ntfy', secret: 'Access token', secretHint: 'Optional, for protected topics.' },
+  { type: 'gotify', label: 'Gotify', secret: 'App token', secretHint: 'Needed unless the URL carries token=.' },
+  { type: 'telegram', label: 'Telegram' },
+];
+const AUTO = '';
+const providerOf = (type) => PROVIDERS.find((p) => p.type === type);
+const PROVIDER_OPTIONS = [{ value: AUTO, label: 'Detect from the URL' }, ...PROVIDERS.map((p) => ({ value: p.type, label: p.label }))];
+
+function LastDelivery({ d }) {
+  if (!d) return html`<span class="muted">Never</span>`;
+  const ok = d.outcome === 'delivered' || (d.outcome === 'test' && d.status_code !== null && d.status_code < 300 && !d.error);
+  return html`<div>
+    <${Badge} tone=${ok ? 'ok' : d.outcome === 'retry' ? 'warn' : 'bad'}>${humanize(d.outcome)}${d.status_code ? ` ${d.status_code}` : ''}<//>
+    <div class="cell-sub" title=${dateTime(d.at)}>${relTime(d.at)}</div>
+  </div>`;
+}
+
+function WebhookForm({ hook, alertTypes, onDone, onCancel }) {
+  const editing = !!hook;
+  const form = useForm({
+    name: hook?.name ?? '',
+    url: hook?.url ?? '',
+    type: hook?.type ?? AUTO,
+    alert_types: hook?.alert_types ?? ['monitor_down', 'monitor_up'],
+    cooldown: String(hook?.cooldown ?? 300),
+    enabled: hook?.enabled ?? true,
+    secret: '',
+    remove_secret: false,
+  });
+  const v = form.values;
+  const provider = providerOf(v.type);
+  const secretSet = hook?.secret?.set;
+
+  const onSubmit = form.submit(async (vals) => {
+    const body = {};
+    const cooldown = vals.cooldown.trim() === '' ? undefined : Number(vals.cooldown);
+    if (!editing || vals.name !== hook.name) body.name = vals.name.trim();
+    // The URL is shown with its tokens masked; sending it back unchanged would keep it anyway.
+    if (!editing || vals.url !== hook.url) body.url = vals.url.trim();
+    if (vals.type !== AUTO && (!editing || vals.type !== hook.type)) body.type = vals.type;
+    if (!editing || JSON.stringify(vals.alert_types) !== JSON.stringify(hook.alert_types)) body.alert_types = vals.alert_types;
+    if (cooldown !== undefined && (!editing || cooldown !== hook.cooldown)) body.cooldown = cooldown;
+    if (!editing || vals.enabled !== hook.enabled) body.enabled = vals.enabled;
+    if (vals.secret) body.secret = vals.secret;
+    else if (editing && vals.remove_secret) body.secret = null;
+    const saved = editing ? await api.put(`/api/webhooks/${hook.id}`, body) : await api.post('/api/webhooks', body);
+    onDone(saved);
+  });
+
+  const types = (alertTypes ?? []).map((t) => ({ value: t.type, label: humanize(t.type), hint: t.description }));
+  return html`<${Modal} title=${editing ? `Edit ${hook.name}` : 'New webhook'} onClose=${onCancel} size="lg"
+    footer=${html`
+      <button type="button" class="btn" onClick=${onCancel}>Cancel</button>
+      <button type="submit" form="webhook-form" class="btn btn-primary" disabled=${form.busy}>${form.busy ? 'Saving…' : editing ? 'Save' : 'Create webhook'}</button>`}>
+    <form id="webhook-form" onSubmit=${onSubmit}>
+      <${FormError} form=${form} />
+      <div class="grid-2">
+        <${Field} form=${form} name="name" label="Name" required autofocus placeholder="Ops channel" />
+        <${SelectField} form=${form} name="type" label="Provider" options=${PROVIDER_OPTIONS}
+          hint=${v.type === AUTO ? 'Slack, Discord, Teams, PagerDuty… are recognised by their address; anything else gets generic JSON.' : undefined} />
+      </div>
+      <${Field} form=${form} name="url" label="URL" type="url" required placeholder="https://hooks.example.com/…" spellcheck="false"
+        hint=${editing ? 'Tokens in the address are shown as ***; leave it as it is to keep the stored address.' : 'http:// or https://'} />
+      <div class="grid-2">
+        <${Field} form=${form} name="secret" label=${provider?.secret ?? 'Secret'} type="password" autocomplete="new-password"
+          placeholder=${secretSet ? 'Stored — type to replace' : ''}
+          hint=${provider?.secretHint ?? (v.type === AUTO ? 'Only for providers that use one: HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify).' : 'This provider does not use a secret.')} />
+        <${Field} form=${form} name="cooldown" label="Cooldown (seconds)" type="number" min="0" max="604800" inputmode="numeric"
+          hint=${`Repeats of one alert are held back for ${duration(Number(v.cooldown) || 0)}.`} />
+      </div>
+      ${secretSet ? html`<${CheckField} form=${form} name="remove_secret" label="Remove the stored secret" />` : null}
+      ${alertTypes ? html`<${CheckGroup} form=${form} name="alert_types" label="Alert types" options=${types} columns=${2} />` : html`<${Loading} />`}
+      <${CheckField} form=${form} name="enabled" label="Enabled" hint="A disabled webhook sends nothing (a test still goes out)." />
+    </form>
+  <//>`;
+}
+
+function TestResult({ hook, result, onClose }) {
+  return html`<${Modal} title=${`Test of ${hook.name}`} onClose=${onClose} footer=${html`<button type="button" class="btn btn-primary" onClick=${onClose} autofocus>Close</button>`}>
+    <div class=${`alert ${result.ok ? 'alert-ok' : 'alert-error'}`} role="status" data-testid="webhook-test-result">
+      <${Icon} name=${result.ok ? 'check' : 'alert'} />
+      <div class="alert-body"><strong>${result.ok ? 'Delivered' : 'Delivery failed'}</strong>
+        ${result.error ? html`<div>${result.error}</div>` : null}</div>
+    </div>
+    <dl class="dl">
+      <dt>HTTP status</dt><dd>${result.status_code ?? '—'}</dd>
+      <dt>Time</dt><dd>${ms(result.latency_ms)}</dd>
+    </dl>
+    ${result.response_excerpt ? html`<h3 class="small muted" style="margin:16px 0 6px">Response</h3><pre class="excerpt">${result.response_excerpt}</pre>` : null}
+  <//>`;
+}
+
+export default function WebhooksPage() {
+  const s = useSession();
+  const writable = can(s, 'webhooks:write');
+  const hooks = useApi('/api/webhooks');
+  const alertTypes = useApi('/api/webhooks/alert-types');
+  const [editing, setEditing] = useState(null); // null, 'new' or a webhook
+  const [testing, setTesting] = useState(null); // id being tested
+  const [result, setResult] = useState(null); // {hook, result}
+
+  const runTest = async (hook) => {
+    setTesting(hook.id);
+    try {
+      const r = await api.post(`/api/webhooks/${hook.id}/test`);
+      setResult({ hook, result: r });
+      hooks.reload();
+    } catch (e) {
+      toast.error(e);
+    } finally {
+      setTesting(null);
+    }
+  };
+
+  const remove = async (hook) => {
+    const ok = await confirm({ title: `Delete ${hook.name}?`, message: 'Alerts waiting for this webhook are dropped. This cannot be undone.', confirmLabel: 'Delete', danger: true });
+    if (!ok) return;
+    try {
+      await api.del(`/api/webhooks/${hook.id}`);
+      toast.ok(`Deleted ${hook.name}`);
+      hooks.reload();
+    } catch (e) { toast.error(e); }
+  };
+
+  const columns = [
+    { key: 'name', label: 'Webhook', render: (h) => html`<div class="cell-title">${h.name}${h.enabled ? null : html` <${Badge}>Disabled<//>`}</div>
+      <div class="cell-sub mono clip" title=${h.url}>${h.url}</div>` },
+    { key: 'type', label: 'Provider', render: (h) => html`<${Badge} tone="accent">${providerOf(h.type)?.label ?? h.type}<//>` },
+    { key: 'alert_types', label: 'Alerts', render: (h) => html`<div class="chips">${h.alert_types.map((t) => html`<${Badge} key=${t}>${humanize(t)}<//>`)}</div>` },
+    { key: 'cooldown', label: 'Cooldown', class: 'nowrap', render: (h) => duration(h.cooldown) },
+    { key: 'last', label: 'Last delivery', render: (h) => html`<${LastDelivery} d=${h.last_delivery} />` },
+    ...(writable ? [{ key: 'actions', label: 'Actions', class: 'actions-col', hideLabel: true, render: (h) => html`<div class="actions">
+      <button type="button" class="btn btn-sm" onClick=${() => runTest(h)} disabled=${testing === h.id} aria-label=${`Send a test to ${h.name}`}>
+        <${Icon} name="send" size=${15} />${testing === h.id ? 'Sending…' : 'Test'}</button>
+      <button type="button" class="btn btn-sm btn-icon" onClick=${() => setEditing(h)} aria-label=${`Edit ${h.name}`} title="Edit"><${Icon} name="edit" size=${15} /></button>
+      <button type="button" class="btn btn-sm btn-icon" onClick=${() => remove(h)} aria-label=${`Delete ${h.name}`} title="Delete"><${Icon} name="trash" size=${15} /></button>
+    </div>` }] : []),
+  ];
+
+  const newButton = writable ? html`<button type="button" class="btn btn-primary" onClick=${() => setEditing('new')}><${Icon} name="plus" />New webhook</button>` : null;
+
+  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${newButton}>
+    <${Card} pad=${false}>
+      ${hooks.error ? html`<${ErrorState} error=${hooks.error} retry=${hooks.reload} />`
+        : !hooks.data ? html`<${Loading} />`
+          : html`<${Table} columns=${columns} rows=${hooks.data.items} caption="Webhooks" rowClass=${(h) => (h.enabled ? '' : 'row-disabled')}
+              empty=${html`<${EmptyState} icon="webhooks" title="No webhooks yet" action=${newButton}>
+                <p>A webhook posts an alert when a monitor goes down, recovers or degrades: to Slack, Teams, PagerDuty or your own endpoint.</p><//>`} />`}
+    <//>
+    ${editing ? html`<${WebhookForm} hook=${editing === 'new' ? null : editing} alertTypes=${alertTypes.data?.items}
+      onCancel=${() => setEditing(null)}
+      onDone=${(saved) => { setEditing(null); toast.ok(`${editing === 'new' ? 'Created' : 'Saved'} ${saved.name}`); hooks.reload(); }} />` : null}
+    ${result ? html`<${TestResult} hook=${result.hook} result=${result.result} onClose=${() => setResult(null)} />` : null}
+  <//>`;
+}

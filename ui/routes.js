@@ -1,0 +1,45 @@
+// Every page of the app, and the main navigation. To add a page: write ui/pages/<name>.js (see
+// docs/ui.md), add its route here, and a navigation entry if it is a top-level section.
+// Routes are tried in order; a pattern segment starting with ':' is a parameter.
+
+/**
+ * @typedef {{
+ *   path: string,                       pattern, e.g. /monitors/:id
+ *   load: () => Promise<{default: any}>, the page module (loaded on first visit)
+ *   public?: boolean,                   reachable without signing in
+ *   bare?: boolean,                     rendered without the navigation shell (sign-in, setup)
+ *   props?: Record<string, any>,        extra props for the page component
+ * }} Route
+ */
+
+const coming = () => import('./pages/coming.js');
+
+/** @type {Route[]} */
+export const routes = [
+  { path: '/', load: () => import('./pages/dashboard.js') },
+  { path: '/login', load: () => import('./pages/login.js'), public: true, bare: true },
+  { path: '/setup', load: () => import('./pages/setup.js'), public: true, bare: true },
+  { path: '/monitors', load: coming, props: { title: 'Monitors', icon: 'monitors',
+    text: 'The monitor list, forms and detail pages with response-time charts are being built.' } },
+  { path: '/inventory', load: coming, props: { title: 'Inventory', icon: 'inventory',
+    text: 'Sites, locations, endpoints, assets, applications, subnets and credentials will be managed here.' } },
+  { path: '/discovery', load: coming, props: { title: 'Discovery', icon: 'discovery',
+    text: 'Subnet scans, topology sessions and SSH enrichment arrive in a later release.' } },
+  { path: '/snmp', load: () => import('./pages/snmp.js') },
+  { path: '/webhooks', load: () => import('./pages/webhooks.js') },
+  { path: '/settings', load: () => import('./pages/settings/index.js') },
+  { path: '/settings/:section', load: () => import('./pages/settings/index.js') },
+];
+
+/** The main navigation, in order. `match` is the path prefix that marks the entry as current. */
+export const nav = [
+  { href: '/', label: 'Dashboard', icon: 'dashboard' },
+  { href: '/monitors', label: 'Monitors', icon: 'monitors' },
+  { href: '/inventory', label: 'Inventory', icon: 'inventory' },
+  { href: '/discovery', label: 'Discovery', icon: 'discovery' },
+  { href: '/snmp', label: 'SNMP', icon: 'snmp' },
+  { href: '/webhooks', label: 'Webhooks', icon: 'webhooks' },
+  { href: '/settings', label: 'Settings', icon: 'settings' },
+];
+
+export const notFound = () => import('./pages/not-found.js');
