@@ -159,3 +159,31 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 }
+
+/**
+ * Screenshots of the page in light and dark (after earlier toasts are dismissed), then the same path
+ * opened at 375 px: checked for sideways overflow and labelled controls, and photographed.
+ */
+export async function photograph(p: UiPage, path: string, name: string, ready: string): Promise<void> {
+  const { page } = p;
+  await page.waitForLoadState('networkidle');
+  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  for (let i = 0; i < 5 && (await dismiss.count()); i++) await dismiss.first().click({ timeout: 1000 }).catch(() => {});
+  await assertLabelledControls(page, path);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await screenshot(page, name);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const phone = await p.context.newPage();
+  await phone.setViewportSize(PHONE);
+  phone.on('pageerror', (e) => p.errors.push(`uncaught (phone): ${e.message}`));
+  phone.on('console', (m) => { if (m.type() === 'error' && !/^Failed to load resource/.test(m.text())) p.errors.push(`(phone) ${m.text()}`); });
+  await phone.goto(path);
+  await phone.getByRole('heading', { name: ready, level: 1, exact: true }).waitFor();
+  await phone.waitForLoadState('networkidle');
+  await assertNoHorizontalOverflow(phone, `${path} at 375 px`);
+  await assertLabelledControls(phone, `${path} at 375 px`);
+  await screenshot(phone, `${name}-phone`);
+  await phone.close();
+}

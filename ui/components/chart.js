@@ -1,0 +1,126 @@
+// A response-time chart on uPlot, which is loaded (with its stylesheet) only when a chart is first
+// shown, so it never weighs on the first page load. Down and degraded stretches are shaded behind the
+// line; the line breaks where a check got no answer. Follows the theme (colours are read from the CSS
+// variables, and the chart is redrawn when the system theme changes) and the width of its box.
+import { dateTime, ms } from '../lib/format.js';
+import { html, useEffect, useRef, useState } from '../lib/html.js';
+import { loadStylesheet } from '../lib/stylesheet.js';
+import { ErrorState } from './empty.js';
+
+await loadStylesheet(new URL('./chart.css', import.meta.url).pathname);
+
+let uplot;
+/** uPlot and its stylesheet, once. */
+function loadUplot() {
+  uplot ??= Promise.all([
+    import('uplot'),
+    loadStylesheet(new URL(import.meta.resolve('uplot')).pathname.replace(/\.mjs$/, '.css')),
+  ]).then(([m]) => m.default);
+  return uplot;
+}
+
+const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+
+/** A #rrggbb theme colour at some opacity, for the canvas. */
+function alpha(hex, a) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  return m ? `rgba(${parseInt(m[1], 16)}, ${parseInt(m[2], 16)}, ${parseInt(m[3], 16)}, ${a})` : hex;
+}
+
+/** Shades each stretch from a down or degraded check to the next check, under the axes and line. */
+function bandsPlugin(statusRef) {
+  return {
+    hooks: {
+      drawClear: [(u) => {
+        const [xs] = u.data;
+        const status = statusRef.current;
+        const { ctx, bbox } = u;
+        const colours = { down: css('--down'), degraded: css('--degraded') };
+        ctx.save();
+        ctx.globalAlpha = 0.16;
+        for (let i = 0; i < xs.length; i++) {
+          const c = colours[status[i]];
+          if (!c) continue;
+          const a = u.valToPos(xs[i], 'x', true);
+          // The last check's state holds until now: the right edge of the chart.
+          const b = u.valToPos(i + 1 < xs.length ? xs[i + 1] : u.scales.x.max, 'x', true);
+          ctx.fillStyle = c;
+          ctx.fillRect(a, bbox.top, Math.max(2, b - a), bbox.height);
+        }
+        ctx.restore();
+      }],
+    },
+  };
+}
+
+function options(width, height, statusRef, spanRef, count) {
+  const axis = { stroke: css('--muted'), grid: { stroke: css('--border'), width: 1 }, ticks: { stroke: css('--border'), width: 1 }, font: '12px system-ui, sans-serif' };
+  const accent = css('--accent');
+  return {
+    width, height,
+    cursor: { y: false, points: { size: 7 } },
+    legend: { live: true },
+    scales: {
+      x: { time: true, range: (_u, min, max) => spanRef.current ?? [min, max] },
+      y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 10] },
+    },
+    axes: [{ ...axis, space: 90 }, { ...axis, size: 62, values: (_u, splits) => splits.map((v) => (v === null ? '' : ms(v))) }],
+    series: [
+      { label: 'Time', value: (_u, v) => (v === null ? '—' : dateTime(new Date(v * 1000).toISOString())) },
+      {
+        label: 'Response time', stroke: accent, width: 1.75, spanGaps: false,
+        fill: alpha(accent, 0.12),
+        value: (_u, v, _s, idx) => (idx === null || idx === undefined ? '—' : v === null ? 'no answer' : ms(v)),
+        // Few checks: mark each one (a single answer has no line to draw).
+        points: { show: count <= 60, size: 5 },
+      },
+    ],
+    plugins: [bandsPlugin(statusRef)],
+  };
+}
+
+/**
+ * @param {{data: {t: number[], rt: (number|null)[], status: string[]}, span?: [number, number], height?: number, label: string}} props
+ *   t in epoch seconds, oldest first; rt in ms (null: no answer); status per check (up, degraded, down);
+ *   span the time axis from and to (epoch seconds), else the data's own extent
+ */
+export function ResponseChart({ data, span, height = 240, label }) {
+  const box = useRef(null);
+  const plot = useRef(null);
+  const status = useRef(data.status);
+  const spanRef = useRef(span);
+  spanRef.current = span;
+  const [error, setError] = useState(null);
+  const [theme, setTheme] = useState(0);
+  status.current = data.status;
+
+  useEffect(() => {
+    const mq = matchMedia('(prefers-color-scheme: dark)');
+    const changed = () => setTheme((t) => t + 1);
+    mq.addEventListener('change', changed);
+    const ro = new ResizeObserver(() => {
+      const w = box.current?.clientWidth;
+      if (plot.current && w && w !== plot.current.width) plot.current.setSize({ width: w, height });
+    });
+    ro.observe(box.current);
+    return () => { mq.removeEventListener('change', changed); ro.disconnect(); plot.current?.destroy(); plot.current = null; };
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    loadUplot().then((UPlot) => {
+      if (!live || !box.current) return;
+      // The options depend on the colours and whether points show; the chart is made again when
+      // either changed, otherwise only its data is replaced (keeping the cursor; the span is re-read).
+      const key = `${theme}/${data.t.length <= 60}`;
+      if (plot.current && plot.current.key === key) { plot.current.setData([data.t, data.rt]); return; }
+      plot.current?.destroy();
+      plot.current = new UPlot(options(box.current.clientWidth || 600, height, status, spanRef, data.t.length), [data.t, data.rt], box.current);
+      plot.current.key = key;
+    }, (e) => { if (live) setError({ detail: `The chart could not be drawn: ${e.message}` }); });
+    return () => { live = false; };
+  }, [data, theme]);
+
+  if (error) return html`<${ErrorState} error=${error} />`;
+  return html`<div class="chart" ref=${box} role="img" aria-label=${label} style=${`min-height:${height}px`}></div>`;
+}

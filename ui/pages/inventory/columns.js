@@ -1,0 +1,97 @@
+// The table columns of each inventory type's list. References show as links with the short ID and
+// name of the record they point at (from the lookups the list loads).
+import { dateTime, relTime } from '../../lib/format.js';
+import { html } from '../../lib/html.js';
+import { Badge } from '../../components/badge.js';
+import { RefLink } from './ref.js';
+import { kindLabel, recordHref, roleLabel, typeDef, valueLabel } from './types.js';
+
+const dash = html`<span class="muted">—</span>`;
+const text = (v) => (v === null || v === undefined || v === '' ? dash : v);
+const mono = (v) => (v ? html`<span class="mono">${v}</span>` : dash);
+
+const CRIT_TONE = { low: 'neutral', medium: 'info', high: 'warn', critical: 'bad' };
+const STATUS_TONE = { in_use: 'ok', spare: 'info', in_repair: 'warn', retired: 'neutral', disposed: 'neutral' };
+const SECRETS = typeDef('credentials').fields.filter((f) => f.kind === 'secret');
+
+/** A few values and "+n" for the rest. */
+function some(list, n = 2) {
+  if (!list?.length) return dash;
+  return html`<span class="mono">${list.slice(0, n).join(', ')}</span>${list.length > n ? html` <span class="muted small">+${list.length - n}</span>` : null}`;
+}
+
+function nameCell(type, sub) {
+  return {
+    key: 'name', label: 'Name', render: (r) => html`<div class="name-cell">
+      <a href=${recordHref(type, r)} class="cell-title">${r.name}</a>
+      <div class="cell-sub"><span class="sid">${r.short_id}</span>${sub?.(r) ?? null}</div>
+      ${r.tags.length ? html`<div class="chips inv-tags">${r.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` : null}
+    </div>`,
+  };
+}
+
+const place = (r) => [r.building && `Building ${r.building}`, r.floor && `Floor ${r.floor}`, r.room && `Room ${r.room}`, r.rack && `Rack ${r.rack}`].filter(Boolean).join(' · ');
+
+/** Columns for a type; `lookups` maps referenced types to their lookups. */
+export function columnsFor(type, lookups) {
+  const ref = (t, field) => (r) => html`<${RefLink} type=${t} id=${r[field]} lookup=${lookups[t]} />`;
+  const changed = { key: 'updated_at', label: 'Changed', class: 'nowrap', render: (r) => html`<span title=${dateTime(r.updated_at)}>${relTime(r.updated_at)}</span>` };
+  switch (type) {
+    case 'sites': return [
+      nameCell(type, (r) => (r.time_zone ? ` · ${r.time_zone}` : '')),
+      { key: 'address', label: 'Address', render: (r) => (r.address ? html`<span class="clip" title=${r.address}>${r.address}</span>` : dash) },
+      { key: 'contact', label: 'Contact', render: (r) => (r.contact_name || r.contact_email
+        ? html`<div><div>${r.contact_name ?? ''}</div><div class="cell-sub">${r.contact_email ?? r.contact_phone ?? ''}</div></div>` : dash) },
+      changed,
+    ];
+    case 'locations': return [
+      nameCell(type),
+      { key: 'site', label: 'Site', render: ref('sites', 'site_id') },
+      { key: 'place', label: 'Place', render: (r) => text(place(r)) },
+      changed,
+    ];
+    case 'endpoints': return [
+      nameCell(type, (r) => (r.hostname && r.hostname !== r.name ? html` · <span class="mono">${r.hostname}</span>` : '')),
+      { key: 'ip', label: 'Addresses', render: (r) => some(r.ip_addresses) },
+      { key: 'role', label: 'Role', render: (r) => (r.role ? html`<${Badge} tone="accent">${roleLabel(r.role)}<//>` : dash) },
+      { key: 'model', label: 'Vendor and model', render: (r) => text([r.vendor, r.model].filter(Boolean).join(' ')) },
+      { key: 'site', label: 'Site', render: ref('sites', 'site_id') },
+    ];
+    case 'assets': return [
+      nameCell(type, (r) => (r.asset_tag ? html` · <span class="mono">${r.asset_tag}</span>` : '')),
+      { key: 'status', label: 'Status', render: (r) => (r.status ? html`<${Badge} tone=${STATUS_TONE[r.status]}>${valueLabel(r.status)}<//>` : dash) },
+      { key: 'model', label: 'Model', render: (r) => text([r.manufacturer, r.model].filter(Boolean).join(' ')) },
+      { key: 'serial', label: 'Serial', render: (r) => mono(r.serial_number) },
+      { key: 'warranty', label: 'Warranty', class: 'nowrap', render: (r) => (r.warranty_expires
+        ? html`<span class=${r.warranty_expires < new Date().toISOString().slice(0, 10) ? 'expired' : ''}>${r.warranty_expires}</span>` : dash) },
+      { key: 'location', label: 'Location', render: ref('locations', 'location_id') },
+    ];
+    case 'applications': return [
+      nameCell(type),
+      { key: 'criticality', label: 'Criticality', render: (r) => (r.criticality ? html`<${Badge} tone=${CRIT_TONE[r.criticality]}>${valueLabel(r.criticality)}<//>` : dash) },
+      { key: 'owner', label: 'Owner', render: (r) => text(r.owner) },
+      { key: 'runs', label: 'Runs on', render: (r) => (r.endpoint_ids.length
+        ? html`<div class="chips">${r.endpoint_ids.map((id) => html`<${RefLink} key=${id} type="endpoints" id=${id} lookup=${lookups.endpoints} />`)}</div>` : dash) },
+      { key: 'url', label: 'URL', render: (r) => (r.url ? html`<a href=${r.url} target="_blank" rel="noopener noreferrer" class="clip mono small">${r.url}</a>` : dash) },
+    ];
+    case 'subnets': return [
+      nameCell(type, (r) => (r.name !== r.cidr ? html` · <span class="mono">${r.cidr}</span>` : '')),
+      { key: 'vlan', label: 'VLAN', render: (r) => (r.vlan_id ? html`<span>${r.vlan_id}${r.vlan_name ? html` <span class="muted">${r.vlan_name}</span>` : null}</span>` : dash) },
+      { key: 'gateway', label: 'Gateway', render: (r) => mono(r.gateway) },
+      { key: 'dhcp', label: 'DHCP', render: (r) => (r.dhcp_ranges.length ? html`<span class="mono small">${r.dhcp_ranges.map((d) => `${d.start}–${d.end}`).join(', ')}</span>` : dash) },
+      { key: 'site', label: 'Site', render: ref('sites', 'site_id') },
+    ];
+    case 'credentials': return [
+      nameCell(type),
+      { key: 'kind', label: 'Kind', render: (r) => html`<${Badge} tone="accent">${kindLabel(r.kind)}<//>` },
+      { key: 'username', label: 'User', render: (r) => mono(r.username) },
+      { key: 'secrets', label: 'Secrets', render: (r) => {
+        const shown = SECRETS.filter((f) => r[f.name]);
+        return shown.length ? html`<div class="chips">${shown.map((f) => (r[f.name].set
+          ? html`<${Badge} key=${f.name} tone="ok">${f.label}<//>` : html`<${Badge} key=${f.name} tone="warn">No ${f.label.toLowerCase()}<//>`))}</div>` : dash;
+      } },
+      changed,
+    ];
+    default: return [nameCell(type), changed];
+  }
+}

@@ -1,0 +1,37 @@
+// What can be done to a monitor from the list and its page: check now, pause or resume, delete (after
+// a confirmation). Each tells the outcome in a toast and resolves to the API's answer; failures are
+// thrown for the caller's toast.error.
+import { api } from '../../lib/api.js';
+import { confirm } from '../../lib/confirm.js';
+import { humanize } from '../../lib/format.js';
+import { html } from '../../lib/html.js';
+import { toast } from '../../lib/toast.js';
+
+/** Runs a check at once; resolves to {result, monitor}. */
+export async function checkNow(m) {
+  const r = await api.post(`/api/monitors/${m.id}/check`);
+  const text = `${m.name}: ${humanize(r.result.status)}${r.result.message ? ` · ${r.result.message}` : ''}`;
+  if (r.result.status === 'down') toast.error(text); else toast.ok(text);
+  return r;
+}
+
+/** Pauses a running monitor or resumes a paused one; resolves to the updated monitor. */
+export async function togglePause(m) {
+  const r = await api.post(`/api/monitors/${m.id}/pause`);
+  toast.ok(r.status === 'paused' ? `Paused ${m.name}` : `Resumed ${m.name}: checking now`);
+  return r;
+}
+
+/** Deletes after asking; resolves true when deleted. */
+export async function deleteMonitor(m) {
+  const ok = await confirm({
+    title: `Delete ${m.name}?`,
+    message: html`<p>Its check results, incidents and statistics are deleted with it; monitors that depend on it lose it as a
+      parent. Its entries in the event log stay. This cannot be undone.</p>`,
+    confirmLabel: 'Delete monitor', danger: true,
+  });
+  if (!ok) return false;
+  await api.del(`/api/monitors/${m.id}`);
+  toast.ok(`Deleted ${m.name}`);
+  return true;
+}

@@ -1,0 +1,96 @@
+// The monitor event log: status changes, incidents, pauses, edits and manual checks of every monitor
+// (deleted ones included), filtered by monitor, kind and time, paged, and exported as CSV with the same
+// filters. Those allowed to change monitors can also clear all check history here.
+import { api, qs } from '../../lib/api.js';
+import { confirm } from '../../lib/confirm.js';
+import { dateTime, relTime } from '../../lib/format.js';
+import { html } from '../../lib/html.js';
+import { useApi } from '../../lib/hooks.js';
+import { setQuery } from '../../lib/router.js';
+import { can, useSession } from '../../lib/session.js';
+import { toast } from '../../lib/toast.js';
+import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
+import { XIcon } from '../../components/extra-icons.js';
+import { Icon } from '../../components/icons.js';
+import { Card, Page } from '../../components/page.js';
+import { Pager, Table } from '../../components/table.js';
+import { EVENT_KINDS, eventDetail, eventMark, kindLabel } from './event-view.js';
+import { MonitorTabs } from './section.js';
+
+const LIMIT = 50;
+
+/** A datetime-local value ("2026-01-02T10:30") as an ISO time, or undefined. */
+const isoOf = (local) => {
+  const t = local ? new Date(local).getTime() : NaN;
+  return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
+};
+
+const COLUMNS = [
+  { key: 'at', label: 'Time', class: 'nowrap', render: (e) => html`<div class="cell-title">${dateTime(e.at)}</div><div class="cell-sub">${relTime(e.at)}</div>` },
+  { key: 'monitor', label: 'Monitor', render: (e) => (e.monitor_id && e.kind !== 'deleted'
+    ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : html`<span>${e.monitor_name ?? 'All monitors'}</span>`) },
+  { key: 'kind', label: 'Event', render: (e) => html`<span class="ev-kind"><span class=${`event-mark status-${eventMark(e)}`} aria-hidden="true"></span>${kindLabel(e.kind)}</span>` },
+  { key: 'text', label: 'Details', render: (e) => html`<span class="ev-text">${eventDetail(e)}</span>` },
+];
+
+export default function MonitorEventsPage({ query }) {
+  const s = useSession();
+  const offset = Number(query.offset) || 0;
+  const filters = { monitor_id: query.monitor_id, kind: query.kind, since: isoOf(query.since), until: isoOf(query.until) };
+  const events = useApi('/api/monitors/events', { query: { ...filters, limit: LIMIT, offset }, live: true });
+  const monitors = useApi('/api/monitors');
+
+  const clear = async () => {
+    const ok = await confirm({
+      title: 'Clear all monitor check history?',
+      message: html`<p>Every check result, statistic, closed incident and event of every monitor is deleted. Open incidents are kept,
+        and monitors keep their current status. This cannot be undone.</p>`,
+      confirmLabel: 'Clear history', danger: true,
+    });
+    if (!ok) return;
+    try {
+      const r = await api.del('/api/monitors/events');
+      toast.ok(`Cleared ${r.deleted.results} results and ${r.deleted.events} events`);
+      events.reload();
+    } catch (e) { toast.error(e); }
+  };
+
+  const exportHref = `/api/monitors/events/export${qs(filters)}`;
+  const actions = html`
+    <a class="btn" href=${exportHref} download><${XIcon} name="download" size=${16} />Export CSV</a>
+    ${can(s, 'monitors:write') ? html`<button type="button" class="btn btn-danger-ghost" onClick=${clear}><${Icon} name="trash" size=${16} />Clear history</button>` : null}`;
+  const monitorOptions = (monitors.data?.monitors ?? []).map((m) => ({ value: m.id, label: m.name }));
+  // A filter on a deleted monitor still works: its events keep the name.
+  if (query.monitor_id && !monitorOptions.some((o) => o.value === query.monitor_id)) {
+    monitorOptions.push({ value: query.monitor_id, label: events.data?.items[0]?.monitor_name ?? 'Deleted monitor' });
+  }
+  const filtered = query.monitor_id || query.kind || query.since || query.until;
+
+  return html`<${Page} title="Monitors" subtitle="Every status change, incident and edit, newest first" actions=${actions}>
+    <${MonitorTabs} active="/monitors/events" />
+    <${Card} pad=${false}>
+      <div class="ev-filters">
+        <div class="field"><label for="ev-monitor">Monitor</label>
+          <select id="ev-monitor" value=${query.monitor_id ?? ''} onChange=${(e) => setQuery({ monitor_id: e.currentTarget.value, offset: '' })}>
+            <option value="">All monitors</option>
+            ${monitorOptions.map((o) => html`<option key=${o.value} value=${o.value}>${o.label}</option>`)}
+          </select></div>
+        <div class="field"><label for="ev-kind">Event</label>
+          <select id="ev-kind" value=${query.kind ?? ''} onChange=${(e) => setQuery({ kind: e.currentTarget.value, offset: '' })}>
+            <option value="">All events</option>
+            ${EVENT_KINDS.map((k) => html`<option key=${k} value=${k}>${kindLabel(k)}</option>`)}
+          </select></div>
+        <div class="field"><label for="ev-since">From</label>
+          <input id="ev-since" type="datetime-local" value=${query.since ?? ''} onChange=${(e) => setQuery({ since: e.currentTarget.value, offset: '' })} /></div>
+        <div class="field"><label for="ev-until">Until</label>
+          <input id="ev-until" type="datetime-local" value=${query.until ?? ''} onChange=${(e) => setQuery({ until: e.currentTarget.value, offset: '' })} /></div>
+        ${filtered ? html`<div class="field ev-reset"><button type="button" class="btn" onClick=${() => setQuery({ monitor_id: '', kind: '', since: '', until: '', offset: '' })}>Reset</button></div>` : null}
+      </div>
+      ${events.error ? html`<div class="mon-note"><${ErrorState} error=${events.error} retry=${events.reload} /></div>`
+        : !events.data ? html`<${Loading} />`
+          : html`<${Table} columns=${COLUMNS} rows=${events.data.items} caption="Monitor events"
+              empty=${html`<${EmptyState} icon="log" title=${filtered ? 'No event matches these filters' : 'No events yet'} />`} />
+            <${Pager} total=${events.data.total} limit=${LIMIT} offset=${offset} onChange=${(o) => setQuery({ offset: o || '' }, { replace: false })} />`}
+    <//>
+  <//>`;
+}

@@ -1,0 +1,141 @@
+// The monitor list: each monitor's status, its last 24 hours as a status bar with the uptime, its
+// response time and last check; filters by status (with counts), tag and check type, and a search over
+// names, targets and tags, all kept in the URL. Check now, pause and delete from the row. Updates
+// without a reload when monitor state changes.
+import { dateTime, ms, pct, relTime } from '../../lib/format.js';
+import { html, useMemo, useState } from '../../lib/html.js';
+import { useApi } from '../../lib/hooks.js';
+import { setQuery } from '../../lib/router.js';
+import { can, useSession } from '../../lib/session.js';
+import { toast } from '../../lib/toast.js';
+import { Badge, StatusBadge } from '../../components/badge.js';
+import { SearchBox } from '../../components/controls.js';
+import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
+import { XIcon } from '../../components/extra-icons.js';
+import { Icon } from '../../components/icons.js';
+import { Card, Page } from '../../components/page.js';
+import { StatusBar } from '../../components/status-bar.js';
+import { Pager, Table } from '../../components/table.js';
+import { checkNow, deleteMonitor, togglePause } from './actions.js';
+import { checkType, CHECK_TYPES } from './model.js';
+import { MonitorTabs } from './section.js';
+import { useStatusEvents } from './status-events.js';
+import { barWindow, describeParts, statusChanges, statusSegments, summarize } from './timeline.js';
+
+const PAGE_SIZE = 50;
+const STATUSES = [
+  { value: '', label: 'All' }, { value: 'down', label: 'Down' }, { value: 'degraded', label: 'Degraded' },
+  { value: 'up', label: 'Up' }, { value: 'paused', label: 'Paused' }, { value: 'unknown', label: 'Unknown' },
+];
+
+function matches(m, words) {
+  const hay = `${m.name} ${m.target} ${m.tags.join(' ')}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+function Filters({ query, counts, tags }) {
+  return html`<div class="mon-toolbar">
+    <div class="mon-toolbar-top">
+      <${SearchBox} value=${query.q ?? ''} label="Search monitors" placeholder="Search name, target or tag"
+        onInput=${(v) => setQuery({ q: v, offset: '' })} />
+      <div class="mon-selects">
+        <select aria-label="Tag" value=${query.tag ?? ''} onChange=${(e) => setQuery({ tag: e.currentTarget.value, offset: '' })}>
+          <option value="">All tags</option>
+          ${tags.map((t) => html`<option key=${t} value=${t}>${t}</option>`)}
+        </select>
+        <select aria-label="Check type" value=${query.type ?? ''} onChange=${(e) => setQuery({ type: e.currentTarget.value, offset: '' })}>
+          <option value="">All types</option>
+          ${CHECK_TYPES.map((t) => html`<option key=${t.value} value=${t.value}>${t.label}</option>`)}
+        </select>
+      </div>
+    </div>
+    <div class="filter-chips" role="group" aria-label="Status">
+      ${STATUSES.map((s) => html`<button key=${s.value} type="button" class=${`fchip${s.value ? ` fchip-${s.value}` : ''}`}
+        aria-pressed=${(query.status ?? '') === s.value ? 'true' : 'false'} onClick=${() => setQuery({ status: s.value, offset: '' })}>
+        ${s.value ? html`<span class="dot" aria-hidden="true"></span>` : null}${s.label}<span class="fchip-n">${counts[s.value || 'all'] ?? 0}</span>
+      </button>`)}
+    </div>
+  </div>`;
+}
+
+function Uptime({ m, events }) {
+  if (!events.events) return html`<span class="muted small">…</span>`;
+  const win = barWindow(events.now, 24);
+  const segments = statusSegments(m, statusChanges(events.events, m.id), win, events.now, events.knownFrom);
+  return html`<div class="bar-cell">
+    <${StatusBar} compact segments=${segments} describe=${describeParts} label=${summarize(segments)} />
+    <span class="bar-pct" title="Uptime of the checks in the last 24 hours">${m.stats_24h.checks ? pct(m.stats_24h.uptime_pct) : '—'}</span>
+  </div>`;
+}
+
+export default function MonitorListPage({ query }) {
+  const s = useSession();
+  const writable = can(s, 'monitors:write');
+  const monitors = useApi('/api/monitors', { live: true, every: 30 });
+  const tags = useApi('/api/monitors/tags', { live: true });
+  const events = useStatusEvents();
+  const [busy, setBusy] = useState(null);
+
+  const all = monitors.data?.monitors ?? [];
+  const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const base = useMemo(() => all.filter((m) => (!query.tag || m.tags.includes(query.tag)) && (!query.type || m.check_type === query.type)
+    && matches(m, words)), [all, query.tag, query.type, query.q]);
+  const counts = { all: base.length };
+  for (const m of base) counts[m.status] = (counts[m.status] ?? 0) + 1;
+  const shown = query.status ? base.filter((m) => m.status === query.status) : base;
+  const offset = Math.min(Number(query.offset) || 0, Math.max(0, shown.length - 1));
+  const page = shown.slice(offset, offset + PAGE_SIZE);
+
+  const act = (m, what, fn) => async () => {
+    setBusy(`${m.id}:${what}`);
+    try {
+      await fn(m);
+      monitors.reload();
+    } catch (e) { toast.error(e); } finally { setBusy(null); }
+  };
+
+  const columns = [
+    { key: 'name', label: 'Monitor', render: (m) => html`
+      <a href=${`/monitors/${m.id}`} class="cell-title">${m.name}</a>
+      <div class="cell-sub mono clip" title=${m.target}>${m.target}</div>
+      <div class="chips mon-tags"><${Badge} tone="accent">${checkType(m.check_type).label}<//>${m.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` },
+    { key: 'status', label: 'Status', render: (m) => html`<div>
+      <${StatusBadge} status=${m.status} />
+      ${m.last_message && m.status !== 'up' ? html`<div class="cell-sub clip mon-msg" title=${m.last_message}>${m.last_message}</div>` : null}</div>` },
+    { key: 'bar', label: 'Last 24 hours', class: 'bar-col', render: (m) => html`<${Uptime} m=${m} events=${events} />` },
+    { key: 'rt', label: 'Response', class: 'num', render: (m) => html`<div><div>${ms(m.response_time)}</div>
+      <div class="cell-sub" title="Average over 24 hours">${m.stats_24h.avg_response_ms === null ? '' : `avg ${ms(m.stats_24h.avg_response_ms)}`}</div></div>` },
+    { key: 'last', label: 'Last check', class: 'nowrap', render: (m) => html`<span title=${dateTime(m.last_check)}>${m.last_check ? relTime(m.last_check) : 'Not yet'}</span>` },
+    ...(writable ? [{ key: 'actions', label: 'Actions', class: 'actions-col', hideLabel: true, render: (m) => html`<div class="actions">
+      <button type="button" class="btn btn-sm btn-icon" onClick=${act(m, 'check', checkNow)} disabled=${!!busy}
+        aria-label=${`Check ${m.name} now`} title="Check now"><${Icon} name="refresh" size=${15} class=${busy === `${m.id}:check` ? 'spin' : ''} /></button>
+      <button type="button" class="btn btn-sm btn-icon" onClick=${act(m, 'pause', togglePause)} disabled=${!!busy}
+        aria-label=${`${m.status === 'paused' ? 'Resume' : 'Pause'} ${m.name}`} title=${m.status === 'paused' ? 'Resume' : 'Pause'}>
+        <${XIcon} name=${m.status === 'paused' ? 'play' : 'pause'} size=${15} /></button>
+      <a class="btn btn-sm btn-icon" href=${`/monitors/${m.id}/edit`} aria-label=${`Edit ${m.name}`} title="Edit"><${Icon} name="edit" size=${15} /></a>
+      <button type="button" class="btn btn-sm btn-icon" onClick=${act(m, 'delete', deleteMonitor)} disabled=${!!busy}
+        aria-label=${`Delete ${m.name}`} title="Delete"><${Icon} name="trash" size=${15} /></button>
+    </div>` }] : []),
+  ];
+
+  const newButton = writable ? html`<a class="btn btn-primary" href="/monitors/new"><${Icon} name="plus" />New monitor</a>` : null;
+  const filtered = query.q || query.tag || query.type || query.status;
+  const subtitle = monitors.data ? `${all.length} ${all.length === 1 ? 'monitor' : 'monitors'} · checked from this probe` : 'Checked from this probe';
+
+  return html`<${Page} title="Monitors" subtitle=${subtitle} actions=${newButton}>
+    <${MonitorTabs} active="/monitors" />
+    ${monitors.error ? html`<${ErrorState} error=${monitors.error} retry=${monitors.reload} />`
+      : !monitors.data ? html`<${Card}><${Loading} /><//>`
+        : !all.length ? html`<${Card}><${EmptyState} icon="monitors" title="No monitors yet" action=${newButton}>
+            <p>A monitor checks a web page, a host, a port or a DNS name on a schedule, keeps its history and alerts through webhooks when it goes down.</p>
+          <//><//>`
+          : html`<${Card} pad=${false} class="mon-card">
+            <${Filters} query=${query} counts=${counts} tags=${tags.data ?? []} />
+            ${events.error ? html`<div class="mon-note"><${ErrorState} error=${events.error} /></div>` : null}
+            <${Table} columns=${columns} rows=${page} caption="Monitors" rowClass=${(m) => `mon-row mon-${m.status}`}
+              empty=${html`<${EmptyState} icon="search" title="No monitor matches"
+                action=${filtered ? html`<button type="button" class="btn" onClick=${() => setQuery({ q: '', tag: '', type: '', status: '', offset: '' })}>Clear filters</button>` : null} />`} />
+            <${Pager} total=${shown.length} limit=${PAGE_SIZE} offset=${offset} onChange=${(o) => setQuery({ offset: o || '' }, { replace: false })} />
+          <//>`}
+  <//>`;
+}
