@@ -7,22 +7,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  assertClean, openPage, photograph, screenshot, signIn, startUi,
-  type UiEnv, type UiPage } from './helpers/browser.js';
+  assertClean, photograph, screenshot, startSignedIn, type UiEnv, type UiPage,
+} from './helpers/browser.js';
 
 let env: UiEnv;
 let admin: { username: string; password: string; key: string };
 let p: UiPage;
 
 before(async () => {
-  env = await startUi();
-  const a = await env.t.admin();
-  const saved = await env.t.request('POST', '/api/setup/save', { key: a.key, body: { probe_name: 'edge-probe', timezone: 'UTC' } });
-  assert.equal(saved.status, 200, saved.text);
-  admin = { username: a.username, password: a.password, key: a.key };
-  p = await openPage(env);
-  await signIn(p.page, admin.username, admin.password);
-  assertClean(p, 'sign-in', ['GET /api/me 401']);
+  ({ env, admin, p } = await startSignedIn());
 });
 
 after(async () => {

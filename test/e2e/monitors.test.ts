@@ -10,8 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import {
-  assertClean, openPage, photograph, screenshot, signIn, startUi, transferredBytes,
-  type UiEnv, type UiPage } from './helpers/browser.js';
+  assertClean, photograph, screenshot, startSignedIn, transferredBytes, type UiEnv, type UiPage,
+} from './helpers/browser.js';
 
 let env: UiEnv;
 let admin: { username: string; password: string; key: string };
@@ -32,15 +32,7 @@ async function stopSite(): Promise<void> {
 }
 
 before(async () => {
-  env = await startUi();
-  const a = await env.t.admin();
-  const saved = await env.t.request('POST', '/api/setup/save', { key: a.key, body: { probe_name: 'edge-probe', timezone: 'UTC' } });
-  assert.equal(saved.status, 200, saved.text);
-  admin = { username: a.username, password: a.password, key: a.key };
-  await startSite();
-  p = await openPage(env);
-  await signIn(p.page, admin.username, admin.password);
-  assertClean(p, 'sign-in', ['GET /api/me 401']);
+  ({ env, admin, p } = await startSignedIn(() => startSite()));
 });
 
 after(async () => {

@@ -9,8 +9,8 @@ import { after, before, test } from 'node:test';
 import { startSimulator } from '../helpers/snmp-sim.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import {
-  assertClean, openPage, photograph, screenshot, signIn, startUi, transferredBytes,
-  type UiEnv, type UiPage } from './helpers/browser.js';
+  assertClean, photograph, screenshot, startSignedIn, transferredBytes, type UiEnv, type UiPage,
+} from './helpers/browser.js';
 
 let env: UiEnv;
 let admin: { username: string; password: string; key: string };
@@ -20,18 +20,12 @@ let site: Server;
 let siteUrl: string;
 
 before(async () => {
-  env = await startUi();
-  const a = await env.t.admin();
-  const saved = await env.t.request('POST', '/api/setup/save', { key: a.key, body: { probe_name: 'edge-probe', timezone: 'UTC' } });
-  assert.equal(saved.status, 200, saved.text);
-  admin = { username: a.username, password: a.password, key: a.key };
-  receiver = await Receiver.start();
-  site = createServer((_req, res) => res.end('ok'));
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-  p = await openPage(env);
-  await signIn(p.page, admin.username, admin.password);
-  assertClean(p, 'sign-in', ['GET /api/me 401']);
+  ({ env, admin, p } = await startSignedIn(async () => {
+    receiver = await Receiver.start();
+    site = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+  }));
 });
 
 after(async () => {
@@ -262,8 +256,9 @@ test('SNMP: a walk of a simulated agent on loopback, and the vendor profiles', a
   ].join('\n') }]);
   try {
     const dev = sim.devices[0]!;
-    await page.goto('/snmp');
+    await page.goto('/snmp/vendors');
     await page.getByText('Cisco switches and routers', { exact: false }).waitFor();
+    await page.goto('/snmp');
     await page.getByLabel('Agent').fill(dev.host);
     await page.getByLabel('UDP port').fill(String(dev.port));
     await page.getByLabel('Community').fill('lab-community');

@@ -201,6 +201,7 @@ test('device cards: an inventory endpoint read live, then its own selection and 
   assert.equal(live.body.live.ok, true, live.text);
   assert.equal(live.body.vendor.key, 'generic');
   assert.equal(live.body.vendor.from, 'identified');
+  assert.equal(live.body.port, agent.port, 'the credential\'s port when the device has none of its own');
   const system = live.body.cards.find((c: any) => c.key === 'system');
   const values = system.items.filter((i: any) => i.value !== null);
   assert.ok(values.length >= 3, JSON.stringify(system));

@@ -175,7 +175,7 @@ export class DeviceCardService {
     return {
       device_name: dev.name,
       source: row && dev.endpoint ? 'saved+inventory' as const : row ? 'saved' as const : 'inventory' as const,
-      target, port: port ?? 161,
+      target, port: port ?? credential?.port ?? 161,
       credential: credential ? { id: credential.id, short_id: credential.short_id, name: credential.name } : null,
       vendor: { key: chosenProfile.key, name: chosenProfile.name, variant: variant ?? null, from },
       identification: identification as Record<string, unknown> | null,

@@ -43,7 +43,7 @@ export interface AgentInput {
 }
 
 /** What a stored credential is, without its secrets (templates show this). */
-export interface CredentialRef { id: string; short_id: string; name: string; version: SnmpVersion }
+export interface CredentialRef { id: string; short_id: string; name: string; version: SnmpVersion; port: number | null }
 
 const KIND_VERSION: Record<string, SnmpVersion> = { snmp_v1: 'v1', snmp_v2c: 'v2c', snmp_v3: 'v3' };
 
@@ -66,7 +66,7 @@ export class TargetResolver {
     if (!version) {
       throw badRequest('Not an SNMP credential', [{ path: field, message: `${String(data.short_id)} is a ${String(data.kind)} credential, not SNMP` }]);
     }
-    return { id: String(data.id), short_id: String(data.short_id), name: String(data.name), version };
+    return { id: String(data.id), short_id: String(data.short_id), name: String(data.name), version, port: typeof data.port === 'number' ? data.port : null };
   }
 
   /** Checks the combination of fields without reading any secret (for saving templates and cards). */

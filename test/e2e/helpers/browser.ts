@@ -187,3 +187,26 @@ export async function photograph(p: UiPage, path: string, name: string, ready: s
   await screenshot(phone, `${name}-phone`);
   await phone.close();
 }
+
+export interface SignedIn {
+  env: UiEnv;
+  admin: { username: string; password: string; key: string };
+  p: UiPage;
+}
+
+/**
+ * A set-up probe (named edge-probe, UTC) with an administrator, and a desktop page signed in as them.
+ * `prepare` runs after setup and before the browser opens (peers, records made through the API).
+ */
+export async function startSignedIn(prepare?: (env: UiEnv, admin: SignedIn['admin']) => Promise<void>): Promise<SignedIn> {
+  const env = await startUi();
+  const a = await env.t.admin();
+  const admin = { username: a.username, password: a.password, key: a.key };
+  const saved = await env.t.request('POST', '/api/setup/save', { key: a.key, body: { probe_name: 'edge-probe', timezone: 'UTC' } });
+  assert.equal(saved.status, 200, saved.text);
+  await prepare?.(env, admin);
+  const p = await openPage(env);
+  await signIn(p.page, admin.username, admin.password);
+  assertClean(p, 'sign-in', ['GET /api/me 401']);
+  return { env, admin, p };
+}

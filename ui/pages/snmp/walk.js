@@ -1,18 +1,12 @@
-// SNMP: walk an agent's subtrees (v1, v2c, v3) and read the values as the OID store names them, and
-// the built-in vendor profiles (how devices are recognised and which cards they get). Templates and
-// device cards get their pages in a later release.
-import { api } from '../lib/api.js';
-import { useForm } from '../lib/form.js';
-import { ms } from '../lib/format.js';
-import { html, useMemo, useState } from '../lib/html.js';
-import { useApi } from '../lib/hooks.js';
-import { can, useSession } from '../lib/session.js';
-import { Badge } from '../components/badge.js';
-import { EmptyState, ErrorState, Loading } from '../components/empty.js';
-import { Field, FormError, SelectField, TextArea } from '../components/field.js';
-import { Icon } from '../components/icons.js';
-import { Card, Page } from '../components/page.js';
-import { Table } from '../components/table.js';
+// The Walk tab: walk an agent's subtrees (v1, v2c, v3) with a community or keys typed in for this walk
+// only, and read the values as the OID store names them.
+import { api } from '../../lib/api.js';
+import { useForm } from '../../lib/form.js';
+import { html, useState } from '../../lib/html.js';
+import { Field, FormError, SelectField, TextArea } from '../../components/field.js';
+import { Icon } from '../../components/icons.js';
+import { Card } from '../../components/page.js';
+import { WalkResult } from './varbinds.js';
 
 const VERSIONS = [{ value: 'v2c', label: 'v2c' }, { value: 'v1', label: 'v1' }, { value: 'v3', label: 'v3' }];
 const LEVELS = [
@@ -43,29 +37,17 @@ function walkBody(v) {
   return body;
 }
 
-const RESULT_COLUMNS = [
-  { key: 'name', label: 'Object', render: (b) => html`<div class="cell-title mono">${b.name}</div><div class="cell-sub mono">${b.oid}</div>` },
-  { key: 'type', label: 'Type', class: 'nowrap', render: (b) => html`<span class="muted">${b.type}</span>` },
-  { key: 'display', label: 'Value', render: (b) => html`<span class="mono">${b.display}</span>` },
-];
-
-function Walk() {
+export default function WalkSection() {
   const form = useForm({
     target: '', port: '', version: 'v2c', community: '', oids: 'system', timeout: '',
     'v3.username': '', 'v3.level': 'authPriv', 'v3.auth_protocol': 'sha', 'v3.auth_key': '', 'v3.priv_protocol': 'aes', 'v3.priv_key': '',
   });
   const [result, setResult] = useState(null);
-  const [filter, setFilter] = useState('');
   const v = form.values;
   const onSubmit = form.submit(async (vals) => {
     setResult(null);
     setResult(await api.post('/api/snmp/walk', walkBody(vals)));
   });
-  const rows = useMemo(() => {
-    if (!result) return [];
-    const f = filter.trim().toLowerCase();
-    return result.varbinds.filter((b) => !f || `${b.name} ${b.oid} ${b.display}`.toLowerCase().includes(f));
-  }, [result, filter]);
 
   return html`<${Card} title="Walk">
     <form onSubmit=${onSubmit}>
@@ -101,41 +83,6 @@ function Walk() {
         <button type="submit" class="btn btn-primary" disabled=${form.busy}><${Icon} name="search" size=${16} />${form.busy ? 'Walking…' : 'Walk'}</button>
       </div>
     </form>
-    ${result ? html`<div class="walk-result">
-      <div class="walk-summary">
-        <span><strong>${result.count}</strong> ${result.count === 1 ? 'value' : 'values'} from <span class="mono">${result.target}</span> (${result.version}) in ${ms(result.elapsed_ms)}</span>
-        ${result.truncated ? html`<${Badge} tone="warn">truncated<//>` : null}
-        <input type="search" class="walk-filter" placeholder="Filter" aria-label="Filter the values" value=${filter}
-          onInput=${(e) => setFilter(e.currentTarget.value)} />
-      </div>
-      <${Table} columns=${RESULT_COLUMNS} rows=${rows} rowKey="oid" caption="Walk results"
-        empty=${html`<${EmptyState} icon="search" title=${result.count ? 'No value matches the filter' : 'The agent returned no values under these subtrees'} />`} />
-    </div>` : null}
-  <//>`;
-}
-
-/** The operating systems a profile tells apart (two variants may share one OS name). */
-function variantChips(v) {
-  const names = [...new Set((v.variants ?? []).map((x) => x.os ?? x.key))];
-  return names.length ? html`<div class="chips">${names.map((n) => html`<${Badge} key=${n}>${n}<//>`)}</div>` : '—';
-}
-
-const VENDOR_COLUMNS = [
-  { key: 'name', label: 'Vendor', render: (v) => html`<div class="cell-title">${v.name}</div><div class="cell-sub">${v.manufacturer}</div>` },
-  { key: 'kind', label: 'Kind', render: (v) => html`<${Badge} tone="accent">${v.kind}<//>` },
-  { key: 'variants', label: 'Variants', render: variantChips },
-  { key: 'description', label: 'Recognises', render: (v) => html`<span class="muted">${v.description}</span>` },
-];
-
-export default function SnmpPage() {
-  const s = useSession();
-  const vendors = useApi('/api/snmp/vendors');
-  return html`<${Page} title="SNMP" subtitle="Walk an agent, and the vendor profiles that identify devices">
-    ${can(s, 'snmp:write') ? html`<${Walk} />` : null}
-    <${Card} title="Vendor profiles" pad=${false}>
-      ${vendors.error ? html`<${ErrorState} error=${vendors.error} retry=${vendors.reload} />`
-        : vendors.data ? html`<${Table} columns=${VENDOR_COLUMNS} rows=${vendors.data.items} rowKey="key" caption="SNMP vendor profiles" />`
-          : html`<${Loading} />`}
-    <//>
+    ${result ? html`<${WalkResult} result=${result} />` : null}
   <//>`;
 }
