@@ -59,12 +59,7 @@ export const aruba: VendorProfile = {
       ],
     },
   ],
-  identity: {
-    model: entityIdentity.model,
-    serial: entityIdentity.serial,
-    version: entityIdentity.version,
-    firmware: entityIdentity.firmware,
-  },
+  identity: entityIdentity,
   cards: [
     systemCard,
     cpuCard(hostResourcesCpu),

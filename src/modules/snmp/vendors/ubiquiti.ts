@@ -61,12 +61,7 @@ export const ubiquiti: VendorProfile = {
       },
     },
   ],
-  identity: {
-    model: entityIdentity.model,
-    serial: entityIdentity.serial,
-    version: entityIdentity.version,
-    firmware: entityIdentity.firmware,
-  },
+  identity: entityIdentity,
   cards: [
     systemCard,
     cpuCard(hostResourcesCpu),
