@@ -5,19 +5,18 @@
 // Real processes, HTTP, files and fsync.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { access, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/core/store/index.js';
 import { HEADER_BYTES, JOURNAL_FILE } from '../../src/core/store/journal.js';
 import { SNAPSHOT_TEMP_FILE } from '../../src/core/store/snapshot.js';
 import { MIGRATIONS } from '../../src/main.js';
 import { freePort } from '../helpers/net.js';
+import { spawnService, type Exit, type ServiceProgram } from '../helpers/service-process.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = 26;
 /** Rounds that end with SIGTERM (a clean stop under load) instead of SIGKILL. */
 const TERM_ROUNDS = new Set([9, 17, 25]);
@@ -79,8 +78,6 @@ function call(base: string, agent: Agent | false, method: string, path: string,
 
 // ---- the service process ---------------------------------------------------------------------------
 
-interface Exit { code: number | null; signal: NodeJS.Signals | null }
-
 class ServiceProcess {
   readonly proc: ChildProcess;
   readonly exited: Promise<Exit>;
@@ -93,36 +90,19 @@ class ServiceProcess {
   ready = false;
   /** Checkpoints the service logged before the test signalled it (durations in ms). */
   checkpointMs: number[] = [];
-  private lines: string[] = [];
+  private readonly program: ServiceProgram;
 
   constructor(dir: string, port: number) {
-    const env: NodeJS.ProcessEnv = { ...process.env, NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) };
-    delete env.NETPROBE_CONFIG;
-    delete env.NODE_TEST_CONTEXT;
-    this.proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [this.proc.stdout!, this.proc.stderr!]) {
-      let buf = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => {
-        buf += chunk;
-        const lines = buf.split('\n');
-        buf = lines.pop() ?? '';
-        for (const line of lines) this.onLine(line);
-      });
-    }
-    this.proc.on('error', (e) => this.onLine(`spawn error: ${e.message}`));
-    this.exited = new Promise((resolve) => {
-      this.proc.on('close', (code, signal) => {
-        this.exit = { code, signal };
-        this.agent.destroy();
-        resolve(this.exit);
-      });
+    this.program = spawnService({ NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) }, { onLine: (line) => this.onLine(line) });
+    this.proc = this.program.proc;
+    this.exited = this.program.exited.then((exit) => {
+      this.exit = exit;
+      this.agent.destroy();
+      return exit;
     });
   }
 
   private onLine(line: string): void {
-    this.lines.push(line);
-    if (this.lines.length > 60) this.lines.splice(0, this.lines.length - 60);
     const m = /\[store\] (?:store: )?checkpoint (\{.*\})\s*$/.exec(line);
     if (m && !this.sent) {
       try { this.checkpointMs.push(Number((JSON.parse(m[1]!) as { ms: number }).ms)); } catch { this.checkpointMs.push(NaN); }
@@ -149,7 +129,7 @@ class ServiceProcess {
   }
 
   logTail(): string {
-    return this.lines.map((l) => `  | ${l}`).join('\n');
+    return this.program.tail(60);
   }
 }
 

@@ -3,30 +3,15 @@
 // graceful stop, SIGTERM checkpointing the store and exiting 0. The notification socket is the test's.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RESTART_EXIT_CODE } from '../../src/main.js';
 import { freePort } from '../helpers/net.js';
+import { spawnService } from '../helpers/service-process.js';
 import { notifySocket, type NotifySocket } from '../helpers/notify-socket.js';
 import { assertProblem, startTestApp } from '../helpers/harness.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-
-interface Program { child: ChildProcess; output: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }
-
-function startProgram(env: Record<string, string>): Program {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const guard = setTimeout(() => child.kill('SIGKILL'), 60_000); // never hang the suite
-  void exited.then(() => clearTimeout(guard));
-  return { child, output: () => out, exited };
-}
 
 const dataDir = await mkdtemp(join(tmpdir(), 'netprobe-lifecycle-'));
 const configFile = join(dataDir, 'config.yaml');
@@ -51,7 +36,7 @@ async function signIn(username: string, password: string): Promise<string> {
 
 test('ready after listening, watchdog pings, restart answers 202 then exits 75 after a graceful stop', async () => {
   sock = await notifySocket();
-  const p = startProgram(env());
+  const p = spawnService(env());
   const ready = await sock.waitFor('READY=1', 30_000);
   assert.ok(ready.includes(`STATUS=listening on 127.0.0.1:${port}`), JSON.stringify(ready));
   // Ready means listening: the first request after READY=1 is answered.
@@ -82,7 +67,7 @@ test('ready after listening, watchdog pings, restart answers 202 then exits 75 a
 
 test('started again (as systemd would), the restart is in the audit log; SIGTERM checkpoints and exits 0', async () => {
   const before = sock.messages.length;
-  const p = startProgram(env());
+  const p = spawnService(env());
   const t0 = Date.now();
   while (!sock.messages.slice(before).some((m) => m.includes('READY=1'))) {
     assert.ok(Date.now() - t0 < 30_000, 'no READY=1 from the second start');
@@ -95,7 +80,7 @@ test('started again (as systemd would), the restart is in the audit log; SIGTERM
   assert.equal(entries[0]!.actor, 'alice');
   assert.equal(entries[0]!.outcome, 'success');
 
-  p.child.kill('SIGTERM');
+  p.proc.kill('SIGTERM');
   const { code } = await p.exited;
   assert.equal(code, 0, p.output());
   assert.match(p.output(), /stopping \(SIGTERM\)[\s\S]*stopped; store checkpointed/);

@@ -2,20 +2,18 @@
 // delivered after a restart (in-process, with the harness), and so is an alert raised just before the
 // service process is killed with SIGKILL (a real child process running src/main.ts).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { raiseAlert } from '../../src/modules/webhooks/index.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
+import { spawnService, type ServiceProgram } from '../helpers/service-process.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
@@ -80,31 +78,13 @@ test('deliveries waiting for a retry or in flight at shutdown are delivered afte
 
 // ---- SIGKILL -------------------------------------------------------------------------------------------
 
-class ServiceProcess {
-  readonly proc: ChildProcess;
-  readonly exited: Promise<void>;
-  private lines: string[] = [];
-  constructor(dir: string, port: number) {
-    const env: NodeJS.ProcessEnv = { ...process.env, NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) };
-    delete env.NETPROBE_CONFIG;
-    delete env.NODE_TEST_CONTEXT;
-    this.proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const s of [this.proc.stdout!, this.proc.stderr!]) {
-      s.setEncoding('utf8');
-      s.on('data', (chunk: string) => { this.lines.push(...chunk.split('\n').filter(Boolean)); this.lines.splice(0, Math.max(0, this.lines.length - 80)); });
-    }
-    this.exited = new Promise((r) => this.proc.on('close', () => r()));
-  }
-  tail(): string { return this.lines.map((l) => `  | ${l}`).join('\n'); }
-}
-
 test('an alert raised just before a SIGKILL is delivered after the restart', { timeout: 120_000 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'netprobe-webhooks-kill-'));
   await writeFile(join(dir, 'config.yaml'), 'server:\n  host: 127.0.0.1\n');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const rx = await Receiver.start();
-  let svc: ServiceProcess | undefined;
+  let svc: ServiceProgram | undefined;
   const req = async (method: string, path: string, key?: string, body?: unknown) => {
     const r = await fetch(base + path, {
       method, headers: { ...(key ? { 'x-api-key': key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -114,7 +94,7 @@ test('an alert raised just before a SIGKILL is delivered after the restart', { t
     return { status: r.status, text, body: text && (r.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
   };
   const start = async () => {
-    svc = new ServiceProcess(dir, port);
+    svc = spawnService({ NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) });
     await until('the service to answer', async () => {
       try { return (await req('GET', '/api/version')).status === 200; } catch { return false; }
     }, 30_000).catch((e: Error) => { throw new Error(`${e.message}\n${svc!.tail()}`); });

@@ -1,0 +1,53 @@
+// The service as a real program (node --import tsx src/main.ts), for tests that signal, kill or restart
+// it. The caller's environment minus NETPROBE_CONFIG and the test runner's context, plus `env`; output
+// kept as its last lines; a guard SIGKILLs a process that outlives `maxLifeMs` so a test never hangs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const KEPT_LINES = 400;
+
+export interface Exit { code: number | null; signal: NodeJS.Signals | null }
+
+export interface ServiceProgram {
+  proc: ChildProcess;
+  exited: Promise<Exit>;
+  /** What it printed (the last lines), for assertions. */
+  output(): string;
+  /** The last `n` lines, indented, for failure messages. */
+  tail(n?: number): string;
+}
+
+export function spawnService(env: Record<string, string>, opts: { onLine?: (line: string) => void; maxLifeMs?: number } = {}): ServiceProgram {
+  const full: NodeJS.ProcessEnv = { ...process.env };
+  delete full.NETPROBE_CONFIG;
+  delete full.NODE_TEST_CONTEXT;
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    if (lines.length > KEPT_LINES) lines.splice(0, lines.length - KEPT_LINES);
+    opts.onLine?.(line);
+  };
+  for (const stream of [proc.stdout!, proc.stderr!]) {
+    let buf = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buf += chunk;
+      const parts = buf.split('\n');
+      buf = parts.pop() ?? '';
+      for (const line of parts) onLine(line);
+    });
+  }
+  proc.on('error', (e) => onLine(`spawn error: ${e.message}`));
+  const exited = new Promise<Exit>((resolve) => proc.on('close', (code, signal) => resolve({ code, signal })));
+  const guard = setTimeout(() => proc.kill('SIGKILL'), opts.maxLifeMs ?? 120_000);
+  guard.unref();
+  void exited.then(() => clearTimeout(guard));
+  return {
+    proc,
+    exited,
+    output: () => lines.join('\n'),
+    tail: (n = 80) => lines.slice(-n).map((l) => `  | ${l}`).join('\n'),
+  };
+}
