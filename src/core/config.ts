@@ -89,6 +89,11 @@ export const ConfigSchema = z.strictObject({
   http: section({
     json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024),
     upload_limit_mb: z.number().int().min(1).max(1024).default(10),
+    // A LAN full of browsers stays far below these; a flood of sockets from one address does not.
+    max_connections: z.number().int().min(16).max(65_535).default(512),
+    max_connections_per_address: z.number().int().min(4).max(65_535).default(64),
+    /** A request's headers and body must arrive within this; a response that stops draining is cut after it. */
+    request_timeout_seconds: z.number().int().min(5).max(3600).default(30),
   }),
 });
 

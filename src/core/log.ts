@@ -52,12 +52,13 @@ export class Logger {
 
   debug(msg: string, fields?: Record<string, unknown>): void { this.log('debug', msg, fields); }
   info(msg: string, fields?: Record<string, unknown>): void { this.log('info', msg, fields); }
-  warn(msg: string, fields?: Record<string, unknown>): void { this.log('warn', msg, fields); }
+  /** Returns the entry's seq (0 when filtered out), for forget(). */
+  warn(msg: string, fields?: Record<string, unknown>): number { return this.log('warn', msg, fields); }
   error(msg: string, fields?: Record<string, unknown>): void { this.log('error', msg, fields); }
 
-  log(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+  log(level: LogLevel, msg: string, fields?: Record<string, unknown>): number {
     const hub = this.hub;
-    if (ORDER[level] < ORDER[hub.level]) return;
+    if (ORDER[level] < ORDER[hub.level]) return 0;
     const all = { ...this.base, ...fields };
     for (const [k, v] of Object.entries(all)) if (v instanceof Error) all[k] = v.stack ?? v.message;
     const entry: LogEntry = { seq: ++hub.seq, time: new Date().toISOString(), level, msg };
@@ -71,6 +72,13 @@ export class Logger {
     for (const s of hub.subscribers) {
       try { s(entry); } catch { /* a broken subscriber must not break logging */ }
     }
+    return entry.seq;
+  }
+
+  /** Drops an entry from the ring buffer, so streams no longer replay it (a secret that was retired). */
+  forget(seq: number): void {
+    const i = this.hub.ring.findIndex((e) => e.seq === seq);
+    if (i >= 0) this.hub.ring.splice(i, 1);
   }
 
   /** Entries still in the ring buffer with seq greater than `after`. */

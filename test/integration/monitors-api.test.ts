@@ -421,11 +421,13 @@ describe('results, incidents and events', () => {
 
   test('CSV export: header row, filename, RFC 4180 quoting and neutralised formula cells', async () => {
     const evil = await create({ name: '=HYPERLINK("http://evil.example","x")', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600, tags: ['csv'] });
-    const comma = await create({ name: 'a, "quoted"\nname', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
+    const comma = await create({ name: 'a, "quoted" name', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const plus = await create({ name: '+SUM(1)', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const at = await create({ name: '@cmd', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const minus = await create({ name: '-2+3', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
-    const tab = await create({ name: '\t=1', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
+    const tab = await create({ name: '  =1', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
+    // Names are one line: a line break or tab is refused before it can reach a CSV cell.
+    assertProblem(await t.request('POST', '/api/monitors', { key, body: { name: 'two\nlines', check_type: 'tcp', target: '127.0.0.1:9' } }), 400, 'name');
     const r = await t.request('GET', '/api/monitors/events/export?kind=created', { key });
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
@@ -434,11 +436,11 @@ describe('results, incidents and events', () => {
     assert.equal(lines[0], 'id,time,kind,monitor_id,monitor_name,from_status,to_status,message,actor,details');
     assert.equal(lines.at(-1), '', 'every record ends with CRLF');
     assert.ok(r.text.includes(`,${evil.id},"'=HYPERLINK(""http://evil.example"",""x"")",`), 'formula neutralised and quoted');
-    assert.ok(r.text.includes(`,${comma.id},"a, ""quoted""\nname",`), 'comma, quote and newline quoted');
+    assert.ok(r.text.includes(`,${comma.id},"a, ""quoted"" name",`), 'comma and quote quoted');
     assert.ok(r.text.includes(`,${plus.id},'+SUM(1),`));
     assert.ok(r.text.includes(`,${at.id},'@cmd,`));
     assert.ok(r.text.includes(`,${minus.id},'-2+3,`));
-    assert.ok(r.text.includes(`,${tab.id},'=1,`), 'names are trimmed; the tab/CR rule is in the unit tests');
+    assert.ok(r.text.includes(`,${tab.id},'=1,`), 'names are trimmed; the tab/CR rule of cells is in the unit tests');
     assert.ok(!/(^|,)[=+@]/m.test(r.text.split('\r\n').map((l) => l.replace(/"[^"]*"/g, '')).join('\n')), 'no bare formula cell');
     // The filter applies; an unfiltered export has every kind.
     const filtered = await t.request('GET', `/api/monitors/events/export?monitor_id=${evil.id}`, { key });

@@ -30,5 +30,8 @@ test('denyReason applies scope, role and admin rules', () => {
   assert.match(denyReason(p('admin', 'api_key', ['brain:write']), { scope: 'monitors:read' })!, /lacks/);
   // Self-service: sessions pass the role gate (the handler restricts to the own record); keys need the scope.
   assert.equal(denyReason(p('viewer', 'session'), { scope: 'system:write', self: true }), null);
-  assert.match(denyReason(p('viewer', 'api_key', ['monitors:read']), { scope: 'system:write', self: true })!, /lacks/);
+  assert.match(denyReason(p('viewer', 'api_key', ['monitors:read']), { scope: 'system:write', self: true })!, /read-only; sign in/);
+  assert.match(denyReason(p('viewer', 'api_key', ['monitors:read']), { scope: 'system:read', self: true })!, /lacks the system:read/);
+  assert.equal(denyReason(p('viewer', 'api_key', ['system:read']), { scope: 'system:read', self: true }), null);
+  assert.match(denyReason(p('operator', 'api_key', ['system:read']), { scope: 'system:write', self: true })!, /lacks the system:write/);
 });

@@ -532,9 +532,10 @@ test('stats() reports the interface fields', async (t) => {
   await insert(s, 1);
   const st = s.stats();
   assert.deepEqual(Object.keys(st).sort(), [
-    'checkpoints', 'discarded_bytes', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
+    'checkpoints', 'discarded_bytes', 'io_error', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
     'page_count', 'page_size', 'replayed_records', 'snapshot_bytes',
   ]);
+  assert.equal(st.io_error, null);
   assert.equal(st.page_size, 4096);
   assert.ok(st.page_count >= 3);
   assert.equal(st.journal_records, 2); // the migration and the insert

@@ -52,6 +52,8 @@ export function writeSetting(tx: Tx, key: string, value: unknown, at: string): v
 
 export class BootstrapService {
   readonly passwordFile: string;
+  /** The log entry that printed the one-time password, dropped from the ring when it is retired. */
+  private passwordLogSeq = 0;
 
   constructor(private deps: { store: Store; clock: Clock; log: Logger; users: UserService; dataDir: string }) {
     this.passwordFile = path.join(deps.dataDir, INITIAL_PASSWORD_FILE);
@@ -69,7 +71,8 @@ export class BootstrapService {
       // File first: if the process dies between the two steps, the next start simply starts over.
       await writeFileAtomic(this.passwordFile, password + '\n');
       await users.create({ username: INITIAL_ADMIN, password, role: 'admin', one_time: true, display_name: 'Initial administrator' });
-      log.warn(`One-time admin password: ${password} (also in ${this.passwordFile}); sign in as "${INITIAL_ADMIN}" or use it as the setup code`);
+      this.passwordLogSeq = log.warn(
+        `One-time admin password: ${password} (also in ${this.passwordFile}); sign in as "${INITIAL_ADMIN}" or use it as the setup code`);
       return { created: true, password, file: this.passwordFile };
     }
     const oneTime = users.oneTimeAdmin();
@@ -112,7 +115,9 @@ export class BootstrapService {
     return user;
   }
 
+  /** Retires the one-time password's traces: its file, and its line in the log ring buffer. */
   async removePasswordFile(): Promise<void> {
+    this.deps.log.forget(this.passwordLogSeq);
     try {
       await fs.rm(this.passwordFile, { force: true });
     } catch (e) {

@@ -62,7 +62,14 @@ export function denyReason(p: Principal, rule: AccessRule): string | null {
     return null;
   }
   if (rule.scope && !p.scopes.has(rule.scope)) {
-    if (rule.self) return p.kind === 'api_key' ? `This API key lacks the ${rule.scope} scope` : null;
+    if (rule.self) {
+      if (p.kind === 'session') return null;
+      // A key never exceeds its owner's role, and a viewer's role holds no :write scope at all.
+      if (!roleScopes(p.user.role).has(rule.scope)) {
+        return `API keys of a ${p.user.role} are read-only; sign in to the web interface to change your own account or keys`;
+      }
+      return `This API key lacks the ${rule.scope} scope`;
+    }
     if (p.kind === 'session') return `Your role (${p.user.role}) does not allow this operation`;
     return `This API key lacks the ${rule.scope} scope`;
   }

@@ -7,9 +7,11 @@ import { z } from 'zod';
 import { denyReason, type Principal } from '../auth/scopes.js';
 import type { AppContext } from '../context.js';
 import { readJson } from './body.js';
+import { guardConnections, waitForTurn } from './connections.js';
 import { forbidden, HttpError, unauthorized } from './errors.js';
 import { Reply, type RequestCtx } from './registry.js';
 import { createStaticHandler } from './static.js';
+import { inspectJson } from './json-guard.js';
 import { parseInput, validationError } from './validate.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -33,6 +35,8 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     onError: (err: unknown, req: IncomingMessage, res: ServerResponse) => sendError(res, err, requestIdOf(res), req.url),
   });
   tiny.use(async (req, res) => {
+    // Nothing is done for a request until the responses before it on its connection have drained.
+    if (!(await waitForTurn(req, res))) return;
     const requestId = REQUEST_ID.test(String(req.headers['x-request-id'] ?? '')) ? String(req.headers['x-request-id']) : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -89,7 +93,7 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     if (UNSAFE.has(method) && (principal?.kind === 'session' || req.headers.origin)) checkOrigin(req, app.config.get().server.public_url);
 
     const params = r.params ? parseInput('params', r.params, found.params) : found.params;
-    const query = r.query ? parseInput('query', r.query, queryObject(req.url ?? '')) : {};
+    const query = r.query ? parseInput('query', r.query, guardedQuery(req.url ?? '')) : {};
     let body: unknown;
     if (r.body && !r.rawBody) {
       const limit = r.bodyLimit ?? app.config.get().http.json_limit_kb * 1024;
@@ -117,15 +121,17 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     const httpErr = toHttpError(err);
     if (res.headersSent) { res.destroy(); return; }
     const problem = httpErr.toProblem(requestId, instance);
-    if (httpErr.status >= 500 && !(err instanceof HttpError)) problem.detail = `Unexpected error; quote request id ${requestId} when reporting it`;
+    if (httpErr.code === 'internal_error') problem.detail = `Unexpected error; quote request id ${requestId} when reporting it`;
     const headers = { ...httpErr.headers, 'Content-Type': 'application/problem+json; charset=utf-8', 'Cache-Control': 'no-store' };
     res.writeHead(httpErr.status, headers).end(JSON.stringify(problem));
   }
 
-  const server = createServer((req, res) => tiny.attach(req as any, res as any));
-  server.keepAliveTimeout = 5000;
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 15_000;
+  // Request timeouts are enforced by a sweep; once a second keeps a slow body from outliving its bound by much.
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => tiny.attach(req as any, res as any));
+  guardConnections(server, () => {
+    const h = app.config.get().http;
+    return { maxConnections: h.max_connections, maxPerAddress: h.max_connections_per_address, timeoutMs: h.request_timeout_seconds * 1000 };
+  });
 
   return {
     server,
@@ -155,7 +161,16 @@ function toHttpError(err: unknown): HttpError {
   const msg = err instanceof Error ? err.message : String(err);
   if (/UNIQUE constraint failed/.test(msg)) return new HttpError(409, 'conflict', 'A record with the same unique value already exists');
   if (/FOREIGN KEY constraint failed/.test(msg)) return new HttpError(409, 'reference_conflict', 'The change conflicts with records that reference it');
-  if ((err as { code?: string })?.code === 'ERR_STREAM_PREMATURE_CLOSE' || /aborted/.test(msg)) return new HttpError(400, 'request_aborted', 'The request was aborted');
+  const code = (err as { code?: string })?.code;
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || /aborted/.test(msg)) return new HttpError(400, 'request_aborted', 'The request was aborted');
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new HttpError(507, 'storage_full', 'The probe\'s data storage is full, so the change was not saved. Free space on the ' +
+      'data partition (or run the database cleanup); writes resume by themselves once there is room.');
+  }
+  if (code === 'EROFS' || code === 'EIO') {
+    return new HttpError(503, 'storage_unavailable', `The probe cannot write to its data storage (${code}), so the change was not saved. ` +
+      'Check the SD card or disk; writes resume by themselves once it can be written again.', { headers: { 'Retry-After': '30' } });
+  }
   return new HttpError(500, 'internal_error', msg);
 }
 
@@ -169,6 +184,14 @@ function sendJson(res: ServerResponse, status: number, body?: unknown, headers: 
     'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store',
     'Content-Length': String(Buffer.byteLength(text)), ...headers,
   }).end(text);
+}
+
+/** The query string as an object; a value with control characters is a 400 before any schema sees it. */
+function guardedQuery(url: string): Record<string, string | string[]> {
+  const q = queryObject(url);
+  const errors = inspectJson(q).map((e) => ({ path: `query.${e.path}`, message: e.message }));
+  if (errors.length) throw new HttpError(400, 'validation_failed', `Invalid request query: ${errors[0]!.path}: ${errors[0]!.message}`, { errors });
+  return q;
 }
 
 function queryObject(url: string): Record<string, string | string[]> {

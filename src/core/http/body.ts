@@ -1,7 +1,8 @@
 // Reads a request body with a hard size limit, and parses JSON bodies into problem+json errors
-// (415 wrong content type, 413 too large, 400 malformed) instead of exceptions.
+// (415 wrong content type, 413 too large, 400 malformed, too deep or with forbidden keys or characters).
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors.js';
+import { parseGuardedJson } from './json-guard.js';
 
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -37,9 +38,5 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
   if (buf.length === 0) return {};
   if (!isJsonType(req.headers['content-type']))
     throw new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json');
-  try {
-    return JSON.parse(buf.toString('utf8'));
-  } catch (e) {
-    throw new HttpError(400, 'malformed_json', `The request body is not valid JSON: ${(e as Error).message}`);
-  }
+  return parseGuardedJson(buf.toString('utf8'));
 }

@@ -19,7 +19,7 @@ const TITLES: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   409: 'Conflict', 410: 'Gone', 413: 'Content Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Content',
   423: 'Locked', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway',
-  503: 'Service Unavailable', 504: 'Gateway Timeout',
+  503: 'Service Unavailable', 504: 'Gateway Timeout', 507: 'Insufficient Storage',
 };
 
 export class HttpError extends Error {

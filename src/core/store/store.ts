@@ -300,7 +300,9 @@ class SqlJsStore implements Store {
       return Promise.reject(new TypeError(`unknown durability ${String(durability)}`));
     }
     if (this.ioError) {
-      return Promise.reject(new Error(`store cannot journal writes (${this.ioError.message}); retrying with a checkpoint`));
+      // Space may have come back since: try the recovery checkpoint now rather than at the next tick.
+      this.checkpoint().catch(() => undefined);
+      return Promise.reject(storageFailure(`store cannot journal writes (${this.ioError.message}); retrying with a checkpoint`, this.ioError));
     }
     let out: { result: T; record: PendingRecord | null };
     try {
@@ -442,7 +444,7 @@ class SqlJsStore implements Store {
       this.log('error', 'journal append failed; writes are refused until a checkpoint succeeds', { error: e.message });
       // Still committed in memory, so the recovery checkpoint will cover them; the callers are told it failed.
       for (const r of batch) {
-        r.waiter?.reject(new Error(`journal write failed: ${e.message}`));
+        r.waiter?.reject(storageFailure(`journal write failed: ${e.message}`, e));
         r.waiter = null;
       }
       this.pending = batch.concat(this.pending);
@@ -514,7 +516,7 @@ class SqlJsStore implements Store {
 
   private failWaiters(err: Error): void {
     for (const r of this.pending) {
-      r.waiter?.reject(new Error(`journal unavailable: ${err.message}`));
+      r.waiter?.reject(storageFailure(`journal unavailable: ${err.message}`, err));
       r.waiter = null;
     }
   }
@@ -698,6 +700,7 @@ class SqlJsStore implements Store {
       discarded_bytes: this.counters.discarded_bytes,
       page_count: pragma('page_count'),
       page_size: pragma('page_size'),
+      io_error: this.ioError ? { code: (this.ioError as NodeJS.ErrnoException).code ?? null, message: this.ioError.message } : null,
     };
   }
 
@@ -805,6 +808,11 @@ function hasSeveralStatements(sql: string): boolean {
 
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
+/** A storage failure for callers, keeping the system error code (ENOSPC, EIO) that the HTTP layer maps. */
+function storageFailure(message: string, cause: Error): Error {
+  return Object.assign(new Error(message, { cause }), { code: (cause as NodeJS.ErrnoException).code });
 }
 
 function toError(err: unknown): Error {

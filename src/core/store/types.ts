@@ -58,6 +58,8 @@ export interface StoreStats {
   discarded_bytes: number;
   page_count: number;
   page_size: number;
+  /** Set while the journal cannot be written (ENOSPC: the disk is full); writes are refused meanwhile. */
+  io_error: { code: string | null; message: string } | null;
 }
 
 export interface Store {

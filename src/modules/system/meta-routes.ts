@@ -1,5 +1,6 @@
 // Routes that describe the service itself: version, web identity, OpenAPI document, route listing, live log.
 import { z } from 'zod';
+import { CachedJson } from '../../core/http/cached-json.js';
 import { openSse } from '../../core/http/sse.js';
 import { buildOpenApi } from '../../core/http/openapi.js';
 import { route, RouteRegistry, type AnyRoute } from '../../core/http/registry.js';
@@ -9,7 +10,8 @@ import type { LogLevel } from '../../core/log.js';
 const Version = z.object({ name: z.string(), version: z.string(), prerelease: z.boolean(), channel: z.string(), node: z.string() });
 
 export function metaRoutes(app: AppContext): AnyRoute[] {
-  let openApiCache: { count: number; doc: unknown } | undefined;
+  // Routes are all registered before the first request; the count guards against a late registration.
+  let openApiCache: { count: number; doc: CachedJson } | undefined;
   return [
     route({
       method: 'GET', path: '/api/version', auth: 'none', tag: 'system', summary: 'Application version',
@@ -25,10 +27,10 @@ export function metaRoutes(app: AppContext): AnyRoute[] {
     route({
       method: 'GET', path: '/api/openapi.json', auth: 'none', tag: 'system', summary: 'OpenAPI 3.1 document of this API',
       response: z.record(z.string(), z.unknown()),
-      handler: () => {
+      handler: ({ req, res }) => {
         const count = app.routes.all().length;
-        if (openApiCache?.count !== count) openApiCache = { count, doc: buildOpenApi(app.routes, { version: app.version }) };
-        return openApiCache.doc;
+        if (openApiCache?.count !== count) openApiCache = { count, doc: new CachedJson(buildOpenApi(app.routes, { version: app.version })) };
+        openApiCache.doc.send(req, res);
       },
     }),
     route({
