@@ -55,8 +55,10 @@ export interface AppContext {
 export interface Module {
   name: string;
   /**
-   * Version ranges: core 1-99, system 100-199, monitors 200-299, brain 300-399, v1sion 400-499,
-   * snmp 500-599, webhooks 600-699. Forward-only; never edit a shipped migration.
+   * Numbered in the range MIGRATION_RANGES (core/store/migrations.ts) gives this module's name: core 1-99,
+   * system 100-199, monitors 200-299, brain 300-399, v1sion 400-499, snmp 500-599, webhooks 600-699.
+   * Forward-only within that range (a new one goes above the module's newest, whatever other modules
+   * have); never edit a shipped migration. See docs/store.md, "Migrations".
    */
   migrations: Migration[];
   /** Adds routes, subscribes to events and creates services. Called in order after the store opens. */

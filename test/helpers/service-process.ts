@@ -1,6 +1,7 @@
 // The service as a real program (node --import tsx src/main.ts), for tests that signal, kill or restart
 // it. The caller's environment minus NETPROBE_CONFIG and the test runner's context, plus `env`; output
 // kept as its last lines; a guard SIGKILLs a process that outlives `maxLifeMs` so a test never hangs.
+// `root` runs another checkout instead (an older build: test/helpers/old-build.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -18,11 +19,26 @@ export interface ServiceProgram {
   tail(n?: number): string;
 }
 
-export function spawnService(env: Record<string, string>, opts: { onLine?: (line: string) => void; maxLifeMs?: number } = {}): ServiceProgram {
+export interface SpawnOptions {
+  onLine?: (line: string) => void;
+  maxLifeMs?: number;
+  /** The checkout to run (default: this one). */
+  root?: string;
+  /**
+   * A program and its first arguments that run node's command line, e.g. unshare giving the service its own
+   * resolv.conf (test/integration/dns-failure.test.ts); it must exec node in place, so the pid stays the service's.
+   */
+  wrap?: string[];
+}
+
+export function spawnService(env: Record<string, string>, opts: SpawnOptions = {}): ServiceProgram {
   const full: NodeJS.ProcessEnv = { ...process.env };
   delete full.NETPROBE_CONFIG;
   delete full.NODE_TEST_CONTEXT;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [program, ...args] = [...(opts.wrap ?? []), process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const proc = spawn(program!, args, {
+    cwd: opts.root ?? ROOT, env: { ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const onLine = (line: string) => {
     lines.push(line);

@@ -7,7 +7,9 @@ import { appendFile, cp, mkdtemp, readFile, rm, stat, truncate, writeFile } from
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore, JOURNAL_FILE, SNAPSHOT_FILE, type Migration, type Store, type StoreOptions } from '../../src/core/store/index.js';
+import {
+  MIGRATION_RANGES, openStore, JOURNAL_FILE, SNAPSHOT_FILE, type Migration, type Store, type StoreOptions,
+} from '../../src/core/store/index.js';
 import { encodeParams, encodeRecord, HEADER_BYTES, Journal } from '../../src/core/store/journal.js';
 
 type T = { after(fn: () => Promise<void>): void };
@@ -316,9 +318,10 @@ test('migrations apply once, in order, each journaled; a newer database is refus
   assert.deepEqual(order, [10, 30]);
   await s3.close();
 
-  await assert.rejects(openStore({ dir, migrations: migs(2), log: () => undefined }), /schema version 30 is newer than this build knows \(10\)/);
+  await assert.rejects(openStore({ dir, migrations: migs(2), log: () => undefined }),
+    /schema of module core is at version 30, newer than this build knows \(10\)/);
   const late: Migration[] = [...migs(3), { version: 5, name: 'late', up: 'SELECT 1' }];
-  await assert.rejects(openStore({ dir, migrations: late, log: () => undefined }), /migration 5 .* forward-only/);
+  await assert.rejects(openStore({ dir, migrations: late, log: () => undefined }), /migration 5 \(late\) of module core .* forward-only/);
   await assert.rejects(openStore({ dir, migrations: [...migs(3), { version: 2, name: 'dup', up: '' }] }), /duplicate/);
   await assert.rejects(openStore({ dir, migrations: [{ version: 0, name: 'zero', up: '' }] }), /positive integer/);
   // The refused starts left the data alone.
@@ -333,6 +336,88 @@ test('a failing migration rolls back and stops the start', async (t) => {
   const s = await open(t, dir);
   assert.deepEqual(s.all("SELECT name FROM sqlite_master WHERE name = 'x'"), []);
   assert.deepEqual(s.all('SELECT version FROM _migrations'), [{ version: 1 }]);
+});
+
+// ---- migrations per module range ----------------------------------------------------------------------
+
+/** A migration that creates table t<version> and records the order migrations ran in. */
+const mig = (version: number, order?: number[], up?: string): Migration => ({
+  version, name: `m${version}`, up: (tx) => { order?.push(version); tx.run(up ?? `CREATE TABLE t${version} (id INTEGER PRIMARY KEY)`); },
+});
+const applied = (s: Store): number[] =>
+  s.all<{ version: number }>('SELECT version FROM _migrations ORDER BY version').map((r) => r.version);
+const quiet = { log: () => undefined };
+
+test('a pending migration in a lower range than the highest applied one is applied, in version order', async (t) => {
+  const dir = await tempDir(t);
+  const s1 = await openStore({ dir, migrations: [mig(1), mig(200), mig(201), mig(600)], ...quiet });
+  await s1.close();
+  // An upgrade that adds a new module (v1sion, 400) and a monitors migration (202) to a probe at 600.
+  const order: number[] = [];
+  const logs: LogEntry[] = [];
+  const s2 = await open(t, dir, { migrations: [mig(600), mig(1), mig(400, order), mig(202, order), mig(200), mig(201)] }, logs);
+  assert.deepEqual(order, [202, 400]);
+  assert.deepEqual(applied(s2), [1, 200, 201, 202, 400, 600]);
+  assert.deepEqual(logs.filter((l) => l.msg === 'applied migration').map((l) => [l.fields?.version, l.fields?.module]),
+    [[202, 'monitors'], [400, 'v1sion']]);
+});
+
+test('migrations run in version order, across modules, whatever order they are given in', async (t) => {
+  const dir = await tempDir(t);
+  const order: number[] = [];
+  // Each one references the table of the one before, so a wrong order fails.
+  const migs = [
+    mig(600, order, 'CREATE TABLE t600 (id INTEGER PRIMARY KEY, r INTEGER REFERENCES t300(id))'),
+    mig(1, order),
+    mig(300, order, 'CREATE TABLE t300 (id INTEGER PRIMARY KEY, r INTEGER REFERENCES t200(id))'),
+    mig(200, order, 'CREATE TABLE t200 (id INTEGER PRIMARY KEY, r INTEGER REFERENCES t1(id))'),
+    mig(2, order),
+  ];
+  const s = await open(t, dir, { migrations: migs });
+  assert.deepEqual(order, [1, 2, 200, 300, 600]);
+  assert.deepEqual(applied(s), [1, 2, 200, 300, 600]);
+});
+
+test('a pending migration below its own module\'s newest applied one is refused, naming the module', async (t) => {
+  const dir = await tempDir(t);
+  await (await openStore({ dir, migrations: [mig(1), mig(3), mig(200), mig(202), mig(600)], ...quiet })).close();
+  // 201 (monitors) sorts after 202: forward-only within the range. 400 alone would be fine.
+  await assert.rejects(openStore({ dir, migrations: [mig(1), mig(3), mig(200), mig(201), mig(202), mig(400), mig(600)], ...quiet }),
+    /migration 201 \(m201\) of module monitors is pending but that module's schema is already at version 202; .*forward-only/);
+  await assert.rejects(openStore({ dir, migrations: [mig(1), mig(2), mig(3), mig(200), mig(202), mig(600)], ...quiet }),
+    /migration 2 \(m2\) of module core is pending but that module's schema is already at version 3/);
+  const s = await open(t, dir, { migrations: [mig(1), mig(3), mig(200), mig(202), mig(600)] });
+  assert.deepEqual(applied(s), [1, 3, 200, 202, 600], 'the refused starts applied nothing, not even 400');
+});
+
+test('a database newer than the build in some module\'s range is refused, naming the module', async (t) => {
+  const dir = await tempDir(t);
+  await (await openStore({ dir, migrations: [mig(1), mig(200), mig(401), mig(600)], ...quiet })).close();
+  // A downgrade to a build without v1sion, or with an older v1sion.
+  await assert.rejects(openStore({ dir, migrations: [mig(1), mig(200), mig(600)], ...quiet }),
+    /schema of module v1sion is at version 401, newer than this build knows \(none\); refusing to start/);
+  await assert.rejects(openStore({ dir, migrations: [mig(1), mig(200), mig(400), mig(600), mig(601)], ...quiet }),
+    /schema of module v1sion is at version 401, newer than this build knows \(400\)/);
+  // Newer elsewhere does not hide behind a higher range: webhooks at 600 does not cover v1sion at 401.
+  await assert.rejects(openStore({ dir, migrations: [mig(1), mig(200), mig(600), mig(650)], ...quiet }), /module v1sion/);
+  const s = await open(t, dir, { migrations: [mig(1), mig(200), mig(401), mig(600)] });
+  assert.deepEqual(applied(s), [1, 200, 401, 600]);
+});
+
+test('a database version outside every known range is refused; so is a migration outside every range', async (t) => {
+  const dir = await tempDir(t);
+  const future = [...MIGRATION_RANGES, { module: 'future', from: 700, to: 799 }];
+  await (await openStore({ dir, migrations: [mig(1), mig(700)], ranges: future, ...quiet })).close();
+  await assert.rejects(openStore({ dir, migrations: [mig(1)], ...quiet }),
+    /the database has migration 700, outside every module's range this build knows \(core 1-99, .*webhooks 600-699\); refusing/);
+  assert.deepEqual(applied(await open(t, dir, { migrations: [mig(1), mig(700)], ranges: future })), [1, 700]);
+
+  const fresh = await tempDir(t);
+  await assert.rejects(openStore({ dir: fresh, migrations: [mig(1), mig(1000)], ...quiet }),
+    /migration 1000 \(m1000\) lies outside every module's migration range/);
+  const overlapping = [{ module: 'a', from: 1, to: 10 }, { module: 'b', from: 10, to: 20 }];
+  await assert.rejects(openStore({ dir: fresh, migrations: [mig(1)], ranges: overlapping }), /ranges of a and b overlap/);
+  await assert.rejects(openStore({ dir: fresh, migrations: [mig(1)], ranges: [{ module: 'a', from: 5, to: 1 }] }), /not a range/);
 });
 
 test('blobs, bigints, named params and odd numbers round-trip through the journal', async (t) => {

@@ -1,5 +1,6 @@
 // Public surface of the store: the contract (types.ts) and the one way to open it.
 export type {
-  Durability, Migration, Row, SqlParams, SqlValue, Store, StoreOptions, StoreStats, Tx,
+  Durability, Migration, MigrationRange, Row, SqlParams, SqlValue, Store, StoreOptions, StoreStats, Tx,
 } from './types.js';
 export { openStore, JOURNAL_FILE, SNAPSHOT_FILE } from './store.js';
+export { MIGRATION_RANGES } from './migrations.js';

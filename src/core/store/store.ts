@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { BindParams, Database, SqlJsStatic, Statement } from 'sql.js';
 import type {
-  Durability, Migration, Row, SqlParams, Store, StoreOptions, StoreStats, Tx,
+  Durability, Migration, MigrationRange, Row, SqlParams, Store, StoreOptions, StoreStats, Tx,
 } from './types.js';
 import {
   encodeParams, encodeRecord, HEADER_BYTES, Journal, JOURNAL_FILE,
   type EncodedStatement, type JournalRecord,
 } from './journal.js';
+import { MIGRATION_RANGES, planMigrations, rangeOf, validateMigrations } from './migrations.js';
 import { readSnapshot, removeStaleTemp, SNAPSHOT_FILE, writeSnapshot } from './snapshot.js';
 
 export { JOURNAL_FILE, SNAPSHOT_FILE };
@@ -56,7 +57,7 @@ function loadSqlJs(): Promise<SqlJsStatic> {
 
 /** Opens (or creates) the store in opts.dir: load snapshot, replay journal, run migrations. */
 export async function openStore(opts: StoreOptions): Promise<Store> {
-  const migrations = validateMigrations(opts.migrations);
+  const migrations = validateMigrations(opts.migrations, opts.ranges);
   const SQL = await loadSqlJs();
   await mkdir(opts.dir, { recursive: true });
   const log: LogFn = opts.log ?? defaultLog;
@@ -90,6 +91,7 @@ class SqlJsStore implements Store {
   private readonly checkpointAgeMs: number;
   private readonly groupCommitMs: number;
   private readonly now: () => number;
+  private readonly ranges: readonly MigrationRange[];
 
   private journal: Journal | null = null;
   private readonly stmts = new Map<string, Statement>();
@@ -135,6 +137,7 @@ class SqlJsStore implements Store {
     this.checkpointAgeMs = positive(opts.checkpointAgeMs, DEFAULT_CHECKPOINT_AGE_MS, 'checkpointAgeMs');
     this.groupCommitMs = positive(opts.groupCommitMs, DEFAULT_GROUP_COMMIT_MS, 'groupCommitMs');
     this.now = opts.now ?? Date.now;
+    this.ranges = opts.ranges ?? MIGRATION_RANGES;
     this.counters.snapshot_bytes = snapshotBytes;
   }
 
@@ -249,24 +252,8 @@ class SqlJsStore implements Store {
   }
 
   private async migrate(migrations: Migration[]): Promise<number> {
-    const rows = this.query<{ version: number }>('SELECT version FROM _migrations ORDER BY version');
-    const done = new Set(rows.map((r) => r.version));
-    const dbMax = rows.length ? rows[rows.length - 1].version : 0;
-    const codeMax = migrations.length ? migrations[migrations.length - 1].version : 0;
-    if (dbMax > codeMax) {
-      throw new Error(
-        `database schema version ${dbMax} is newer than this build knows (${codeMax}); ` +
-        'refusing to start: run a newer netprobe or restore a backup',
-      );
-    }
-    const pending = migrations.filter((m) => !done.has(m.version));
-    const early = pending.find((m) => m.version < dbMax);
-    if (early) {
-      throw new Error(
-        `migration ${early.version} (${early.name}) is pending but the database is already at version ${dbMax}; ` +
-        'migrations are forward-only: give it a number above the newest applied one',
-      );
-    }
+    const applied = this.query<{ version: number }>('SELECT version FROM _migrations').map((r) => r.version);
+    const pending = planMigrations(applied, migrations, this.ranges);
     for (const m of pending) {
       const appliedAt = new Date(this.now()).toISOString();
       await this.write((tx) => {
@@ -274,7 +261,7 @@ class SqlJsStore implements Store {
         else m.up(tx);
         tx.run('INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)', [m.version, m.name, appliedAt]);
       }, 'sync');
-      this.log('info', 'applied migration', { version: m.version, name: m.name });
+      this.log('info', 'applied migration', { version: m.version, name: m.name, module: rangeOf(m.version, this.ranges)?.module });
     }
     return pending.length;
   }
@@ -750,20 +737,6 @@ class SqlJsStore implements Store {
 }
 
 // ---- helpers ----------------------------------------------------------------------------------------
-
-function validateMigrations(list: Migration[]): Migration[] {
-  if (!Array.isArray(list)) throw new TypeError('migrations must be an array');
-  const seen = new Set<number>();
-  for (const m of list) {
-    if (!Number.isSafeInteger(m.version) || m.version < 1) {
-      throw new Error(`migration version must be a positive integer, got ${String(m.version)} (${m.name})`);
-    }
-    if (seen.has(m.version)) throw new Error(`duplicate migration version ${m.version}`);
-    seen.add(m.version);
-    if (typeof m.up !== 'string' && typeof m.up !== 'function') throw new Error(`migration ${m.version} has no up`);
-  }
-  return [...list].sort((a, b) => a.version - b.version);
-}
 
 function positive(v: number | undefined, dflt: number, name: string): number {
   if (v === undefined) return dflt;

@@ -24,17 +24,29 @@ export interface Tx {
 }
 
 export interface Migration {
-  /** Numbered, forward-only; applied in ascending order, each inside its own transaction. */
+  /**
+   * Numbered inside its module's range (MigrationRange), forward-only within that range; applied in
+   * ascending order, each inside its own transaction.
+   */
   version: number;
   name: string;
   /** Deterministic DDL/DML; no SQL time or random functions. */
   up: string | ((tx: Tx) => void);
 }
 
+/** The versions one module numbers its migrations in (inclusive). */
+export interface MigrationRange {
+  module: string;
+  from: number;
+  to: number;
+}
+
 export interface StoreOptions {
   /** Directory holding netprobe.db (snapshot) and netprobe.journal. */
   dir: string;
   migrations: Migration[];
+  /** Each module's version range (default MIGRATION_RANGES): forward-only holds within each one. */
+  ranges?: readonly MigrationRange[];
   /** Checkpoint when the journal grows past this many bytes. */
   checkpointBytes?: number;
   /** Checkpoint when the oldest un-checkpointed record is older than this. */
