@@ -16,6 +16,7 @@ import { Logger } from './core/log.js';
 import { createNotifier } from './core/notify.js';
 import { packageRoot, packageVersion } from './core/paths.js';
 import { coreMigrations } from './core/schema.js';
+import { openSecretBox } from './core/secretbox.js';
 import { openStore } from './core/store/index.js';
 import { brainModule } from './modules/brain/index.js';
 import { monitorsModule } from './modules/monitors/index.js';
@@ -54,6 +55,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
   log.setLevel(cfg.log.level);
   log.setCapacity(cfg.log.buffer);
 
+  const secretbox = await openSecretBox(config.dataDir, log.child('secretbox'));
   const store = await openStore({
     dir: config.dataDir,
     migrations: MIGRATIONS,
@@ -77,6 +79,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
     routes: new RouteRegistry(),
     auth,
     audit,
+    secretbox,
     onShutdown: (fn) => { shutdownHooks.push(fn); },
   };
 

@@ -9,6 +9,7 @@ import type { EventBus } from './events.js';
 import type { RouteRegistry } from './http/registry.js';
 import type { JobManager } from './jobs.js';
 import type { Logger } from './log.js';
+import type { SecretBox } from './secretbox.js';
 import type { Migration, Store, Tx } from './store/types.js';
 
 /** Resolves the caller of a request from its session cookie or X-API-Key header. */
@@ -47,6 +48,8 @@ export interface AppContext {
   /** Users, sessions, API keys, rate limiter, first-run bootstrap; `auth.authenticator` resolves callers. */
   auth: AuthServices;
   audit: AuditService;
+  /** Seals the service's own secrets at rest with the machine key (`<data dir>/machine.key`); see docs/store.md. */
+  secretbox: SecretBox;
   /** Work to run on graceful shutdown, after the HTTP server stops and before the store closes. */
   onShutdown(fn: () => Promise<void> | void): void;
 }

@@ -4,6 +4,7 @@ import type { AppContext, Module } from '../../core/context.js';
 import { RetentionJob } from './retention.js';
 import { monitorRoutes } from './routes.js';
 import { monitorMigrations } from './schema.js';
+import { sealStoredSettings } from './secrets.js';
 import { MonitorService, monitorConfig } from './service.js';
 
 export type { MonitorBusEvent } from './service.js';
@@ -23,7 +24,8 @@ export function monitorsRetentionOf(app: AppContext): RetentionJob | undefined {
 export const monitorsModule: Module = {
   name: 'monitors',
   migrations: monitorMigrations,
-  register(app: AppContext) {
+  async register(app: AppContext) {
+    await sealStoredSettings(app); // secrets an earlier build stored in clear
     const service = new MonitorService(app);
     const retention = new RetentionJob(app, service);
     services.set(app, { service, retention });

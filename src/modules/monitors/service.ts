@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import { badRequest, HttpError, notFound, unavailable, type FieldError } from '../../core/http/errors.js';
 import type { Logger } from '../../core/log.js';
+import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Store, Tx } from '../../core/store/types.js';
-import { mergeSecrets, minimumTimeout, redactSettings, runCheck, validateCheck } from './checks/index.js';
+import { mergeSecrets, minimumTimeout, redactSettings, runCheck, settingsShapeErrors, validateCheck } from './checks/index.js';
 import type { CheckResult, CheckType } from './checks/types.js';
 import { insertEvent } from './events-log.js';
 import {
@@ -21,6 +22,7 @@ import {
   toRtUnits, uptimePct, windowStart, type Aggregate, type ResultStatus,
 } from './rollups.js';
 import { Scheduler, type ScheduleSpec } from './scheduler.js';
+import { newStandIn, openSettings, sealSettings } from './secrets.js';
 
 // ---- configuration -----------------------------------------------------------------------------
 
@@ -500,6 +502,7 @@ export class MonitorService {
     const id = randomUUID();
     const now = this.now();
     const tags = normaliseTags(input.tags ?? []);
+    const stored = sealSettings(this.app.secretbox, input.check_type, settings, {});
     const row = await this.store.write((tx) => {
       tx.run(
         `INSERT INTO monitors (id, name, target, check_type, interval_s, timeout_s, failure_threshold, degraded_ms,
@@ -507,7 +510,7 @@ export class MonitorService {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'unknown', 0, ?, ?)`,
         [id, input.name, input.target, input.check_type, interval, timeout,
           input.failure_threshold ?? LIMITS.failure_threshold.default, input.degraded_ms ?? null, max_loss_pct,
-          JSON.stringify(tags), JSON.stringify(settings), now, now]);
+          JSON.stringify(tags), JSON.stringify(stored), now, now]);
       const r = tx.get<MonitorRow>(`SELECT ${MONITOR_COLUMNS} FROM monitors WHERE id = ?`, [id])!;
       if (input.parents?.length) this.setParents(tx, r.pk, input.parents);
       const shown = monitorOut(r, redact, this.parentIds(tx, r.pk));
@@ -524,7 +527,15 @@ export class MonitorService {
     const old = this.mustRow(id);
     const type = input.check_type ?? old.check_type;
     const typeChanged = type !== old.check_type;
-    const oldSettings = parseJsonObject(old.settings);
+    if (input.settings !== undefined) {
+      // Before anything walks the input (merge, clone): a wrong shape, however deep, is a 400 here.
+      const shape = settingsShapeErrors(type, input.settings);
+      if (shape.length) throw badRequest(`Invalid monitor: ${shape.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}`, shape);
+    }
+    const storedSettings = parseJsonObject(old.settings);
+    // Stored secrets opened for the merge and the comparison; one this probe cannot open is kept as it is.
+    const standIn = newStandIn();
+    const oldSettings = openSettings(this.app.secretbox, old.check_type, storedSettings, standIn).settings;
     const rawSettings = input.settings !== undefined
       ? (typeChanged ? input.settings : mergeSecrets(type, input.settings, oldSettings))
       : (typeChanged ? {} : oldSettings);
@@ -546,7 +557,8 @@ export class MonitorService {
       degraded_ms: input.degraded_ms !== undefined ? input.degraded_ms : old.degraded_ms,
       max_loss_pct,
       tags: input.tags !== undefined ? JSON.stringify(normaliseTags(input.tags)) : old.tags,
-      settings: JSON.stringify(settings),
+      settings: JSON.stringify(typeChanged ? sealSettings(this.app.secretbox, type, settings, {})
+        : sealSettings(this.app.secretbox, type, settings, storedSettings, standIn)),
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
     const oldParents = this.parentIds(this.store, old.pk);
@@ -694,12 +706,18 @@ export class MonitorService {
    * little past its timeout, in case a check ignores its deadline.
    */
   private execute(row: MonitorRow, signal: AbortSignal): Promise<CheckResult> {
+    const opened = openSettings(this.app.secretbox, row.check_type, parseJsonObject(row.settings));
+    if (opened.unreadable.length) {
+      // Sealed under another probe's machine key (a restored database) or altered: only a new value helps.
+      return Promise.resolve({ status: 'down', response_time_ms: null, message: `${UNREADABLE_SECRET} (${opened.unreadable.join(', ')})`,
+        details: { unreadable_secrets: opened.unreadable } });
+    }
     const ctrl = new AbortController();
     const onAbort = () => ctrl.abort(signal.reason);
     if (signal.aborted) ctrl.abort(signal.reason);
     else signal.addEventListener('abort', onAbort, { once: true });
     let guard: NodeJS.Timeout | undefined;
-    const check = runCheck(row.check_type, row.target, parseJsonObject(row.settings), {
+    const check = runCheck(row.check_type, row.target, opened.settings, {
       timeout: row.timeout_s, degraded_ms: row.degraded_ms, max_loss_pct: row.max_loss_pct, signal: ctrl.signal,
     });
     const limit = new Promise<CheckResult>((resolve) => {

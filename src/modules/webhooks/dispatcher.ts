@@ -5,12 +5,14 @@
 // On shutdown, attempts in flight are aborted and their rows stay in the outbox for the next start.
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
+import { SecretUnreadableError } from '../../core/secretbox.js';
 import type { Alert } from './alert.js';
 import { webhookConfig, type WebhookRow } from './model.js';
 import type { AttemptRecord, Outbox, OutboxRow } from './outbox.js';
 import { providerOf } from './providers/index.js';
 import type { DeliveryContext, OutboundRequest } from './providers/types.js';
 import { redactUrl, scrub, urlSecrets } from './redact.js';
+import { openWebhook } from './secrets.js';
 import { send, type SendResult } from './sender.js';
 
 /** Webhooks delivered to at the same time. */
@@ -26,7 +28,7 @@ export function backoffMs(attempts: number, baseSeconds: number, retryAfterMs?: 
   return Math.min(MAX_DELAY_MS, Math.max(exp, retryAfterMs ?? 0));
 }
 
-/** The request a webhook's provider builds for an alert, and what in it must never be shown. */
+/** The request a webhook's provider builds for an alert (`w` opened: see secrets.ts), and what in it must never be shown. */
 export function buildRequest(app: AppContext, w: WebhookRow, alert: Alert, deliveryId: string): { req: OutboundRequest; pieces: string[] } {
   const ctx: DeliveryContext = {
     url: w.url,
@@ -126,12 +128,17 @@ export class Dispatcher {
       return;
     }
     let built: ReturnType<typeof buildRequest>;
+    let open: WebhookRow;
     try {
-      built = buildRequest(this.app, w, alert, row.id);
+      open = openWebhook(this.app.secretbox, w);
+      built = buildRequest(this.app, open, alert, row.id);
     } catch (e) {
-      const rec: AttemptRecord = { ...base, outcome: 'failed', error: `could not build the request: ${(e as Error).message}` };
-      await this.outbox.settle(row, rec, null);
-      this.log.error('delivery failed: could not build the request', { webhook: w.name, delivery: row.id, err: e as Error });
+      // A secret sealed under another probe's key (a restored database): retrying cannot help, re-entering it does.
+      const unreadable = e instanceof SecretUnreadableError;
+      const error = unreadable ? e.message : `could not build the request: ${(e as Error).message}`;
+      await this.outbox.settle(row, { ...base, outcome: 'failed', error }, null);
+      this.log.error(`delivery failed: ${unreadable ? 'a stored secret cannot be decrypted' : 'could not build the request'}`,
+        { webhook: w.name, delivery: row.id, ...(unreadable ? { error } : { err: e as Error }) });
       return;
     }
     const res = await this.sender(built.req, { timeoutMs: cfg.timeout_seconds * 1000, signal });
@@ -145,7 +152,7 @@ export class Dispatcher {
     const retryAt = retry ? this.app.clock.now() + backoffMs(attempt, cfg.retry_base_seconds, res.retry_after_ms) : null;
     await this.outbox.settle(row, rec, retryAt);
     const fields = {
-      webhook: w.name, url: redactUrl(w.url, w.type), delivery: row.id, alert_type: alert.type, attempt,
+      webhook: w.name, url: redactUrl(open.url, open.type), delivery: row.id, alert_type: alert.type, attempt,
       status_code: res.status_code, latency_ms: res.latency_ms, ...(error ? { error } : {}),
       ...(retryAt ? { retry_at: this.app.clock.iso(retryAt) } : {}),
     };

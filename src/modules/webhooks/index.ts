@@ -10,6 +10,7 @@ import { Dispatcher } from './dispatcher.js';
 import { Outbox } from './outbox.js';
 import { webhookRoutes } from './routes.js';
 import { webhookMigrations } from './schema.js';
+import { sealStoredWebhooks } from './secrets.js';
 import { send } from './sender.js';
 import { WebhookService } from './service.js';
 
@@ -35,7 +36,8 @@ export function raiseAlert(app: AppContext, input: AlertInput): Promise<Alert> {
 export const webhooksModule: Module = {
   name: 'webhooks',
   migrations: webhookMigrations,
-  register(app: AppContext) {
+  async register(app: AppContext) {
+    await sealStoredWebhooks(app); // secrets an earlier build stored in clear
     const outbox = new Outbox(app);
     const dispatcher = new Dispatcher(app, outbox, send);
     const service = new WebhookService(app, outbox, send, () => dispatcher.kick());

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
-import { redactUrl } from './redact.js';
 
 // ---- configuration ---------------------------------------------------------------------------------
 
@@ -190,11 +189,13 @@ export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.arra
 export interface WebhookRow {
   id: string;
   name: string;
+  /** Stored sealed when it holds a token (secrets.ts); open it before use. */
   url: string;
   type: WebhookType;
   alert_types: string;
   cooldown: number;
   enabled: number;
+  /** Stored sealed (secrets.ts); open it before use. */
   secret: string | null;
   created_at: number;
   updated_at: number;
@@ -211,11 +212,12 @@ export function parseList(text: string): string[] {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function webhookOut(r: WebhookRow, extra: { pending: number; last: z.infer<typeof LastDelivery> }): WebhookOut {
+/** `extra.url`: the URL as shown (redacted; the stored one may be sealed, see secrets.ts). */
+export function webhookOut(r: WebhookRow, extra: { url: string; pending: number; last: z.infer<typeof LastDelivery> }): WebhookOut {
   return {
     id: r.id,
     name: r.name,
-    url: redactUrl(r.url, r.type),
+    url: extra.url,
     type: r.type,
     alert_types: parseList(r.alert_types),
     cooldown: r.cooldown,

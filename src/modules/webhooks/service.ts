@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import { badRequest, notFound, type FieldError } from '../../core/http/errors.js';
 import type { Actor } from '../../core/http/registry.js';
+import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
 import { testAlert } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
@@ -13,7 +14,8 @@ import {
 } from './model.js';
 import type { Outbox } from './outbox.js';
 import { defaultType, providerOf, type WebhookType } from './providers/index.js';
-import { redactUrl, scrub } from './redact.js';
+import { MASK, redactUrl, scrub } from './redact.js';
+import { clearSecret, clearUrl, openWebhook, sealSecret, sealUrl, shownUrl } from './secrets.js';
 
 export interface TestResult {
   ok: boolean;
@@ -52,6 +54,7 @@ export class WebhookService {
     const pending = this.app.store.get<{ n: number }>('SELECT count(*) AS n FROM webhook_outbox WHERE webhook_id = ?', [r.id])!.n;
     const last = this.app.store.get<AttemptRow>('SELECT * FROM webhook_attempts WHERE webhook_id = ? ORDER BY id DESC LIMIT 1', [r.id]);
     return webhookOut(r, {
+      url: shownUrl(this.app.secretbox, r),
       pending,
       last: last ? { at: iso(last.t), outcome: last.outcome, status_code: last.status_code, error: last.error } : null,
     });
@@ -62,12 +65,15 @@ export class WebhookService {
     return { items, total: items.length };
   }
 
-  /** Provider rules that need the URL, type and secret together; errors name `url`, `type` or `secret`. */
-  private check(url: string, type: WebhookType, secret: string | null, typeGiven: boolean): void {
+  /**
+   * Provider rules that need the URL, type and secret together; errors name `url`, `type` or `secret`.
+   * `url` null: the stored URL cannot be decrypted here and is kept as it is, so only the secret rule applies.
+   */
+  private check(url: string | null, type: WebhookType, hasSecret: boolean, typeGiven: boolean): void {
     const p = providerOf(type);
     const errors: FieldError[] = [];
-    if (p.secret?.required && !secret) errors.push({ path: 'secret', message: `${p.label} needs a secret: ${p.secret.role}` });
-    for (const e of p.check?.(new URL(url), secret != null) ?? []) {
+    if (p.secret?.required && !hasSecret) errors.push({ path: 'secret', message: `${p.label} needs a secret: ${p.secret.role}` });
+    for (const e of (url === null ? undefined : p.check?.(new URL(url), hasSecret)) ?? []) {
       errors.push(e.path === 'url' && typeGiven ? { path: 'url', message: `${e.message} (type ${type})` } : e);
     }
     if (errors.length) throw badRequest(`Invalid webhook: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
@@ -86,17 +92,19 @@ export class WebhookService {
     }
     const type = input.type ?? defaultType(input.url);
     const secret = WebhookService.secretAfter(input.secret, null);
-    this.check(input.url, type, secret, input.type !== undefined);
+    this.check(input.url, type, secret != null, input.type !== undefined);
     const id = randomUUID();
     const now = this.now();
+    const box = this.app.secretbox;
     const row = await this.app.store.write((tx) => {
       tx.run(`INSERT INTO webhooks (id, name, url, type, alert_types, cooldown, enabled, secret, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, input.name, input.url, type, JSON.stringify(input.alert_types ?? DEFAULT_ALERT_TYPES), input.cooldown ?? LIMITS.cooldown.default,
-        input.enabled === false ? 0 : 1, secret, now, now]);
+      [id, input.name, sealUrl(box, input.url, type), type, JSON.stringify(input.alert_types ?? DEFAULT_ALERT_TYPES),
+        input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret), now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
-        id, type, url: redactUrl(r.url, type), alert_types: parseList(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1, secret_set: secret != null,
+        id, type, url: redactUrl(input.url, type), alert_types: parseList(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1,
+        secret_set: secret != null,
       }));
       return r;
     }, 'sync');
@@ -105,14 +113,23 @@ export class WebhookService {
 
   async update(id: string, input: UpdateWebhookInput, by: Actor): Promise<WebhookOut> {
     const old = this.row(id);
+    const box = this.app.secretbox;
+    // Stored URL and secret may be sealed; null / undefined: sealed under another key, kept unless replaced.
+    const oldUrl = clearUrl(box, old);
+    const oldSecret = clearSecret(box, old);
     // The redacted URL sent back (as a form does) keeps the stored one.
-    const url = input.url === undefined || input.url === redactUrl(old.url, old.type) ? old.url : input.url;
-    const type = input.type ?? (url !== old.url ? defaultType(url) : old.type);
-    const secret = WebhookService.secretAfter(input.secret, old.secret);
-    this.check(url, type, secret, input.type !== undefined);
+    const keepUrl = input.url === undefined || (oldUrl !== null && (input.url === redactUrl(oldUrl, old.type) || input.url === oldUrl));
+    const url = keepUrl ? oldUrl : input.url!;
+    const type = input.type ?? (keepUrl ? old.type : defaultType(url!));
+    // The same secret sent again keeps its envelope, so it does not count as a change.
+    const secret = typeof input.secret === 'string'
+      ? (input.secret === oldSecret ? old.secret : sealSecret(box, input.secret))
+      : WebhookService.secretAfter(input.secret, old.secret);
+    this.check(url, type, secret !== null, input.type !== undefined);
     const next = {
       name: input.name ?? old.name,
-      url,
+      // A kept clear URL is sealed when the new type finds a token in it.
+      url: keepUrl ? (isSealed(old.url) ? old.url : sealUrl(box, old.url, type)) : sealUrl(box, url!, type),
       type,
       alert_types: input.alert_types !== undefined ? JSON.stringify(input.alert_types) : old.alert_types,
       cooldown: input.cooldown ?? old.cooldown,
@@ -128,7 +145,7 @@ export class WebhookService {
               WHERE id = ?`, [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, now, id]);
       const cancelled = next.enabled === 0 && old.enabled === 1 ? this.cancelPending(tx, old, 'the webhook was disabled') : 0;
       this.app.audit.insert(tx, by.auditEntry('webhooks.update', next.name, {
-        id, fields: changed, type, url: redactUrl(url, type),
+        id, fields: changed, type, url: url === null ? MASK : redactUrl(url, type),
         ...(cancelled ? { cancelled_deliveries: cancelled } : {}),
       }));
       return tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
@@ -145,7 +162,7 @@ export class WebhookService {
       tx.run('DELETE FROM webhook_cooldowns WHERE webhook_id = ?', [id]);
       tx.run('DELETE FROM webhooks WHERE id = ?', [id]);
       this.app.audit.insert(tx, by.auditEntry('webhooks.delete', old.name, {
-        id, type: old.type, url: redactUrl(old.url, old.type), ...(dropped ? { dropped_deliveries: dropped } : {}),
+        id, type: old.type, url: shownUrl(this.app.secretbox, old), ...(dropped ? { dropped_deliveries: dropped } : {}),
       }));
     }, 'sync');
   }
@@ -171,18 +188,9 @@ export class WebhookService {
    */
   async test(id: string, by: Actor): Promise<TestResult> {
     const w = this.row(id);
-    const cfg = webhookConfig(this.app);
     const alert = testAlert(w, this.app.clock.iso());
     const deliveryId = randomUUID();
-    const { req, pieces } = buildRequest(this.app, w, alert, deliveryId);
-    const res = await this.sender(req, { timeoutMs: cfg.timeout_seconds * 1000 });
-    const out: TestResult = {
-      ok: res.ok,
-      status_code: res.status_code,
-      latency_ms: res.latency_ms,
-      ...(res.error ? { error: scrub(res.error, pieces) } : {}),
-      response_excerpt: scrub(res.response_excerpt, pieces),
-    };
+    const out = await this.sendTest(w, alert, deliveryId);
     await this.app.store.write((tx) => {
       this.outbox.logAttempt(tx, {
         webhook_id: w.id, webhook_name: w.name, delivery_id: deliveryId, alert_id: alert.id, alert_type: alert.type, attempt: 1,
@@ -194,9 +202,30 @@ export class WebhookService {
       });
     }, 'sync');
     this.app.log.child('webhooks').info(`webhook test ${out.ok ? 'delivered' : 'failed'}`, {
-      webhook: w.name, url: redactUrl(w.url, w.type), status_code: out.status_code, latency_ms: out.latency_ms, ...(out.error ? { error: out.error } : {}),
+      webhook: w.name, url: shownUrl(this.app.secretbox, w), status_code: out.status_code, latency_ms: out.latency_ms,
+      ...(out.error ? { error: out.error } : {}),
     });
     return out;
+  }
+
+  /** The test request, with secrets scrubbed from what comes back; fails without sending when they cannot be opened. */
+  private async sendTest(stored: WebhookRow, alert: ReturnType<typeof testAlert>, deliveryId: string): Promise<TestResult> {
+    let w: WebhookRow;
+    try {
+      w = openWebhook(this.app.secretbox, stored);
+    } catch (e) {
+      if (!(e instanceof SecretUnreadableError)) throw e;
+      return { ok: false, status_code: null, latency_ms: null, error: e.message, response_excerpt: '' };
+    }
+    const { req, pieces } = buildRequest(this.app, w, alert, deliveryId);
+    const res = await this.sender(req, { timeoutMs: webhookConfig(this.app).timeout_seconds * 1000 });
+    return {
+      ok: res.ok,
+      status_code: res.status_code,
+      latency_ms: res.latency_ms,
+      ...(res.error ? { error: scrub(res.error, pieces) } : {}),
+      response_excerpt: scrub(res.response_excerpt, pieces),
+    };
   }
 
   // ---- the dev logs -----------------------------------------------------------------------------------

@@ -109,24 +109,30 @@ export function isSecretHeader(name: string): boolean {
 /** What API responses show in place of a stored secret; sending it back on update keeps the secret. */
 export const SECRET_MARKER = Object.freeze({ set: true as const });
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isMarker = (v: unknown): boolean => isObj(v) && v.set === true && Object.keys(v).length === 1;
 
-/** Every secret location in `settings` as [parent object, key]. */
-function secretSlots(type: CheckType, settings: Obj): Array<[Obj, string]> {
-  const slots: Array<[Obj, string]> = [];
+/** A secret location: its parent object, its key there, and its dotted path ("headers.X-API-Key"). */
+export type SecretSlot = [parent: Obj, key: string, path: string];
+
+/** Every secret location in `settings`. */
+export function secretSlots(type: CheckType, settings: Obj): SecretSlot[] {
+  const slots: SecretSlot[] = [];
   for (const path of SECRET_SETTINGS[type] ?? []) {
     const parts = path.split('.');
     let parent: unknown = settings;
     for (const p of parts.slice(0, -1)) parent = isObj(parent) ? parent[p] : undefined;
-    if (isObj(parent)) slots.push([parent, parts[parts.length - 1]!]);
+    if (isObj(parent)) slots.push([parent, parts[parts.length - 1]!, path]);
   }
   if (type === 'http' && isObj(settings.headers)) {
-    for (const k of Object.keys(settings.headers)) if (isSecretHeader(k)) slots.push([settings.headers, k]);
+    for (const k of Object.keys(settings.headers)) if (isSecretHeader(k)) slots.push([settings.headers, k, `headers.${k}`]);
   }
   return slots;
 }
+
+/** A slot's path for matching old and new settings: header names compare without regard to case. */
+export const slotKey = (path: string): string => (path.startsWith('headers.') ? path.toLowerCase() : path);
 
 /** A copy with each secret that is set replaced by `{set: true}`. */
 export function redactSettings(type: CheckType, settings: unknown): unknown {
@@ -139,15 +145,64 @@ export function redactSettings(type: CheckType, settings: unknown): unknown {
 }
 
 /**
+ * Errors in the shape of settings sent on update, found before anything walks them (merging secrets,
+ * cloning): the type's schema with `{set: true}` markers standing in for their secrets, and no error
+ * for a secret left out (the merge may keep the stored one; validation after it reports what is still
+ * missing). Never recurses into the input: the schema stops at the first value of the wrong kind, so
+ * a body nested 100,000 deep is a 400 naming its field, not a stack overflow.
+ */
+export function settingsShapeErrors(type: CheckType, raw: unknown): FieldError[] {
+  const def = CHECKS[type];
+  if (!def) return [{ path: 'check_type', message: `unknown check type "${String(type)}"` }];
+  const view = isObj(raw) ? copyAlongSecrets(type, raw) : raw;
+  if (isObj(view)) {
+    // Any header may be sent back as a marker (mergeSecrets looks each one up), not only secret-looking ones.
+    const slots: Array<[Obj, string]> = secretSlots(type, view).map(([p, k]) => [p, k]);
+    if (type === 'http' && isObj(view.headers)) for (const k of Object.keys(view.headers)) slots.push([view.headers, k]);
+    for (const [parent, key] of slots) if (isMarker(parent[key])) parent[key] = 'x';
+  }
+  const parsed = def.settings.safeParse(view ?? {});
+  if (parsed.success) return [];
+  const omitted = (path: PropertyKey[]) => {
+    const dotted = path.map(String).join('.');
+    if (!(SECRET_SETTINGS[type] ?? []).includes(dotted)) return false;
+    let v: unknown = raw;
+    for (const p of path) v = isObj(v) ? v[String(p)] : undefined;
+    return v === undefined;
+  };
+  return parsed.error.issues.filter((i) => !omitted(i.path))
+    .map((i) => ({ path: ['settings', ...i.path.map(String)].join('.'), message: i.message }));
+}
+
+/**
+ * A copy of `settings` that shares everything except the objects holding secrets (the top level, the
+ * parents of SECRET_SETTINGS paths, headers): enough to change secrets without touching the caller's
+ * object, and no deep clone of input that has not been validated yet.
+ */
+function copyAlongSecrets(type: CheckType, settings: Obj): Obj {
+  const out: Obj = { ...settings };
+  for (const path of SECRET_SETTINGS[type] ?? []) {
+    let parent: Obj = out;
+    for (const p of path.split('.').slice(0, -1)) {
+      const child = parent[p];
+      if (!isObj(child)) break;
+      parent = parent[p] = { ...child };
+    }
+  }
+  if (type === 'http' && isObj(out.headers)) out.headers = { ...out.headers };
+  return out;
+}
+
+/**
  * The settings to store for an update: `newSettings` with each secret that is `{set: true}`, or
  * omitted while its parent object is still there (and, for auth, of the same type), taken from
  * `oldSettings`. A header sent back as `{set: true}` keeps its stored value (matched without regard
  * to case); a header left out is removed. A marker with nothing stored behind it is dropped, so
- * validation reports the missing value.
+ * validation reports the missing value. Copies only the objects it changes (see copyAlongSecrets).
  */
 export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings: unknown): unknown {
   if (!isObj(newSettings)) return newSettings;
-  const out = structuredClone(newSettings);
+  const out = copyAlongSecrets(type, newSettings);
   const old = isObj(oldSettings) ? oldSettings : {};
   for (const path of SECRET_SETTINGS[type] ?? []) {
     const parts = path.split('.');
