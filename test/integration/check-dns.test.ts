@@ -191,7 +191,7 @@ describe('dns check: failures', () => {
   test('a resolver that never answers: TIMEOUT, down within the timeout', async () => {
     const r = await runCheck('dns', 'web.test', { resolver: '127.0.0.1', port: silentPort }, { timeout: 0.6 });
     assert.equal(r.status, 'down');
-    assert.equal(r.message, `TIMEOUT: no answer from 127.0.0.1:${silentPort} within 0.6 s`);
+    assert.equal(r.message, `TIMEOUT: no answer from 127.0.0.1:${silentPort} within 0.6 s (A web.test)`);
     assert.equal(r.details.error_code, 'TIMEOUT');
   });
 

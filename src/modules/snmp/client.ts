@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { RawVarbind, SnmpReader, SnmpTarget, VarbindType, WalkResult } from './contracts.js';
 import { badCommunity, badResponse, isTimeout, mapError, privacyRejected, timeoutError } from './client/errors.js';
+import { lookupTarget } from './client/lookup.js';
 import { arcs, compareArcs, inSubtree } from './client/oid.js';
 import { abortReason, AgentSession } from './client/session.js';
 import { checkOids, resolveTarget, walkLimits, type ResolvedTarget } from './client/target.js';
@@ -35,7 +36,8 @@ const statusOf = (e: unknown) => (e instanceof HttpError && e.code === 'snmp_err
  */
 async function withSession<T>(target: SnmpTarget, signal: AbortSignal | undefined,
   body: (s: AgentSession, t: ResolvedTarget) => Promise<T>): Promise<T> {
-  const t = resolveTarget(target);
+  // The name is resolved before a socket exists: one that does not resolve is a 502 naming it.
+  const t = await lookupTarget(resolveTarget(target), signal);
   if (signal?.aborted) throw abortReason(signal);
   const s = new AgentSession(t, signal);
   try {
@@ -60,7 +62,8 @@ type ProbeOutcome =
 
 /** One GET of sysUpTime.0 with the probe's settings. */
 async function probe(t: ResolvedTarget, probeTarget: SnmpTarget, signal?: AbortSignal): Promise<ProbeOutcome> {
-  const pt = resolveTarget(probeTarget);
+  // The probe goes to the address the operation resolved, not to a second lookup of the name.
+  const pt: ResolvedTarget = { ...resolveTarget(probeTarget), address: t.address, transport: t.transport };
   if (signal?.aborted) throw abortReason(signal);
   const s = new AgentSession(pt, signal);
   try {

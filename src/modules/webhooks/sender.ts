@@ -37,6 +37,17 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** A failed request in words; a name that does not resolve is said so, with the name (still retryable: DNS recovers). */
+export function requestError(e: NodeJS.ErrnoException, host: string): string {
+  if (e.syscall === 'getaddrinfo' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN') {
+    const name = (e as { hostname?: string }).hostname ?? host;
+    if (e.code === 'ENOTFOUND') return `host name not found: ${name} does not resolve (ENOTFOUND)`;
+    if (e.code === 'EAI_AGAIN') return `host name ${name} could not be resolved: no DNS server answered (EAI_AGAIN)`;
+    return `host name ${name} could not be resolved (${e.code ?? e.message})`;
+  }
+  return e.message || e.code || 'request failed';
+}
+
 export function send(req: OutboundRequest, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<SendResult> {
   return new Promise((resolve) => {
     let url: URL;
@@ -98,7 +109,7 @@ export function send(req: OutboundRequest, opts: { timeoutMs: number; signal?: A
       res.on('error', done);
     });
     creq.on('error', (e: NodeJS.ErrnoException) => {
-      finish({ ok: false, status_code: status, error: e.message || e.code || 'request failed', response_excerpt: '', retryable: true });
+      finish({ ok: false, status_code: status, error: requestError(e, url.hostname), response_excerpt: '', retryable: true });
     });
     if (opts.signal?.aborted) { onAbort(); return; }
     opts.signal?.addEventListener('abort', onAbort, { once: true });

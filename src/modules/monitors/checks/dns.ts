@@ -155,7 +155,8 @@ export async function run(target: string, s: DnsSettings, ctx: CheckContext): Pr
     const code = (e as NodeJS.ErrnoException).code ?? '';
     if (dl.expired || code === 'ETIMEOUT') {
       return { status: 'down', response_time_ms: null, details: { ...base, error_code: 'TIMEOUT' },
-        message: `TIMEOUT: no answer from ${s.resolver ? serverString(s.resolver, s.port) : 'the system resolver'} within ${ms(dl.timeoutMs / 1000)} s` };
+        message: `TIMEOUT: no answer from ${s.resolver ? serverString(s.resolver, s.port) : 'the system resolver'} `
+          + `within ${ms(dl.timeoutMs / 1000)} s (${s.record_type} ${target})` };
     }
     if (dl.aborted) return { status: 'down', response_time_ms: null, message: 'check aborted', details: base };
     const [name, meaning] = DNS_ERRORS[code] ?? [code || 'ERROR', (e as Error).message];

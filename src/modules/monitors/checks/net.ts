@@ -32,6 +32,8 @@ export class Deadline {
   readonly started = performance.now();
   readonly timeoutMs: number;
   phase: Phase = 'connect';
+  /** The name being resolved in the 'dns' phase, so a timeout there says which one. */
+  lookupHost?: string;
   private readonly ac = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private timedOut = false;
@@ -56,7 +58,10 @@ export class Deadline {
 
   /** The message for a failure: the deadline's own reason when it fired, else the error's. */
   failure(err: unknown): string {
-    if (this.timedOut) return `timed out after ${fmtSeconds(this.timeoutMs)} ${PHASE_TEXT[this.phase]}`;
+    if (this.timedOut) {
+      const what = this.phase === 'dns' && this.lookupHost ? `${PHASE_TEXT.dns} ${this.lookupHost}` : PHASE_TEXT[this.phase];
+      return `timed out after ${fmtSeconds(this.timeoutMs)} ${what}`;
+    }
     if (this.ac.signal.aborted) return 'check aborted';
     return errorMessage(err);
   }
@@ -230,6 +235,7 @@ export function connect(opts: ConnectOptions): Promise<Connection> {
     const onAbort = () => fail(deadline.signal.reason);
 
     deadline.phase = net.isIP(opts.host) ? 'connect' : 'dns';
+    if (deadline.phase === 'dns') deadline.lookupHost = opts.host;
     const sock = net.connect({ host: opts.host, port: opts.port });
     current = sock;
     sock.on('error', fail);

@@ -35,6 +35,19 @@ export function badResponse(t: ResolvedTarget, e: unknown): HttpError {
   return new HttpError(502, 'snmp_bad_response', `The agent at ${t.where} sent a response that cannot be used: ${why}`);
 }
 
+/**
+ * The target's host name gave no address. `code` is getaddrinfo's (Node says ENOTFOUND for NXDOMAIN and
+ * for a name without addresses), or ETIMEOUT when no answer came within `timeoutMs`.
+ */
+export function hostNotFound(t: ResolvedTarget, code: string, timeoutMs?: number): HttpError {
+  const name = `The host name "${t.host}"`;
+  const detail = code === 'ENOTFOUND' ? `${name} does not resolve: DNS has no address for it (${code})`
+    : code === 'EAI_AGAIN' ? `${name} could not be resolved: no DNS server answered (${code}); check the probe's DNS servers`
+      : code === 'ETIMEOUT' ? `${name} could not be resolved: no DNS answer within ${(timeoutMs ?? 0) / 1000} s`
+        : `${name} could not be resolved (${code})`;
+  return new HttpError(502, 'snmp_host_not_found', detail, { extra: { host: t.host, dns_error: code } });
+}
+
 /** ICMP errors on the connected socket and name resolution failures. */
 export function socketError(t: ResolvedTarget, e: NodeJS.ErrnoException): HttpError {
   switch (e.code) {
@@ -43,8 +56,8 @@ export function socketError(t: ResolvedTarget, e: NodeJS.ErrnoException): HttpEr
         `Nothing listens for SNMP at ${t.where}: the host reports the UDP port closed (ICMP port unreachable)`);
     case 'EHOSTUNREACH': case 'ENETUNREACH': case 'EHOSTDOWN': case 'ENETDOWN':
       return new HttpError(502, 'snmp_unreachable', `${t.where} cannot be reached (${e.code})`);
-    case 'ENOTFOUND': case 'EAI_AGAIN': case 'EAI_NONAME': case 'EAI_FAIL':
-      return new HttpError(502, 'snmp_unreachable', `The host name "${t.host}" cannot be resolved (${e.code})`);
+    case 'ENOTFOUND': case 'EAI_AGAIN': case 'EAI_NONAME': case 'EAI_NODATA': case 'EAI_FAIL':
+      return hostNotFound(t, e.code);
     default:
       return new HttpError(502, 'snmp_unreachable', `${t.where} cannot be reached: ${e.message}`);
   }

@@ -53,10 +53,11 @@ export class AgentSession {
       dgramModule: { createSocket: (type) => this.connectedSocket(type) },
     };
     if (t.version === 'v3') {
-      this.session = snmp.createV3Session(t.host, nsUser(t), options);
+      this.session = snmp.createV3Session(t.address ?? t.host, nsUser(t), options);
       openV3Sessions++;
     } else {
-      this.session = snmp.createSession(t.host, t.community!, { ...options, version: t.version === 'v1' ? snmp.Version1 : snmp.Version2c });
+      const version = t.version === 'v1' ? snmp.Version1 : snmp.Version2c;
+      this.session = snmp.createSession(t.address ?? t.host, t.community!, { ...options, version });
     }
     // net-snmp emits 'error' for a datagram it cannot decode; without a listener that would throw.
     this.session.on('error', (e) => this.fail(badResponse(t, e)));
@@ -66,21 +67,39 @@ export class AgentSession {
     }
   }
 
-  /** net-snmp sends with (buf, offset, length, port, address, cb); a connected socket takes no address. */
+  /**
+   * net-snmp sends with (buf, offset, length, port, address, cb); a connected socket takes no address.
+   * Sends wait for the connect. node:dgram hands a failed connect (a name that does not resolve, an
+   * address of the wrong family) to connect's callback only, never to 'error': that fails the session,
+   * and every waiting or later send gets the error through its callback instead of going out unconnected.
+   */
   private connectedSocket(type: 'udp4' | 'udp6'): dgram.Socket {
+    type Cb = (e: Error | null) => void;
     const sock = dgram.createSocket(type);
-    const send = sock.send.bind(sock) as (b: Buffer, o: number, l: number, cb: (e: Error | null) => void) => void;
-    let queue: (() => void)[] | null = [];
+    const send = sock.send.bind(sock) as (b: Buffer, o: number, l: number, cb: Cb) => void;
+    let queue: Cb[] | null = [];
+    let connectError: Error | null = null;
     sock.on('error', (e: NodeJS.ErrnoException) => this.fail(socketError(this.target, e)));
-    sock.connect(this.target.port, this.target.host, () => {
+    sock.connect(this.target.port, this.target.address ?? this.target.host, (err?: Error) => {
       const q = queue!;
       queue = null;
-      for (const go of q) go();
+      if (err) {
+        connectError = err;
+        this.fail(socketError(this.target, err as NodeJS.ErrnoException));
+      }
+      for (const go of q) go(connectError);
     });
-    (sock as unknown as { send: unknown }).send = (b: Buffer, o: number, l: number, _port: unknown, _addr: unknown, cb: (e: Error | null) => void) => {
-      const go = () => send(b, o, l, cb);
+    (sock as unknown as { send: unknown }).send = (b: Buffer, o: number, l: number, _port: unknown, _addr: unknown, cb: Cb) => {
+      const go: Cb = (e) => {
+        if (e) { cb(e); return; }
+        try {
+          send(b, o, l, cb);
+        } catch (thrown) {
+          cb(thrown as Error); // closed meanwhile: the request fails, nothing throws out of a dgram callback
+        }
+      };
       if (queue) queue.push(go);
-      else go();
+      else go(connectError);
     };
     return sock;
   }

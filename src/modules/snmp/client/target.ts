@@ -36,6 +36,8 @@ export interface ResolvedTarget {
   timeout_ms: number;
   retries: number;
   transport: 'udp4' | 'udp6';
+  /** The IP address the socket connects to: set by lookupTarget() (client/lookup.ts) for a host name. */
+  address?: string;
   /** "192.0.2.1:161" or "[2001:db8::1]:161", for messages. */
   where: string;
 }
