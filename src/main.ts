@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { createAudit } from './core/audit.js';
+import { createAudit } from './core/audit/index.js';
 import { createAuth } from './core/auth/index.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { ConfigService } from './core/config.js';

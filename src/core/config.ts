@@ -24,7 +24,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { HttpError, badRequest, conflict, type FieldError } from './http/errors.js';
+import { HttpError, badRequest, conflict, type FieldError } from './errors.js';
 import { Logger } from './log.js';
 
 /** A strict section whose own keys all have defaults, so a missing section parses to its defaults. */

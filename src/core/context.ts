@@ -1,39 +1,18 @@
-// What every module gets: the shared services, built once by main.ts (the composition root).
-import type { IncomingMessage } from 'node:http';
+// What every module gets: the shared services, built once by main.ts (the composition root), and the
+// route contract. Imports only types of files that never import this one (test/unit/import-cycles.test.ts).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import type { AuditService } from './audit/index.js';
+import type { AuditEntryInput } from './audit/types.js';
 import type { AuthServices } from './auth/index.js';
-import type { Principal } from './auth/scopes.js';
-import type { AuditService } from './audit.js';
+import type { AccessRule, Principal } from './auth/scopes.js';
 import type { Clock } from './clock.js';
 import type { ConfigService } from './config.js';
 import type { EventBus } from './events.js';
-import type { RouteRegistry } from './http/registry.js';
 import type { JobManager } from './jobs.js';
 import type { Logger } from './log.js';
 import type { SecretBox } from './secretbox.js';
-import type { Migration, Store, Tx } from './store/types.js';
-
-/** Resolves the caller of a request from its session cookie or X-API-Key header. */
-export interface Authenticator {
-  /** null when the request carries no credentials; throws HttpError 401 when they are invalid or expired. */
-  authenticate(req: IncomingMessage): Promise<Principal | null>;
-}
-
-export interface AuditEntryInput {
-  action: string;
-  actor: string | null;
-  actor_user_id?: string | null;
-  source_ip?: string | null;
-  target?: string | null;
-  outcome?: 'success' | 'failure';
-  details?: Record<string, unknown>;
-}
-
-export interface AuditLog {
-  /** Records an entry in its own fsynced write. */
-  record(entry: AuditEntryInput): Promise<void>;
-  /** Records an entry inside a caller's write transaction, so the change and its audit land together. */
-  insert(tx: Tx, entry: AuditEntryInput): void;
-}
+import type { Migration, Store } from './store/types.js';
 
 export interface AppContext {
   version: string;
@@ -44,7 +23,7 @@ export interface AppContext {
   log: Logger;
   clock: Clock;
   jobs: JobManager;
-  routes: RouteRegistry;
+  routes: Routes;
   /** Users, sessions, API keys, rate limiter, first-run bootstrap; `auth.authenticator` resolves callers. */
   auth: AuthServices;
   audit: AuditService;
@@ -68,4 +47,65 @@ export interface Module {
   register(app: AppContext): void | Promise<void>;
   /** Starts schedulers once the HTTP server listens. */
   start?(app: AppContext): void | Promise<void>;
+}
+
+// ---- the route contract: every endpoint is declared as data (core/http/registry.ts implements it) ----
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestCtx<P = any, Q = any, B = any> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Null only on `auth: 'none'` routes when the caller sent no credentials. */
+  principal: Principal | null;
+  req: IncomingMessage;
+  res: ServerResponse;
+  ip: string;
+  requestId: string;
+  app: AppContext;
+  log: Logger;
+  /** Records a security-relevant action in the audit log with this request's actor and address. */
+  audit(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): Promise<void>;
+  /** The same entry, for app.audit.insert(tx, ...) inside the write transaction that makes the change. */
+  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): AuditEntryInput;
+}
+
+export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>
+  extends AccessRule {
+  method: Method;
+  path: string;
+  summary: string;
+  /** OpenAPI tag; defaults to the path segment after /api. */
+  tag?: string;
+  description?: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Documents the 2xx JSON body in OpenAPI. */
+  response?: z.ZodType;
+  /** Status of a successful response, for OpenAPI (default 200, or 204 when there is no response). */
+  status?: number;
+  /** Non-JSON success content type for OpenAPI (text/event-stream, text/csv, application/yaml). */
+  produces?: string;
+  /** Request content types accepted besides application/json (e.g. multipart or raw uploads). */
+  consumes?: string[];
+  /** Body limit in bytes (default from config http.json_limit_kb). */
+  bodyLimit?: number;
+  /** The handler reads the body itself (uploads); no JSON parsing is done. */
+  rawBody?: boolean;
+  /**
+   * Returns the JSON body (200), a Reply, or undefined (204). A handler that writes to ctx.res itself
+   * (SSE, CSV, files) returns nothing after ending or streaming the response.
+   */
+  handler: (ctx: RequestCtx<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>;
+}
+
+export type AnyRoute = RouteDef<any, any, any>;
+
+/** The route table every module adds to; the HTTP core matches requests against it. */
+export interface Routes {
+  add(...defs: AnyRoute[]): void;
+  all(): readonly AnyRoute[];
+  match(method: string, path: string): { route?: AnyRoute; params: Record<string, string>; allowed: Method[] };
 }

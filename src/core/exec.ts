@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { constants as fsc, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HttpError } from './http/errors.js';
+import { HttpError } from './errors.js';
 
 export interface RunOptions {
   /** Kill the program after this long; default 30 000 ms. */

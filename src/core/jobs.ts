@@ -11,7 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from './clock.js';
-import { HttpError, notFound } from './http/errors.js';
+import { HttpError, notFound } from './errors.js';
 import { Logger } from './log.js';
 
 export type JobState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import type { Actor } from '../../src/core/http/registry.js';
 import { monitorsServiceOf } from '../../src/modules/monitors/index.js';
 import { assertProblem, startTestApp, type TestApp } from '../helpers/harness.js';

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
 import { run } from '../../src/core/exec.js';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { createSnmpClient, desAvailable } from '../../src/modules/snmp/client.js';
 import { bytesOf } from '../../src/modules/snmp/client/values.js';
 import type { RawVarbind, SnmpTarget, V3Params, VarbindType } from '../../src/modules/snmp/contracts.js';

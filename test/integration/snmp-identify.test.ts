@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { createSnmpClient } from '../../src/modules/snmp/client.js';
 import type { SnmpTarget, SnmpVersion } from '../../src/modules/snmp/contracts.js';
 import { readCards, type CardReading } from '../../src/modules/snmp/cards.js';

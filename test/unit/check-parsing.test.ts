@@ -2,7 +2,7 @@
 // normalisation, secret redaction and merging. The real programs and servers are in test/integration.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import type { RunResult } from '../../src/core/exec.js';
 import { evalJsonPath, jsonValueString, parseJsonPath, parseStatusRange, statusAccepted, settings as httpSettings } from '../../src/modules/monitors/checks/http.js';
 import { fpingArgs, judge, parseFpingOutput, PingBatcher, runWith, type ExecFn, type FpingTargetResult } from '../../src/modules/monitors/checks/ping.js';

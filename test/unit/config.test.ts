@@ -4,7 +4,7 @@ import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigService, ConfigSchema } from '../../src/core/config.js';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { Logger } from '../../src/core/log.js';
 
 async function setup(fileText?: string, extraEnv: Record<string, string> = {}) {

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installHint, run, which } from '../../src/core/exec.js';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 
 function readFileSafe(p: string): string {
   try { return readFileSync(p, 'utf8'); } catch { return ''; }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import { readFileSync, readdirSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../src/core/clock.js';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { run } from '../../src/core/exec.js';
 import { JobManager, type JobEvent } from '../../src/core/jobs.js';
 import { Logger } from '../../src/core/log.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { addressKey, RateLimiter } from '../../src/core/auth/ratelimit.js';
 
 const policy = () => ({ maxFailures: 3, windowMs: 10 * 60_000, lockoutMs: 15 * 60_000 });

@@ -6,7 +6,7 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { lookupTarget, type LookupFn } from '../../src/modules/snmp/client/lookup.js';
 import { AgentSession } from '../../src/modules/snmp/client/session.js';
 import { resolveTarget, type ResolvedTarget } from '../../src/modules/snmp/client/target.js';

@@ -3,7 +3,7 @@
 // served over UDP in test/integration/snmp-identify.test.ts.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import type { SnmpReader } from '../../src/modules/snmp/contracts.js';
 import { readCards, type CardReading, type ItemReading } from '../../src/modules/snmp/cards.js';
 import { identify, matchProfile, readSystem, type SystemGroup } from '../../src/modules/snmp/identify.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { openSse, streamJob, type SseStream } from '../../src/core/http/sse.js';
 import { JobManager } from '../../src/core/jobs.js';
 import { Logger } from '../../src/core/log.js';

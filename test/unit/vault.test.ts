@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { RateLimiter } from '../../src/core/auth/ratelimit.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { HttpError } from '../../src/core/http/errors.js';
+import { HttpError } from '../../src/core/errors.js';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Store } from '../../src/core/store/index.js';
 import type { CredentialSecrets } from '../../src/modules/brain/contracts.js';
 import { createCredentialSecrets } from '../../src/modules/brain/secrets.js';

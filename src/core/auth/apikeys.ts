@@ -4,10 +4,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
-import { badRequest, forbidden, notFound } from '../http/errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import type { Store } from '../store/types.js';
 import { SCOPES, type Scope } from './scopes.js';
-import type { InTx, UserRow } from './users.js';
+import type { InTx, UserRow } from './types.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_BODY = 40;

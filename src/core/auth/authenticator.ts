@@ -3,12 +3,13 @@
 // -> 401, never a silent fallback to anonymous.
 import type { IncomingMessage } from 'node:http';
 import type { ConfigService } from '../config.js';
-import type { Authenticator } from '../context.js';
-import { clientIp } from '../http/app.js';
-import { HttpError } from '../http/errors.js';
+
+import { clientIp } from '../net.js';
+import { HttpError } from '../errors.js';
 import type { ApiKeyService } from './apikeys.js';
 import { keyScopes, roleScopes, type Principal } from './scopes.js';
 import { readCookie, SESSION_COOKIE, type SessionService } from './sessions.js';
+import type { Authenticator } from './types.js';
 
 export function createAuthenticator(deps: {
   sessions: SessionService;

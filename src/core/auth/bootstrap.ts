@@ -9,11 +9,12 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../clock.js';
 import { writeFileAtomic } from '../files.js';
-import { conflict } from '../http/errors.js';
+import { conflict } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Store, Tx } from '../store/types.js';
 import { verifyPassword } from './passwords.js';
-import { type InTx, type NewUser, type PublicUser, type UserService } from './users.js';
+import type { InTx } from './types.js';
+import type { NewUser, PublicUser, UserService } from './users.js';
 
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
 export const INITIAL_ADMIN = 'admin';

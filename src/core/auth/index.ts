@@ -1,12 +1,16 @@
 // The authentication services, built once by main.ts and carried on AppContext.auth: users, sessions,
 // API keys, the rate limiter, first-run bootstrap and the Authenticator the HTTP core calls.
-import type { AppContext, Authenticator } from '../context.js';
+import type { Clock } from '../clock.js';
+import type { ConfigService } from '../config.js';
+import type { Logger } from '../log.js';
+import type { Store } from '../store/types.js';
 import { ApiKeyService } from './apikeys.js';
 import { createAuthenticator } from './authenticator.js';
 import { BootstrapService } from './bootstrap.js';
 import { RateLimiter } from './ratelimit.js';
 import type { Principal } from './scopes.js';
 import { SessionService } from './sessions.js';
+import type { Authenticator } from './types.js';
 import { UserService } from './users.js';
 
 export interface AuthServices {
@@ -23,7 +27,7 @@ export interface AuthServices {
 
 const MAINTENANCE_EVERY_MS = 60 * 60_000;
 
-export function createAuth(app: Pick<AppContext, 'store' | 'config' | 'clock' | 'log'>): AuthServices {
+export function createAuth(app: { store: Store; config: ConfigService; clock: Clock; log: Logger }): AuthServices {
   const { store, config, clock, log } = app;
   const auth = () => config.get().auth;
   // The user service tells bootstrap (declared below; called only later) when the one-time admin is
@@ -62,6 +66,7 @@ export type { BootstrapService } from './bootstrap.js';
 export type { RateLimiter } from './ratelimit.js';
 export type { SessionService } from './sessions.js';
 export type { PublicUser, UserService } from './users.js';
+export type { Authenticator } from './types.js';
 
 /** Whether a caller may act as an administrator: the admin role, and through a key also the admin scope. */
 export function isAdmin(p: Principal | null | undefined): boolean {

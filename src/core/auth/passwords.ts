@@ -5,7 +5,7 @@
 // twice at a time, not for a burst of parallel logins, so hashes run through a small queue: memory stays
 // bounded at MAX_PARALLEL * 32 MiB whatever arrives.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { FieldError } from '../http/errors.js';
+import type { FieldError } from '../errors.js';
 
 const N = 1 << 15;
 const R = 8;

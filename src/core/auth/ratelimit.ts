@@ -8,7 +8,7 @@
 // recently touched are evicted, keys that are not locked out first, so a flood of new addresses cannot
 // push a locked-out username out of the map cheaply.
 import type { Clock } from '../clock.js';
-import { tooMany } from '../http/errors.js';
+import { tooMany } from '../errors.js';
 
 export interface LimitPolicy {
   maxFailures: number;

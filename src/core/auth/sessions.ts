@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Store, Tx } from '../store/types.js';
-import type { InTx, UserRow } from './users.js';
+import type { InTx, UserRow } from './types.js';
 
 export const SESSION_COOKIE = 'np_session';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

@@ -8,10 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
-import { badRequest, conflict, notFound } from '../http/errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import type { Store, Tx } from '../store/types.js';
 import { hashPassword, passwordPolicyErrors } from './passwords.js';
 import type { Role } from './scopes.js';
+import type { InTx, UserRow } from './types.js';
 import { endUserSessions } from './sessions.js';
 
 export const Username = z.string().min(3).max(64)
@@ -19,20 +20,7 @@ export const Username = z.string().min(3).max(64)
 export const Email = z.email().max(254);
 export const DisplayName = z.string().trim().min(1).max(100);
 
-export interface UserRow {
-  id: string;
-  username: string;
-  display_name: string | null;
-  email: string | null;
-  role: Role;
-  password_hash: string;
-  one_time: number;
-  disabled: number;
-  created_at: string;
-  updated_at: string;
-  last_login_at: string | null;
-  password_changed_at: string | null;
-}
+export type { InTx, UserRow } from './types.js';
 
 export interface PublicUser {
   id: string;
@@ -77,8 +65,6 @@ export interface UserPatch {
 }
 
 /** Runs inside the write transaction that makes the change, e.g. to insert its audit entry. */
-export type InTx<T> = (tx: Tx, result: T) => void;
-
 export function toPublicUser(r: UserRow): PublicUser {
   return {
     id: r.id, username: r.username, display_name: r.display_name, email: r.email, role: r.role,

@@ -6,9 +6,10 @@ import { App } from '@tinyhttp/app';
 import { z } from 'zod';
 import { denyReason, type Principal } from '../auth/scopes.js';
 import type { AppContext } from '../context.js';
+import { clientIp } from '../net.js';
 import { readJson } from './body.js';
 import { guardConnections, waitForTurn } from './connections.js';
-import { forbidden, HttpError, unauthorized } from './errors.js';
+import { forbidden, HttpError, unauthorized } from '../errors.js';
 import { Reply, type RequestCtx } from './registry.js';
 import { createStaticHandler } from './static.js';
 import { inspectJson } from './json-guard.js';
@@ -205,14 +206,6 @@ function queryObject(url: string): Record<string, string | string[]> {
   return out;
 }
 
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  let ip = req.socket.remoteAddress ?? '';
-  if (trustProxy) {
-    const fwd = String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim();
-    if (fwd) ip = fwd;
-  }
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-}
 
 /** Cookie-authenticated unsafe requests must come from our own origin (CSRF defence with SameSite). */
 function checkOrigin(req: IncomingMessage, publicUrl: string): void {

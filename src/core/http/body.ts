@@ -1,7 +1,7 @@
 // Reads a request body with a hard size limit, and parses JSON bodies into problem+json errors
 // (415 wrong content type, 413 too large, 400 malformed, too deep or with forbidden keys or characters).
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './errors.js';
+import { HttpError } from '../errors.js';
 import { parseGuardedJson } from './json-guard.js';
 
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

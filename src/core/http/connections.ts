@@ -6,6 +6,7 @@
 // has stopped draining is cut when the timeout passes.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { normaliseAddress } from '../net.js';
 
 export interface ConnectionLimits {
   maxConnections: number;
@@ -127,9 +128,4 @@ function onSocketClose(socket: Socket): Set<() => void> {
     socket.once('close', () => { for (const f of [...waiters]) f(); });
   }
   return set;
-}
-
-function normaliseAddress(a: string | undefined): string {
-  const s = a ?? '';
-  return s.startsWith('::ffff:') ? s.slice(7) : s;
 }

@@ -1,8 +1,8 @@
 // What every JSON body must satisfy before any schema sees it: bounded nesting (checked on the text,
 // before JSON.parse, so no later recursion can overflow), no prototype keys, and no characters that a
 // single-line field must never hold. Route schemas then validate the meaning.
-import type { FieldError } from './errors.js';
-import { HttpError } from './errors.js';
+import type { FieldError } from '../errors.js';
+import { HttpError } from '../errors.js';
 
 /** Deepest nesting of objects and arrays a body may have; real bodies use fewer than ten levels. */
 export const MAX_JSON_DEPTH = 32;

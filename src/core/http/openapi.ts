@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the route registry; nothing here is written by hand per route.
 import { z } from 'zod';
-import type { AnyRoute, RouteRegistry } from './registry.js';
+import type { Routes } from '../context.js';
+import type { AnyRoute } from './registry.js';
 import { RouteRegistry as Registry } from './registry.js';
 
 type Json = Record<string, unknown>;
@@ -81,7 +82,7 @@ function opId(r: AnyRoute): string {
 }
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/[^A-Za-z0-9]/g, '');
 
-export function buildOpenApi(registry: RouteRegistry, info: { version: string; title?: string }): Json {
+export function buildOpenApi(registry: Pick<Routes, 'all'>, info: { version: string; title?: string }): Json {
   const paths: Record<string, Json> = {};
   for (const r of registry.all()) {
     const p = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

@@ -1,38 +1,15 @@
 // The route registry: every endpoint is declared once, as data. It is the single source for routing,
 // authentication and authorisation, request validation, the OpenAPI document, /api/developer/routes
 // and the authorisation-matrix test.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import type { AccessRule, Principal, Scope } from '../auth/scopes.js';
-import type { AppContext, AuditEntryInput } from '../context.js';
-import type { Logger } from '../log.js';
+import type { Actor } from '../audit/types.js';
+import type { Scope } from '../auth/scopes.js';
+import type { AnyRoute, Method, RequestCtx, RouteDef, Routes } from '../context.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { Actor } from '../audit/types.js';
+export type { AnyRoute, Method, RequestCtx, RouteDef } from '../context.js';
 
-export interface RequestCtx<P = any, Q = any, B = any> {
-  params: P;
-  query: Q;
-  body: B;
-  /** Null only on `auth: 'none'` routes when the caller sent no credentials. */
-  principal: Principal | null;
-  req: IncomingMessage;
-  res: ServerResponse;
-  ip: string;
-  requestId: string;
-  app: AppContext;
-  log: Logger;
-  /** Records a security-relevant action in the audit log with this request's actor and address. */
-  audit(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): Promise<void>;
-  /** The same entry, for app.audit.insert(tx, ...) inside the write transaction that makes the change. */
-  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): AuditEntryInput;
-}
-
-/** Who makes a change, as the services that write history and audit entries need it from a request. */
-export interface Actor {
-  actor: string | null;
-  auditEntry(action: string, target?: string | null, details?: Record<string, unknown>): AuditEntryInput;
-}
-
+/** The actor of a request, for services that record history and audit entries. */
 export const actorOf = (ctx: RequestCtx): Actor => ({
   actor: ctx.principal?.actor ?? null,
   auditEntry: (action, target, details) => ctx.auditEntry(action, target, details),
@@ -44,37 +21,6 @@ export class Reply {
 }
 export const reply = (status: number, body?: unknown, headers?: Record<string, string>) => new Reply(status, body, headers);
 
-export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>
-  extends AccessRule {
-  method: Method;
-  path: string;
-  summary: string;
-  /** OpenAPI tag; defaults to the path segment after /api. */
-  tag?: string;
-  description?: string;
-  params?: P;
-  query?: Q;
-  body?: B;
-  /** Documents the 2xx JSON body in OpenAPI. */
-  response?: z.ZodType;
-  /** Status of a successful response, for OpenAPI (default 200, or 204 when there is no response). */
-  status?: number;
-  /** Non-JSON success content type for OpenAPI (text/event-stream, text/csv, application/yaml). */
-  produces?: string;
-  /** Request content types accepted besides application/json (e.g. multipart or raw uploads). */
-  consumes?: string[];
-  /** Body limit in bytes (default from config http.json_limit_kb). */
-  bodyLimit?: number;
-  /** The handler reads the body itself (uploads); no JSON parsing is done. */
-  rawBody?: boolean;
-  /**
-   * Returns the JSON body (200), a Reply, or undefined (204). A handler that writes to ctx.res itself
-   * (SSE, CSV, files) returns nothing after ending or streaming the response.
-   */
-  handler: (ctx: RequestCtx<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>;
-}
-
-export type AnyRoute = RouteDef<any, any, any>;
 
 /** Declares a route with its schemas' types flowing into the handler. */
 export function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
@@ -85,7 +31,7 @@ export function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
 
 const READ_METHODS = new Set<Method>(['GET']);
 
-export class RouteRegistry {
+export class RouteRegistry implements Routes {
   private list: AnyRoute[] = [];
 
   add(...defs: AnyRoute[]): void {

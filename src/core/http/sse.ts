@@ -7,7 +7,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JobEvent, JobManager } from '../jobs.js';
-import { notFound } from './errors.js';
+import { notFound } from '../errors.js';
 
 export interface SseStream {
   send(data: object, opts?: { id?: number | string; event?: string }): void;

@@ -1,6 +1,6 @@
 // Turns zod failures into 400 problem details that name every invalid field.
 import { z } from 'zod';
-import { HttpError, type FieldError } from './errors.js';
+import { HttpError, type FieldError } from '../errors.js';
 
 export function fieldErrors(err: z.ZodError, prefix?: string): FieldError[] {
   return err.issues.map((i) => {

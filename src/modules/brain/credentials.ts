@@ -5,7 +5,7 @@
 // recordCredentialUse(); GET /api/brain/credentials/:id/scan reads that back.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError } from '../../core/http/errors.js';
+import { HttpError } from '../../core/errors.js';
 import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
 import type { Migration, Store, Tx } from '../../core/store/types.js';
 import { CREDENTIAL_SECRET_FIELDS, type CredentialSecrets } from './contracts.js';

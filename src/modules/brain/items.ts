@@ -2,11 +2,11 @@
 // sequences, never reused), reference checks, delete with 409 or detach, the change history, the search
 // index kept in sync, stats and recently changed items. Every change is one 'sync' write holding the
 // record, its derived rows (references, search keys, FTS row), the history entry and the audit entry.
-import type { Actor } from '../../core/http/registry.js';
+import type { Actor } from '../../core/audit/types.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { badRequest, HttpError, notFound, type FieldError } from '../../core/http/errors.js';
+import { badRequest, HttpError, notFound, type FieldError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import { parseIp, cidrContains } from './net.js';
 import {

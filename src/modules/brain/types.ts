@@ -2,7 +2,7 @@
 // exact-match fields, list filters, cross-field checks, and the optional secret fields and hooks that the
 // credentials type plugs in). The generic item service (items.ts) knows nothing type-specific beyond this.
 import { z } from 'zod';
-import type { FieldError } from '../../core/http/errors.js';
+import type { FieldError } from '../../core/errors.js';
 import type { Tx } from '../../core/store/types.js';
 import { BRAIN_TYPES, SHORT_ID_PREFIX, type BrainType } from './contracts.js';
 import { cidrContains, normaliseIp, normaliseMac, parseCidr, parseIp, type Cidr } from './net.js';

@@ -8,7 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomFillSync, scrypt, type ScryptOptions } from 'node:crypto';
 import type { RateLimiter } from '../../core/auth/ratelimit.js';
 import type { Clock } from '../../core/clock.js';
-import { badRequest, conflict, HttpError, type FieldError } from '../../core/http/errors.js';
+import { badRequest, conflict, HttpError, type FieldError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
 

@@ -2,7 +2,7 @@
 // each item gets its value, a display text and the time it was read. A device that cannot be read gives
 // the cards back without values and with the reason, never a throw.
 import type { RawVarbind, SnmpReader, SnmpTarget } from './contracts.js';
-import { HttpError } from '../../core/http/errors.js';
+import { HttpError } from '../../core/errors.js';
 import { displayValue } from './display.js';
 import type { OidStore } from './oids/oid-store.js';
 import { itemAlternatives, numberOf, SourceReader, type SourceValue } from './sources.js';

@@ -11,7 +11,7 @@ import { arcs, compareArcs, inSubtree } from './client/oid.js';
 import { abortReason, AgentSession } from './client/session.js';
 import { checkOids, resolveTarget, walkLimits, type ResolvedTarget } from './client/target.js';
 import { isException, rawVarbind } from './client/values.js';
-import { HttpError } from '../../core/http/errors.js';
+import { HttpError } from '../../core/errors.js';
 import type { NsVarbind } from './client/net-snmp.js';
 
 export { SNMP_DEFAULTS, SNMP_LIMITS, desAvailable, normalizeOid, resolveTarget } from './client/target.js';

@@ -5,8 +5,9 @@
 // management credential. Nothing here stores a secret: live reads go through a stored credential.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError, badRequest, notFound } from '../../core/http/errors.js';
-import { actorOf, route, type Actor, type AnyRoute } from '../../core/http/registry.js';
+import { HttpError, badRequest, notFound } from '../../core/errors.js';
+import type { Actor } from '../../core/audit/types.js';
+import { actorOf, route, type AnyRoute } from '../../core/http/registry.js';
 import { brainServicesOf } from '../brain/index.js';
 import { unreadCard, type CardReading } from './cards.js';
 import type { Identification } from './identify.js';

@@ -1,7 +1,7 @@
 // The built-in library, read-only: the OID store, the vendor profiles and their cards (shown by
 // vendors/describe.ts: patterns as "/pattern/flags" text, each OID name beside its numeric OID).
 import { z } from 'zod';
-import { notFound } from '../../core/http/errors.js';
+import { notFound } from '../../core/errors.js';
 import { route, type AnyRoute } from '../../core/http/registry.js';
 import type { OidStore } from './oids/oid-store.js';
 import { cardsFor, profileByKey, VENDOR_PROFILES } from './vendors/index.js';

@@ -1,6 +1,6 @@
 // Bounds how many walks run at once: each holds sockets, timers and up to max_varbinds results in memory,
 // and a Pi has 1 GB. Callers beyond the limit wait in line; beyond the line's length they get a 429.
-import { tooMany } from '../../core/http/errors.js';
+import { tooMany } from '../../core/errors.js';
 
 export class Limiter {
   private running = 0;

@@ -2,7 +2,7 @@
 // device's vendor, model, serial and version, and reading OID cards. Discovery calls identify();
 // the routes call walk(). Targets come from TargetResolver (which reads stored credentials).
 import type { AppContext } from '../../core/context.js';
-import { badRequest } from '../../core/http/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { createSnmpClient } from './client.js';
 import type { RawVarbind, SnmpReader, SnmpTarget, SnmpVersion, Varbind } from './contracts.js';
 import { readCards, type CardReading } from './cards.js';

@@ -4,7 +4,7 @@
 // endpoint, templates and device cards.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError, badRequest } from '../../core/http/errors.js';
+import { HttpError, badRequest } from '../../core/errors.js';
 import { brainServicesOf } from '../brain/index.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params } from './contracts.js';
 

@@ -4,8 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError, conflict, notFound } from '../../core/http/errors.js';
-import { actorOf, reply, route, type Actor, type AnyRoute } from '../../core/http/registry.js';
+import { HttpError, conflict, notFound } from '../../core/errors.js';
+import type { Actor } from '../../core/audit/types.js';
+import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
 import { Port, TargetHost } from './targets.js';
 import type { SnmpService, WalkResponse } from './service.js';
 import { clientGone, OidList, runWalk, WalkOptions, WalkResult, type WalkOptionValues } from './walk-routes.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PublicApiKeySchema } from '../../core/auth/apikeys.js';
 import { isAdmin, type AuthServices } from '../../core/auth/index.js';
 import { SCOPES, type Scope } from '../../core/auth/scopes.js';
-import { badRequest, forbidden, notFound } from '../../core/http/errors.js';
+import { badRequest, forbidden, notFound } from '../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../core/http/registry.js';
 
 const ScopeEnum = z.enum(SCOPES as [Scope, ...Scope[]]);

@@ -6,7 +6,7 @@ import { addressKey } from '../../core/auth/ratelimit.js';
 import { SCOPES, type Scope } from '../../core/auth/scopes.js';
 import { clearSessionCookie, isSecureRequest, sessionCookie } from '../../core/auth/sessions.js';
 import { PublicUserSchema, toPublicUser } from '../../core/auth/users.js';
-import { HttpError, unauthorized } from '../../core/http/errors.js';
+import { HttpError, unauthorized } from '../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../core/http/registry.js';
 
 const LoginBody = z.strictObject({

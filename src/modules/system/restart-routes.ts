@@ -2,7 +2,7 @@
 // stop gracefully and exit so that systemd starts it again (Restart=always).
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError } from '../../core/http/errors.js';
+import { HttpError } from '../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../core/http/registry.js';
 
 declare module '../../core/events.js' {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AuthServices } from '../../core/auth/index.js';
 import { addressKey } from '../../core/auth/ratelimit.js';
 import { DisplayName, Email, PublicUserSchema, Username } from '../../core/auth/users.js';
-import { badRequest, conflict, HttpError } from '../../core/http/errors.js';
+import { badRequest, conflict, HttpError } from '../../core/errors.js';
 import { reply, route, type AnyRoute, type RequestCtx } from '../../core/http/registry.js';
 
 const BootstrapBody = z.strictObject({

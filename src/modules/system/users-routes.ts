@@ -4,7 +4,7 @@ import { isAdmin, type AuthServices } from '../../core/auth/index.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
 import { ROLES } from '../../core/auth/scopes.js';
 import { DisplayName, Email, PublicUserSchema, Username, type UserPatch } from '../../core/auth/users.js';
-import { forbidden, HttpError, notFound } from '../../core/http/errors.js';
+import { forbidden, HttpError, notFound } from '../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../core/http/registry.js';
 
 const IdParams = z.object({ id: z.uuid() });

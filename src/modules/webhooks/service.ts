@@ -2,8 +2,8 @@
 // and the recent alert and attempt logs for the dev endpoints.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
-import { badRequest, notFound, type FieldError } from '../../core/http/errors.js';
-import type { Actor } from '../../core/http/registry.js';
+import { badRequest, notFound, type FieldError } from '../../core/errors.js';
+import type { Actor } from '../../core/audit/types.js';
 import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
 import { testAlert } from './alert.js';

@@ -1,7 +1,7 @@
 // Every way a request can fail, as an HttpError with its own code (docs/snmp.md, "Walks and errors").
 // Timeouts are explained by the client (a timeout may really be a wrong community or privacy key);
 // everything else maps here.
-import { HttpError } from '../../../core/http/errors.js';
+import { HttpError } from '../../../core/errors.js';
 import { snmp, type NsRequestFailed, type NsResponseInvalid } from './net-snmp.js';
 import type { ResolvedTarget } from './target.js';
 

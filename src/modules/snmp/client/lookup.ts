@@ -3,7 +3,7 @@
 // socket ever waits on a lookup of its own (node:dgram hands that failure to connect's callback only).
 import dns from 'node:dns';
 import { isIP } from 'node:net';
-import { HttpError } from '../../../core/http/errors.js';
+import { HttpError } from '../../../core/errors.js';
 import { hostNotFound } from './errors.js';
 import { abortReason } from './session.js';
 import type { ResolvedTarget } from './target.js';

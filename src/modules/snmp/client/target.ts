@@ -2,7 +2,7 @@
 // field as the API body names it (community, v3.auth_key, oids.0, ...), never a library exception.
 import { getCiphers, createCipheriv } from 'node:crypto';
 import { isIP } from 'node:net';
-import { badRequest, type FieldError } from '../../../core/http/errors.js';
+import { badRequest, type FieldError } from '../../../core/errors.js';
 import {
   V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params, type WalkOptions,
 } from '../contracts.js';

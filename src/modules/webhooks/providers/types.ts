@@ -1,6 +1,6 @@
 // The contract of a webhook provider: a pure function from an alert (and the webhook's URL and secret)
 // to the HTTP request its service documents. No I/O here: the dispatcher sends what a provider builds.
-import type { FieldError } from '../../../core/http/errors.js';
+import type { FieldError } from '../../../core/errors.js';
 import type { Alert } from '../alert.js';
 
 export const WEBHOOK_TYPES = [

@@ -2,10 +2,10 @@
 // fsynced transaction (record) or inside the caller's transaction (insert) so that a change and its
 // entry land together or not at all.
 import { randomUUID } from 'node:crypto';
-import type { Clock } from './clock.js';
-import type { AuditEntryInput, AuditLog } from './context.js';
-import type { EventBus } from './events.js';
-import type { Store, Tx } from './store/types.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import type { Store, Tx } from '../store/types.js';
+import type { AuditEntryInput, AuditLog } from './types.js';
 
 export interface AuditEntry {
   id: string;

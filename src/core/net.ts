@@ -1,0 +1,19 @@
+// Network facts about a request's peer, shared by the HTTP core and authentication. A leaf: imports
+// nothing of the core.
+import type { IncomingMessage } from 'node:http';
+
+/** An address as people write it: IPv4-mapped IPv6 (::ffff:10.0.0.1) shown as the IPv4 address. */
+export function normaliseAddress(a: string | undefined): string {
+  const s = a ?? '';
+  return s.startsWith('::ffff:') ? s.slice(7) : s;
+}
+
+/** The client's address: the socket's peer, or the first X-Forwarded-For hop behind a trusted proxy. */
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  let ip = req.socket.remoteAddress ?? '';
+  if (trustProxy) {
+    const fwd = String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim();
+    if (fwd) ip = fwd;
+  }
+  return normaliseAddress(ip);
+}
