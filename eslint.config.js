@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import moduleBoundaries from './scripts/eslint/module-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'ui/vendor/', 'release/', 'test/e2e/screenshots/'] },
@@ -14,6 +15,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { netprobe: { rules: { 'module-boundaries': moduleBoundaries } } },
+    rules: { 'netprobe/module-boundaries': 'error' },
   },
   { files: ['ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },
 );

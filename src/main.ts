@@ -13,6 +13,7 @@ import { createHttpApp, type HttpApp } from './core/http/app.js';
 import { RouteRegistry } from './core/http/registry.js';
 import { JobManager } from './core/jobs.js';
 import { Logger } from './core/log.js';
+import { orderModules } from './core/modules.js';
 import { createNotifier } from './core/notify.js';
 import { packageRoot, packageVersion } from './core/paths.js';
 import { coreMigrations } from './core/schema.js';
@@ -24,8 +25,8 @@ import { snmpModule } from './modules/snmp/index.js';
 import { systemModule } from './modules/system/index.js';
 import { webhooksModule } from './modules/webhooks/index.js';
 
-/** The feature modules, in registration order. */
-const MODULES: Module[] = [systemModule, monitorsModule, brainModule, snmpModule, webhooksModule];
+/** The feature modules, registered so that each comes after what it needs (Module.needs). */
+export const MODULES: Module[] = orderModules([systemModule, monitorsModule, brainModule, snmpModule, webhooksModule]);
 
 /** Every migration the service applies: core, then each module's range. */
 export const MIGRATIONS = [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)];

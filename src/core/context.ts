@@ -36,6 +36,10 @@ export interface AppContext {
 /** A feature module: owns its tables (migrations in its version range), routes and services. */
 export interface Module {
   name: string;
+  /** Modules whose services this one uses; main.ts registers them first and refuses to start without them. */
+  needs?: string[];
+  /** The first path segments after /api/ this module serves besides its name (system: users, auth, ...). */
+  segments?: string[];
   /**
    * Numbered in the range MIGRATION_RANGES (core/store/migrations.ts) gives this module's name: core 1-99,
    * system 100-199, monitors 200-299, brain 300-399, v1sion 400-499, snmp 500-599, webhooks 600-699.

@@ -31,7 +31,7 @@ async function createWebhook(body: Record<string, unknown>): Promise<any> {
 
 /** Waits until alert handling and deliveries in flight are done (real time; the clock stands still). */
 async function quiet(): Promise<void> {
-  const p = webhooksOf(t.service.app)!;
+  const p = webhooksOf(t.service.app);
   for (let calm = 0; calm < 3;) {
     await p.alerter.idle();
     await sleep(15);

@@ -2,6 +2,7 @@
 // subnets, and credentials whose secrets live in the vault) with short IDs, references, change history,
 // search and links. See docs/brain.md and docs/vault.md.
 import type { AppContext, Module } from '../../core/context.js';
+import { serviceSlot } from '../../core/modules.js';
 import type { CredentialSecrets } from './contracts.js';
 import { ItemService } from './items.js';
 import { LinkService } from './links.js';
@@ -15,12 +16,10 @@ export type { SessionSource, SessionSummary } from './routes.js';
 
 export interface BrainServices { items: ItemService; links: LinkService; secrets: CredentialSecrets }
 
-const services = new WeakMap<AppContext, BrainServices>();
+const services = serviceSlot<BrainServices>('brain', 'The inventory');
 
 /** The module's services for an app (tests and other modules' services use them; never the tables). */
-export function brainServicesOf(app: AppContext): BrainServices | undefined {
-  return services.get(app);
-}
+export const brainServicesOf = (app: AppContext): BrainServices => services.of(app);
 
 const sessionSources = new WeakMap<AppContext, SessionSource>();
 
@@ -29,6 +28,8 @@ export function setSessionSource(app: AppContext, source: SessionSource): void {
 
 export const brainModule: Module = {
   name: 'brain',
+  // Links point at monitors and list them.
+  needs: ['monitors'],
   migrations: [...brainMigrations, ...vaultMigrations, ...credentialUseMigrations],
   register(app: AppContext) {
     const items = new ItemService(app);

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { HttpError, notFound } from '../../core/errors.js';
 import { monitorsServiceOf } from '../monitors/index.js';
-import type { MonitorDetail } from '../monitors/model.js';
+import type { MonitorDetail } from '../monitors/contracts.js';
 import type { Actor } from '../../core/audit/types.js';
 import { invalid, shortIdOf, type ItemService } from './items.js';
 import type { BrainType } from './types.js';

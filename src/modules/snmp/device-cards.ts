@@ -85,7 +85,6 @@ export class DeviceCardService {
   /** The inventory endpoint with this UUID, short ID or (case-insensitive) name. */
   private endpoint(name: string): Device['endpoint'] {
     const brain = brainServicesOf(this.app);
-    if (!brain) return undefined;
     const byId = brain.items.findRow(name, 'endpoints');
     const data = byId ? brain.items.toItem(byId)
       : brain.items.list('endpoints', { q: name, limit: 50, offset: 0 }).items

@@ -2,6 +2,7 @@
 // device identification (what discovery calls), per-device card selections and walk templates.
 // See docs/snmp.md and docs/snmp-vendors.md.
 import type { AppContext, Module } from '../../core/context.js';
+import { serviceSlot } from '../../core/modules.js';
 import { DeviceCardService, deviceCardRoutes } from './device-cards.js';
 import { libraryRoutes } from './library-routes.js';
 import { snmpMigrations } from './schema.js';
@@ -12,15 +13,15 @@ import { walkRoutes } from './walk-routes.js';
 export type { Identification } from './identify.js';
 export type { SnmpService } from './service.js';
 
-const services = new WeakMap<AppContext, SnmpService>();
+const services = serviceSlot<SnmpService>('snmp', 'The SNMP engine');
 
 /** The SNMP engine of an app: walk, identify, read cards (discovery and tests use it). */
-export function snmpServicesOf(app: AppContext): SnmpService | undefined {
-  return services.get(app);
-}
+export const snmpServicesOf = (app: AppContext): SnmpService => services.of(app);
 
 export const snmpModule: Module = {
   name: 'snmp',
+  // Stored credentials (the vault) and inventory endpoints as device targets.
+  needs: ['brain'],
   migrations: snmpMigrations,
   register(app: AppContext) {
     const snmp = new SnmpService(app);

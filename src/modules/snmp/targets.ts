@@ -4,7 +4,7 @@
 // endpoint, templates and device cards.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError, badRequest } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { brainServicesOf } from '../brain/index.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params } from './contracts.js';
 
@@ -51,9 +51,7 @@ export class TargetResolver {
   constructor(private readonly app: AppContext) {}
 
   private items() {
-    const brain = brainServicesOf(this.app);
-    if (!brain) throw new HttpError(503, 'unavailable', 'The inventory module is not running');
-    return brain;
+    return brainServicesOf(this.app);
   }
 
   /** The credential's identity and SNMP version; 400 naming `field` when it is unknown or not SNMP. */

@@ -10,6 +10,8 @@ import { restartRoutes } from './restart-routes.js';
 
 export const systemModule: Module = {
   name: 'system',
+  // The service's own endpoints sit at the top of the API (SPEC.md); /api/dev/* is shared by every module.
+  segments: ['users', 'api-keys', 'auth', 'me', 'setup', 'audit-log', 'restart', 'version', 'web-identity', 'openapi.json', 'developer'],
   migrations: [],
   register(app: AppContext) {
     app.routes.add(

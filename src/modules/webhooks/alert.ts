@@ -1,7 +1,7 @@
 // An alert: what the service tells webhooks, built from a bus event. Providers turn it into their
 // request format; the generic provider sends it as it is (docs/webhooks.md, "Payload").
 import { randomUUID } from 'node:crypto';
-import type { MonitorBusEvent, MonitorCertificateEvent } from '../monitors/service.js';
+import type { MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
 import { alertType, type Severity } from './alert-types.js';
 
 export interface AlertMonitor {

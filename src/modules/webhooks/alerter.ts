@@ -4,7 +4,7 @@
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import type { Tx } from '../../core/store/types.js';
-import type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/service.js';
+import type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
 import {
   certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorUpAlert, testFailureAlert,
   type Alert, type AlertInput,

@@ -7,7 +7,7 @@
 //   otherwise                            -> send
 //
 // The farthest ancestor that is down is named (the root cause: a dead gateway, not the switch behind it).
-import type { DependencyNode } from '../monitors/service.js';
+import type { DependencyNode } from '../monitors/contracts.js';
 
 export type Gate =
   | { hold: false }

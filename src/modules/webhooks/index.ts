@@ -2,6 +2,7 @@
 // thresholds), per-webhook cooldown, a durable outbox delivered with retries, eleven providers, the
 // webhook API and two debug endpoints. See docs/webhooks.md.
 import type { AppContext, Module } from '../../core/context.js';
+import { serviceSlot } from '../../core/modules.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { Alert, AlertInput } from './alert.js';
 import { Alerter } from './alerter.js';
@@ -18,23 +19,23 @@ export { registerAlertType, alertTypes, type AlertTypeDef, type Severity } from 
 export type { Alert, AlertInput } from './alert.js';
 
 interface Parts { service: WebhookService; alerter: Alerter; dispatcher: Dispatcher }
-const parts = new WeakMap<AppContext, Parts>();
+const parts = serviceSlot<Parts>('webhooks', 'Alerting');
 
 /** The module's parts for an app (tests, and other modules through raiseAlert). */
-export function webhooksOf(app: AppContext): Parts | undefined { return parts.get(app); }
+export const webhooksOf = (app: AppContext): Parts => parts.of(app);
 
 /**
  * Raises an alert of a registered type (see registerAlertType): it goes to every enabled webhook
  * subscribed to the type, under their cooldown, through the outbox. Resolves once it is queued.
  */
-export function raiseAlert(app: AppContext, input: AlertInput): Promise<Alert> {
-  const p = parts.get(app);
-  if (!p) return Promise.reject(new Error('the webhooks module is not registered'));
-  return p.alerter.raise(input);
+export async function raiseAlert(app: AppContext, input: AlertInput): Promise<Alert> {
+  return parts.of(app).alerter.raise(input);
 }
 
 export const webhooksModule: Module = {
   name: 'webhooks',
+  // Alerts are built from monitor events and follow the monitors' dependency graph.
+  needs: ['monitors'],
   migrations: webhookMigrations,
   async register(app: AppContext) {
     await sealStoredWebhooks(app); // secrets an earlier build stored in clear
@@ -47,8 +48,7 @@ export const webhooksModule: Module = {
     app.routes.add(...webhookRoutes(service), ...webhookDevRoutes(service));
   },
   start(app: AppContext) {
-    const p = parts.get(app);
-    if (!p) return;
+    const p = parts.of(app);
     p.dispatcher.start();
     app.onShutdown(async () => {
       await p.alerter.idle();
