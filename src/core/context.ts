@@ -103,6 +103,10 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
    * (SSE, CSV, files) returns nothing after ending or streaming the response.
    */
   handler: (ctx: RequestCtx<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>;
+  /** Stamped by route(): the file that declared the route (src/...ts), so a path leads to its code. */
+  file?: string;
+  /** Stamped by route(): the module of that file (modules/<name>/), or core. */
+  module?: string;
 }
 
 export type AnyRoute = RouteDef<any, any, any>;

@@ -21,7 +21,7 @@ export interface Features { monitors: boolean; inventory: boolean; vault: boolea
 export function featuresOf(dir: string): Features {
   const has = (p: string) => existsSync(join(dir, 'src/modules', p));
   return {
-    monitors: has('monitors/index.ts'), inventory: has('brain/index.ts'), vault: has('brain/vault.ts'), webhooks: has('webhooks/index.ts'),
+    monitors: has('monitors/index.ts'), inventory: has('brain/index.ts'), vault: has('brain/vault.ts') || has('brain/vault/service.ts'), webhooks: has('webhooks/index.ts'),
   };
 }
 

@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { JOURNAL_FILE, SNAPSHOT_FILE } from '../../src/core/store/index.js';
-import { recordCredentialUse } from '../../src/modules/brain/credentials.js';
-import { vaultOf } from '../../src/modules/brain/vault-routes.js';
+import { recordCredentialUse } from '../../src/modules/brain/credentials/service.js';
+import { brainServicesOf } from '../../src/modules/brain/index.js';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse, assertProblem } from '../helpers/harness.js';
 
 const PASSPHRASE = 'Credential-Test-Passphrase-77';
@@ -49,7 +49,7 @@ test('create, read, update and delete keep secrets write-only', async () => {
   assert.equal(c.status, 201, c.text);
   assert.deepEqual(c.body.community, { set: true });
   const id = c.body.id as string;
-  const secrets = vaultOf(t.service.app)!.secrets;
+  const secrets = brainServicesOf(t.service.app).secrets;
   assert.equal(secrets.read(id).community, COMMUNITY);
 
   const list = await api('GET', '/api/brain/credentials?kind=snmp_v2c');
@@ -114,7 +114,7 @@ test('endpoints reference a management credential; deleting it is a 409 unless d
   assertProblem(await api('DELETE', `/api/brain/credentials/${c.body.id}`), 409);
   assert.equal((await api('DELETE', `/api/brain/credentials/${c.body.id}?detach=true`)).status, 204);
   assert.equal((await api('GET', `/api/brain/endpoints/${ep.body.id}`)).body.credential_id, null);
-  assert.deepEqual(vaultOf(t.service.app)!.secrets.which(c.body.id), []);
+  assert.deepEqual(brainServicesOf(t.service.app).secrets.which(c.body.id), []);
 });
 
 test('GET /api/brain/credentials/:id/scan lists where discovery tried the credential', async () => {

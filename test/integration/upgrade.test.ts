@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MIGRATIONS } from '../../src/main.js';
-import { vaultOf } from '../../src/modules/brain/vault-routes.js';
+import { brainServicesOf } from '../../src/modules/brain/index.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { checkoutBuild, firstCommitAdding, historyMissing, spawnBuild, type OldBuild } from '../helpers/old-build.js';
@@ -93,7 +93,7 @@ for (const source of SOURCES) {
       const app = current;
       const received = rx.requests.length;
       await checkProbeData((method, path, body) => app.request(method, path, { key, body }), written,
-        (id) => vaultOf(app.service.app)!.secrets.read(id));
+        (id) => brainServicesOf(app.service.app).secrets.read(id));
       if (features.webhooks) assert.ok(rx.requests.slice(received).some((r) => r.path === '/hook'), 'the test delivery reached /hook');
       t.diagnostic(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } finally {

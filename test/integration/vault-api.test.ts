@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { JOURNAL_FILE, SNAPSHOT_FILE } from '../../src/core/store/index.js';
-import { vaultOf, type VaultBundle } from '../../src/modules/brain/vault-routes.js';
+import { brainServicesOf, type BrainServices } from '../../src/modules/brain/index.js';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../helpers/harness.js';
 
 const PASSPHRASE = 'Vault-Passphrase-Marmot-6613';
@@ -27,12 +27,10 @@ const SECRETS = {
 const WRONG = ['Wrong-Passphrase-Alpha-01', 'Wrong-Passphrase-Bravo-02', 'Wrong-Passphrase-Charlie-03',
   'Wrong-Passphrase-Delta-04', 'Wrong-Passphrase-Echo-05'];
 
-/** Starts the service; the brain module builds the vault (createVault) and exposes it through vaultOf. */
-async function startVaultApp(dataDir: string): Promise<{ t: TestApp; vault: VaultBundle }> {
+/** Starts the service; the brain module builds the vault and its secrets (brainServicesOf). */
+async function startVaultApp(dataDir: string): Promise<{ t: TestApp; vault: BrainServices }> {
   const t = await startTestApp({ dataDir });
-  const vault = vaultOf(t.service.app);
-  assert.ok(vault, 'the brain module builds the vault with createVault()');
-  return { t, vault };
+  return { t, vault: brainServicesOf(t.service.app) };
 }
 
 function assertProblem(r: TestResponse, status: number, code?: string): void {
@@ -45,7 +43,7 @@ describe('credential vault API', () => {
   let CREDENTIAL_ID = '';
   let dir: string;
   let t: TestApp;
-  let vault: VaultBundle;
+  let vault: BrainServices;
   let admin: Awaited<ReturnType<TestApp['admin']>>;
   /** Every response body and header seen, and every log line of every run, for the leak check. */
   const seen: string[] = [];

@@ -13,7 +13,7 @@ import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Store } from '../../src/co
 import type { CredentialSecrets } from '../../src/modules/brain/contracts.js';
 import { createCredentialSecrets } from '../../src/modules/brain/secrets.js';
 import { vaultMigrations } from '../../src/modules/brain/vault-schema.js';
-import { Vault, VaultIntegrityError, WrongPassphraseError } from '../../src/modules/brain/vault.js';
+import { Vault, VaultIntegrityError, WrongPassphraseError } from '../../src/modules/brain/vault/service.js';
 
 type T = { after(fn: () => Promise<void> | void): void };
 

@@ -26,7 +26,19 @@ export const reply = (status: number, body?: unknown, headers?: Record<string, s
 export function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
   def: RouteDef<P, Q, B>,
 ): RouteDef<P, Q, B> {
-  return def;
+  const file = def.file ?? declaringFile();
+  return { ...def, file, module: def.module ?? /^src\/modules\/([^/]+)\//.exec(file)?.[1] ?? 'core' };
+}
+
+/** The source file that called route(), as src/...ts (the compiled dist/src/...js maps back to it). */
+function declaringFile(): string {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, route);
+  const frame = holder.stack?.split('\n')[1] ?? '';
+  const path = /(?:file:\/\/)?(\/[^():]+\.[cm]?[jt]s):\d+:\d+/.exec(frame)?.[1] ?? '';
+  const at = path.lastIndexOf('/src/');
+  if (at < 0) return 'unknown';
+  return path.slice(at + 1).replace(/\.js$/, '.ts');
 }
 
 const READ_METHODS = new Set<Method>(['GET']);

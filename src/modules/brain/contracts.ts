@@ -1,5 +1,6 @@
 // Contracts inside the brain (inventory) module, between the generic item service and the vault.
 import type { Tx } from '../../core/store/types.js';
+import type { Cidr } from './net.js';
 
 /** The seven inventory types, as used in the `:type` path segment. */
 export const BRAIN_TYPES = ['sites', 'locations', 'endpoints', 'assets', 'applications', 'subnets', 'credentials'] as const;
@@ -39,3 +40,13 @@ export interface CredentialSecrets {
   /** Removes every secret of the credential (on delete), inside the caller's transaction. */
   remove(tx: Tx, credentialId: string): void;
 }
+
+/** A saved topology session as the subnet route shows it. */
+export interface SessionSummary { id: string; name: string; networks: string[]; [more: string]: unknown }
+
+/**
+ * Where topology sessions come from: the discovery (v1sion) module will provide one that uses
+ * net.ts overlapsAny over its saved sessions. Until it exists, there are none.
+ */
+export interface SessionSource { overlapping(subnet: Cidr): SessionSummary[] }
+export const noSessions: SessionSource = { overlapping: () => [] };

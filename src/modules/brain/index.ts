@@ -6,15 +6,25 @@ import { serviceSlot } from '../../core/modules.js';
 import type { CredentialSecrets } from './contracts.js';
 import { ItemService } from './items.js';
 import { LinkService } from './links.js';
-import { brainRoutes, noSessions, type SessionSource } from './routes.js';
-import { credentialRoutes, credentialsType, credentialUseMigrations } from './credentials.js';
+import { createCredentialSecrets } from './secrets.js';
+import { noSessions, type SessionSource } from './contracts.js';
+import { brainRoutes } from './routes.js';
+import { credentialRoutes } from './credentials/routes.js';
+import { credentialsType, credentialUseMigrations } from './credentials/service.js';
 import { brainMigrations } from './schema.js';
-import { createVault } from './vault-routes.js';
+import { vaultRoutes } from './vault/routes.js';
+import { Vault } from './vault/service.js';
 import { vaultMigrations } from './vault-schema.js';
 
-export type { SessionSource, SessionSummary } from './routes.js';
+export type { SessionSource, SessionSummary } from './contracts.js';
 
-export interface BrainServices { items: ItemService; links: LinkService; secrets: CredentialSecrets }
+export interface BrainServices {
+  items: ItemService;
+  links: LinkService;
+  /** Credential secrets through the vault: for the credentials type and other modules (SNMP, discovery, SSH). */
+  secrets: CredentialSecrets;
+  vault: Vault;
+}
 
 const services = serviceSlot<BrainServices>('brain', 'The inventory');
 
@@ -33,12 +43,15 @@ export const brainModule: Module = {
   migrations: [...brainMigrations, ...vaultMigrations, ...credentialUseMigrations],
   register(app: AppContext) {
     const items = new ItemService(app);
-    // Credentials keep their secrets in the vault; the type registers before the routes are built.
-    const vault = createVault(app, { credentialExists: (id) => items.findRow(id, 'credentials') !== undefined });
-    items.registerType(credentialsType(vault.secrets, app.store));
+    // Credentials keep their secrets in the vault (locked until unlocked, and again on shutdown); the type
+    // registers before the routes are built.
+    const vault = new Vault({ store: app.store, clock: app.clock, limiter: app.auth.limiter, log: app.log.child('vault') });
+    app.onShutdown(() => { vault.lock(); });
+    const secrets = createCredentialSecrets(app.store, vault, { exists: (id) => items.findRow(id, 'credentials') !== undefined });
+    items.registerType(credentialsType(secrets, app.store));
     const links = new LinkService(app, items);
-    services.set(app, { items, links, secrets: vault.secrets });
-    app.routes.add(...vault.routes, ...credentialRoutes(app, items));
+    services.set(app, { items, links, secrets, vault });
+    app.routes.add(...vaultRoutes(vault), ...credentialRoutes(app, items));
     const sessions: SessionSource = { overlapping: (c) => (sessionSources.get(app) ?? noSessions).overlapping(c) };
     app.routes.add(...brainRoutes(items, links, sessions));
     const log = app.log.child('brain');

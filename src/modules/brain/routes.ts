@@ -2,21 +2,11 @@
 // in through their own TypeDef and routes). Scopes: brain:read for GET, brain:write for everything else.
 import { z } from 'zod';
 import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
+import type { SessionSource } from './contracts.js';
 import { parseData, type ItemRow, type ItemService } from './items.js';
 import { LinkSchema, RELATIONS, type LinkService } from './links.js';
-import type { Cidr } from './net.js';
 import { search, SEARCH_MAX } from './search.js';
 import { BRAIN_TYPES, SHORT_ID_PREFIX, subnetCidr, type BrainType } from './types.js';
-
-/** A saved topology session as the subnet route shows it. */
-export interface SessionSummary { id: string; name: string; networks: string[]; [more: string]: unknown }
-
-/**
- * Where topology sessions come from: the discovery (v1sion) module will provide one that uses
- * net.ts overlapsAny over its saved sessions. Until it exists, there are none.
- */
-export interface SessionSource { overlapping(subnet: Cidr): SessionSummary[] }
-export const noSessions: SessionSource = { overlapping: () => [] };
 
 const subnetCidrOf = (row: ItemRow) => subnetCidr(parseData(row.data));
 

@@ -4,7 +4,7 @@
 import { badRequest, notFound, type FieldError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import { CREDENTIAL_SECRET_FIELDS, type CredentialSecretField, type CredentialSecrets } from './contracts.js';
-import type { Vault } from './vault.js';
+import type { Vault } from './vault/service.js';
 
 /** Longest accepted secret value, in characters (an SSH private key with a long comment fits). */
 export const SECRET_MAX_CHARS = 64 * 1024;

@@ -3,12 +3,14 @@
 // See docs/snmp.md and docs/snmp-vendors.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
-import { DeviceCardService, deviceCardRoutes } from './device-cards.js';
-import { libraryRoutes } from './library-routes.js';
+import { deviceCardRoutes } from './device-cards/routes.js';
+import { DeviceCardService } from './device-cards/service.js';
+import { libraryRoutes } from './routes.js';
 import { snmpMigrations } from './schema.js';
 import { SnmpService } from './service.js';
-import { TemplateService, templateRoutes } from './templates.js';
-import { walkRoutes } from './walk-routes.js';
+import { templateRoutes } from './templates/routes.js';
+import { TemplateService } from './templates/service.js';
+import { walkRoutes } from './walk/routes.js';
 
 export type { Identification } from './identify.js';
 export type { SnmpService } from './service.js';

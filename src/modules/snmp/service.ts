@@ -10,7 +10,8 @@ import { toVarbind } from './display.js';
 import { identify, type Identification } from './identify.js';
 import { Limiter } from './limiter.js';
 import { OidStore } from './oids/oid-store.js';
-import { TargetResolver } from './targets.js';
+import type { WalkOptionValues } from './schemas.js';
+import { TargetResolver, type AgentInput } from './targets.js';
 import type { Card } from './vendors/types.js';
 
 export interface WalkRequest {
@@ -83,6 +84,17 @@ export class SnmpService {
   named(vb: RawVarbind): Varbind { return toVarbind(vb, this.oids); }
 
   /** Vendor, OS, model, serial and version of the agent at `target` (what discovery calls). */
+  /** A walk for an agent as the API describes it (address, inline or stored credential) with walk options. */
+  walkAgent(agent: AgentInput, oids: string[], opts: WalkOptionValues, signal?: AbortSignal): Promise<WalkResponse> {
+    const roots = this.roots(oids);
+    const settings = snmpSettings(this.app);
+    const target = this.targets.resolve(agent, {
+      timeout_ms: opts.timeout !== undefined ? Math.round(opts.timeout * 1000) : settings.timeout_ms,
+      retries: opts.retries ?? settings.retries,
+    });
+    return this.walk({ target, oids: roots, max_repetitions: opts.max_repetitions, max_varbinds: opts.max_varbinds, signal });
+  }
+
   identify(target: SnmpTarget): Promise<Identification> {
     return identify(this.reader, target, this.oids, () => this.app.clock.now());
   }

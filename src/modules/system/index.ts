@@ -1,12 +1,14 @@
 // The system module: identity of the service, users, keys, sessions, first-run setup, audit log, restart.
 import type { AppContext, Module } from '../../core/context.js';
-import { metaRoutes } from './meta-routes.js';
-import { authRoutes } from './auth-routes.js';
-import { userRoutes } from './users-routes.js';
-import { apiKeyRoutes } from './apikeys-routes.js';
-import { setupRoutes } from './setup-routes.js';
-import { auditRoutes } from './audit-routes.js';
-import { restartRoutes } from './restart-routes.js';
+import { metaRoutes } from './routes.js';
+import { devRoutes } from './dev/routes.js';
+import { meRoutes } from './me/routes.js';
+import { authRoutes } from './auth/routes.js';
+import { userRoutes } from './users/routes.js';
+import { apiKeyRoutes } from './api-keys/routes.js';
+import { setupRoutes } from './setup/routes.js';
+import { auditRoutes } from './audit-log/routes.js';
+import { restartRoutes } from './restart/routes.js';
 
 export const systemModule: Module = {
   name: 'system',
@@ -17,6 +19,8 @@ export const systemModule: Module = {
     app.routes.add(
       ...metaRoutes(app),
       ...authRoutes(app.auth),
+      ...meRoutes(app.auth),
+      ...devRoutes(app),
       ...userRoutes(app.auth),
       ...apiKeyRoutes(app.auth),
       ...setupRoutes(app.auth),

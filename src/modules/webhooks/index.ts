@@ -6,7 +6,7 @@ import { serviceSlot } from '../../core/modules.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { Alert, AlertInput } from './alert.js';
 import { Alerter } from './alerter.js';
-import { webhookDevRoutes } from './dev-routes.js';
+import { webhookDevRoutes } from './dev/routes.js';
 import { Dispatcher } from './dispatcher.js';
 import { Outbox } from './outbox.js';
 import { webhookRoutes } from './routes.js';

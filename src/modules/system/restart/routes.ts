@@ -1,11 +1,11 @@
 // POST /api/restart: answer first, then let the program that runs the service (main.ts under systemd)
 // stop gracefully and exit so that systemd starts it again (Restart=always).
 import { z } from 'zod';
-import type { AppContext } from '../../core/context.js';
-import { HttpError } from '../../core/errors.js';
-import { reply, route, type AnyRoute } from '../../core/http/registry.js';
+import type { AppContext } from '../../../core/context.js';
+import { HttpError } from '../../../core/errors.js';
+import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
 
-declare module '../../core/events.js' {
+declare module '../../../core/events.js' {
   interface EventMap {
     /** Someone asked for a restart; the response has been sent. The listener stops the process. */
     'system.restart': { actor: string | null; request_id: string };

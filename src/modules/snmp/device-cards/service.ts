@@ -3,68 +3,23 @@
 // device's own selection and order of cards plus extra OIDs. A device is known by its name: a saved
 // selection, or an inventory endpoint of that name (UUID or short ID work too) with its address and
 // management credential. Nothing here stores a secret: live reads go through a stored credential.
-import { z } from 'zod';
-import type { AppContext } from '../../core/context.js';
-import { HttpError, badRequest, notFound } from '../../core/errors.js';
-import type { Actor } from '../../core/audit/types.js';
-import { actorOf, route, type AnyRoute } from '../../core/http/registry.js';
-import { brainServicesOf } from '../brain/index.js';
-import { unreadCard, type CardReading } from './cards.js';
-import type { Identification } from './identify.js';
-import type { SnmpService } from './service.js';
-import { snmpSettings } from './service.js';
-import { Port, TargetHost, type CredentialRef } from './targets.js';
-import { cardsFor, profileByKey, VENDOR_PROFILES } from './vendors/index.js';
-import type { Card, CardItem, VendorProfile } from './vendors/types.js';
+import type { AppContext } from '../../../core/context.js';
+import { HttpError, badRequest, notFound } from '../../../core/errors.js';
+import type { Actor } from '../../../core/audit/types.js';
+import { brainServicesOf } from '../../brain/index.js';
+import { unreadCard, type CardReading } from '../cards.js';
+import type { Identification } from '../identify.js';
+import type { SnmpService } from '../service.js';
+import { snmpSettings } from '../service.js';
+import type { DeviceCardsInput, ExtraOidInput } from '../schemas.js';
+import type { CredentialRef } from '../targets.js';
+import { cardsFor, profileByKey, VENDOR_PROFILES } from '../vendors/index.js';
+import type { Card, CardItem, VendorProfile } from '../vendors/types.js';
 
 interface CardsRow {
   device_name: string; target: string | null; port: number | null; credential_id: string | null;
   vendor_key: string | null; variant: string | null; cards: string; extra_oids: string; updated_at: number;
 }
-
-const ExtraOid = z.strictObject({
-  oid: z.string().trim().min(1).max(300).describe('A scalar or one instance: sysUpTime.0, ifInOctets.3, 1.3.6.1.4.1.2021.10.1.3.1'),
-  label: z.string().trim().min(1).max(100).optional(),
-  unit: z.string().trim().min(1).max(20).optional(),
-  scale: z.number().finite().optional().describe('Factor applied to a numeric value (0.1 for deci-units)'),
-});
-type ExtraOidInput = z.infer<typeof ExtraOid>;
-
-const PutBody = z.strictObject({
-  target: TargetHost.nullable().optional().describe('Address to read; default the inventory endpoint\'s first IP'),
-  port: Port.nullable().optional(),
-  credential_id: z.string().trim().min(1).max(100).nullable().optional().describe('Stored SNMP credential; default the endpoint\'s'),
-  vendor_key: z.string().trim().min(1).max(50).nullable().optional().describe('Pin the vendor profile; default: identified live'),
-  variant: z.string().trim().min(1).max(50).nullable().optional(),
-  cards: z.array(z.string().trim().min(1).max(50)).max(30).optional().describe('Card keys in display order; empty: the vendor\'s cards'),
-  extra_oids: z.array(ExtraOid).max(50).optional(),
-});
-type PutInput = z.infer<typeof PutBody>;
-
-const Params = z.object({ device_name: z.string().trim().min(1).max(200).describe('Device name (or an inventory endpoint\'s UUID or short ID)') });
-const Query = z.object({ live: z.enum(['true', 'false', '1', '0']).optional().describe('Read values now (default true)') });
-
-const RowReadingOut = z.object({ index: z.string(), label: z.string(), value: z.union([z.number(), z.string(), z.null()]), display: z.string() });
-const CardOut = z.object({
-  key: z.string(), title: z.string(), error: z.string().optional(), error_code: z.string().optional(),
-  items: z.array(z.object({
-    key: z.string(), label: z.string(), unit: z.string().nullable(), oid: z.string().nullable(), name: z.string().nullable(),
-    value: z.union([z.number(), z.string(), z.array(RowReadingOut), z.null()]), display: z.string().nullable(), read_at: z.string().nullable(),
-  })),
-});
-const DeviceCards = z.object({
-  device_name: z.string(),
-  source: z.enum(['saved', 'inventory', 'saved+inventory']).describe('Where the device\'s address and selection come from'),
-  target: z.string().nullable(), port: z.number().int(),
-  credential: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable(),
-  vendor: z.object({ key: z.string(), name: z.string(), variant: z.string().nullable(), from: z.enum(['saved', 'identified', 'default']) }),
-  identification: z.record(z.string(), z.unknown()).nullable().describe('What live identification found, when it ran'),
-  selection: z.object({ custom: z.boolean(), cards: z.array(z.string()), extra_oids: z.array(ExtraOid) }),
-  available_cards: z.array(z.object({ key: z.string(), title: z.string() })),
-  live: z.object({ attempted: z.boolean(), ok: z.boolean(), error: z.string().optional(), error_code: z.string().optional() }),
-  cards: z.array(CardOut),
-  updated_at: z.string().nullable(),
-});
 
 const EXTRA_CARD = 'extra';
 
@@ -187,7 +142,7 @@ export class DeviceCardService {
     };
   }
 
-  async put(name: string, body: PutInput, by: Actor) {
+  async put(name: string, body: DeviceCardsInput, by: Actor) {
     const old = this.saved(name);
     const next = {
       target: body.target !== undefined ? body.target : old?.target ?? null,
@@ -247,22 +202,3 @@ export class DeviceCardService {
 }
 
 function generic(): VendorProfile { return profileByKey('generic')!; }
-
-export function deviceCardRoutes(service: DeviceCardService): AnyRoute[] {
-  return [
-    route({
-      method: 'GET', path: '/api/snmp/device-cards/:device_name', scope: 'snmp:read', tag: 'snmp',
-      summary: 'The OID cards of a device, with live values when it can be read',
-      description: 'Reading values needs the device\'s address and a stored credential; a device that cannot be read '
-        + 'still returns its cards, without values, and `live.error` says why.',
-      params: Params, query: Query, response: DeviceCards,
-      handler: (ctx) => service.get(ctx.params.device_name, ctx.query.live !== 'false' && ctx.query.live !== '0'),
-    }),
-    route({
-      method: 'PUT', path: '/api/snmp/device-cards/:device_name', scope: 'snmp:write', tag: 'snmp',
-      summary: 'Store a device\'s own selection and order of cards, extra OIDs, address and credential',
-      params: Params, body: PutBody, response: DeviceCards,
-      handler: (ctx) => service.put(ctx.params.device_name, ctx.body, actorOf(ctx)),
-    }),
-  ];
-}

@@ -1,11 +1,11 @@
 // First-run: create the real administrator (bootstrap), then the setup wizard's basic settings.
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { AuthServices } from '../../core/auth/index.js';
-import { addressKey } from '../../core/auth/ratelimit.js';
-import { DisplayName, Email, PublicUserSchema, Username } from '../../core/auth/users.js';
-import { badRequest, conflict, HttpError } from '../../core/errors.js';
-import { reply, route, type AnyRoute, type RequestCtx } from '../../core/http/registry.js';
+import type { AuthServices } from '../../../core/auth/index.js';
+import { addressKey } from '../../../core/auth/ratelimit.js';
+import { DisplayName, Email, PublicUserSchema, Username } from '../../../core/auth/users.js';
+import { badRequest, conflict, HttpError } from '../../../core/errors.js';
+import { reply, route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
 
 const BootstrapBody = z.strictObject({
   setup_code: z.string().max(200).optional(),

@@ -1,11 +1,11 @@
 // User administration, and self-service for every signed-in user on their own record.
 import { z } from 'zod';
-import { isAdmin, type AuthServices } from '../../core/auth/index.js';
-import { verifyPassword } from '../../core/auth/passwords.js';
-import { ROLES } from '../../core/auth/scopes.js';
-import { DisplayName, Email, PublicUserSchema, Username, type UserPatch } from '../../core/auth/users.js';
-import { forbidden, HttpError, notFound } from '../../core/errors.js';
-import { reply, route, type AnyRoute } from '../../core/http/registry.js';
+import { isAdmin, type AuthServices } from '../../../core/auth/index.js';
+import { verifyPassword } from '../../../core/auth/passwords.js';
+import { ROLES } from '../../../core/auth/scopes.js';
+import { DisplayName, Email, PublicUserSchema, Username, type UserPatch } from '../../../core/auth/users.js';
+import { forbidden, HttpError, notFound } from '../../../core/errors.js';
+import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
 
 const IdParams = z.object({ id: z.uuid() });
 const ListQuery = z.object({

@@ -2,14 +2,11 @@
 // demand. A template never holds a secret itself: it names an SNMP credential from the inventory, whose
 // community or keys the vault keeps. The last run's time and outcome are stored with the template.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import type { AppContext } from '../../core/context.js';
-import { HttpError, conflict, notFound } from '../../core/errors.js';
-import type { Actor } from '../../core/audit/types.js';
-import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
-import { Port, TargetHost } from './targets.js';
-import type { SnmpService, WalkResponse } from './service.js';
-import { clientGone, OidList, runWalk, WalkOptions, WalkResult, type WalkOptionValues } from './walk-routes.js';
+import type { AppContext } from '../../../core/context.js';
+import { HttpError, conflict, notFound } from '../../../core/errors.js';
+import type { Actor } from '../../../core/audit/types.js';
+import type { SnmpService, WalkResponse } from '../service.js';
+import type { TemplateInput, TemplateOut, WalkOptionValues } from '../schemas.js';
 
 interface TemplateRow {
   id: string; name: string; description: string | null; target: string; port: number | null; version: string;
@@ -17,33 +14,6 @@ interface TemplateRow {
   last_outcome: 'success' | 'failure' | null; last_count: number | null; last_elapsed_ms: number | null;
   last_error: string | null; created_at: number; updated_at: number;
 }
-
-const Fields = {
-  name: z.string().trim().min(1).max(100),
-  description: z.string().trim().max(1000).nullable().optional(),
-  target: TargetHost,
-  port: Port.nullable().optional().describe('UDP port; null or absent: the credential\'s port, else 161'),
-  credential_id: z.string().trim().min(1).max(100).describe('The stored SNMP credential (UUID or short ID) the template walks with'),
-  oids: OidList,
-  options: z.strictObject(WalkOptions).optional(),
-};
-const CreateBody = z.strictObject(Fields);
-const UpdateBody = z.strictObject(Fields).partial();
-type TemplateInput = z.infer<typeof CreateBody>;
-
-const Template = z.object({
-  id: z.string(), name: z.string(), description: z.string().nullable(), target: z.string(), port: z.number().int().nullable(),
-  version: z.enum(['v1', 'v2c', 'v3']), credential_id: z.string().nullable(),
-  credential: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable()
-    .describe('The credential; null when it was deleted since (runs then fail until another is set)'),
-  oids: z.array(z.string()), options: z.object(WalkOptions),
-  last_run: z.object({
-    at: z.string(), outcome: z.enum(['success', 'failure']), count: z.number().int().nullable(),
-    elapsed_ms: z.number().int().nullable(), error: z.string().nullable(),
-  }).nullable(),
-  created_at: z.string(), updated_at: z.string(),
-});
-const IdParams = z.object({ id: z.uuid().describe('Template id') });
 
 const COLUMNS = `id, name, description, target, port, version, credential_id, oids, options, last_run_at, last_outcome,
   last_count, last_elapsed_ms, last_error, created_at, updated_at`;
@@ -58,7 +28,7 @@ export class TemplateService {
     return r;
   }
 
-  present(r: TemplateRow): z.infer<typeof Template> {
+  present(r: TemplateRow): TemplateOut {
     let credential: { id: string; short_id: string; name: string } | null = null;
     if (r.credential_id) {
       try {
@@ -155,7 +125,7 @@ export class TemplateService {
       }, 'sync');
     try {
       if (!t.credential_id) throw new HttpError(400, 'validation_failed', 'The template has no credential');
-      const res = await runWalk(this.app, this.snmp,
+      const res = await this.snmp.walkAgent(
         { target: t.target, port: t.port ?? undefined, credential_id: t.credential_id }, t.oids, t.options, signal);
       await record('success', res, null);
       return res;
@@ -164,42 +134,4 @@ export class TemplateService {
       throw err;
     }
   }
-}
-
-export function templateRoutes(templates: TemplateService): AnyRoute[] {
-  return [
-    route({
-      method: 'GET', path: '/api/snmp/templates', scope: 'snmp:read', tag: 'snmp', summary: 'List walk templates',
-      response: z.object({ items: z.array(Template), total: z.number().int() }),
-      handler: () => templates.list(),
-    }),
-    route({
-      method: 'POST', path: '/api/snmp/templates', scope: 'snmp:write', tag: 'snmp', status: 201,
-      summary: 'Create a walk template (target, stored credential, OIDs, options)',
-      body: CreateBody, response: Template,
-      handler: async (ctx) => reply(201, await templates.create(ctx.body, actorOf(ctx))),
-    }),
-    route({
-      method: 'GET', path: '/api/snmp/templates/:id', scope: 'snmp:read', tag: 'snmp', summary: 'One walk template',
-      params: IdParams, response: Template,
-      handler: (ctx) => templates.get(ctx.params.id),
-    }),
-    route({
-      method: 'PUT', path: '/api/snmp/templates/:id', scope: 'snmp:write', tag: 'snmp',
-      summary: 'Update a walk template (fields left out keep their values)',
-      params: IdParams, body: UpdateBody, response: Template,
-      handler: (ctx) => templates.update(ctx.params.id, ctx.body, actorOf(ctx)),
-    }),
-    route({
-      method: 'DELETE', path: '/api/snmp/templates/:id', scope: 'snmp:write', tag: 'snmp', summary: 'Delete a walk template',
-      params: IdParams,
-      handler: async (ctx) => { await templates.remove(ctx.params.id, actorOf(ctx)); return undefined; },
-    }),
-    route({
-      method: 'POST', path: '/api/snmp/templates/:id/run', scope: 'snmp:write', tag: 'snmp',
-      summary: 'Run a template\'s walk now; the outcome is stored as its last run',
-      params: IdParams, response: WalkResult,
-      handler: (ctx) => templates.run(ctx.params.id, actorOf(ctx), clientGone(ctx)),
-    }),
-  ];
 }

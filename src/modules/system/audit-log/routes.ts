@@ -1,7 +1,7 @@
 // Reading the audit trail (administrators only).
 import { z } from 'zod';
-import type { AuditService } from '../../core/audit/index.js';
-import { route, type AnyRoute } from '../../core/http/registry.js';
+import type { AuditService } from '../../../core/audit/index.js';
+import { route, type AnyRoute } from '../../../core/http/registry.js';
 
 const IsoTime = z.iso.datetime({ offset: true });
 

@@ -6,11 +6,11 @@
 // every Vault in the process), so a burst of unlock attempts cannot push a 1 GB Pi into swap; stored
 // parameters that would need more than 64 MiB are refused.
 import { createCipheriv, createDecipheriv, randomBytes, randomFillSync, scrypt, type ScryptOptions } from 'node:crypto';
-import type { RateLimiter } from '../../core/auth/ratelimit.js';
-import type { Clock } from '../../core/clock.js';
-import { badRequest, conflict, HttpError, type FieldError } from '../../core/errors.js';
-import type { Logger } from '../../core/log.js';
-import type { Store, Tx } from '../../core/store/types.js';
+import type { RateLimiter } from '../../../core/auth/ratelimit.js';
+import type { Clock } from '../../../core/clock.js';
+import { badRequest, conflict, HttpError, type FieldError } from '../../../core/errors.js';
+import type { Logger } from '../../../core/log.js';
+import type { Store, Tx } from '../../../core/store/types.js';
 
 export interface VaultStatus {
   initialized: boolean;

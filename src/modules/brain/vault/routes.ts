@@ -1,12 +1,8 @@
-// The vault's four endpoints (SPEC.md, "Asset inventory"), and createVault(), which builds the vault,
-// the CredentialSecrets service and these routes for the brain module to wire in. See docs/vault.md.
+// The vault's four endpoints (SPEC.md, "Asset inventory"). See docs/vault.md.
 import { z } from 'zod';
-import { addressKey } from '../../core/auth/ratelimit.js';
-import type { AppContext } from '../../core/context.js';
-import { route, type AnyRoute, type RequestCtx } from '../../core/http/registry.js';
-import type { CredentialSecrets } from './contracts.js';
-import { createCredentialSecrets } from './secrets.js';
-import { PASSPHRASE_MAX, PASSPHRASE_MIN, VAULT_KDF, Vault, WrongPassphraseError } from './vault.js';
+import { addressKey } from '../../../core/auth/ratelimit.js';
+import { route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
+import { PASSPHRASE_MAX, PASSPHRASE_MIN, VAULT_KDF, type Vault, WrongPassphraseError } from './service.js';
 
 const VaultStatusSchema = z.object({
   initialized: z.boolean().describe('Whether the vault has been set up'),
@@ -22,7 +18,7 @@ function limitKeys(ctx: RequestCtx): { ip: string; user: string | null } {
   return { ip: `vault:ip:${addressKey(ctx.ip)}`, user: ctx.principal ? `vault:user:${ctx.principal.user.id}` : null };
 }
 
-export function vaultRoutes(_app: AppContext, vault: Vault): AnyRoute[] {
+export function vaultRoutes(vault: Vault): AnyRoute[] {
   return [
     route({
       method: 'GET', path: '/api/brain/vault/status', scope: 'brain:read', tag: 'brain',
@@ -84,33 +80,4 @@ export function vaultRoutes(_app: AppContext, vault: Vault): AnyRoute[] {
       },
     }),
   ];
-}
-
-export interface VaultBundle {
-  vault: Vault;
-  /** The CredentialSecrets service for the credentials CRUD and for other modules (SNMP, discovery, SSH). */
-  secrets: CredentialSecrets;
-  /** The four vault routes, for app.routes.add(...). */
-  routes: AnyRoute[];
-}
-
-const bundles = new WeakMap<AppContext, VaultBundle>();
-
-/**
- * Builds the vault over app.store (locked until unlocked), its CredentialSecrets and routes. The vault is
- * locked (its key zeroed) on shutdown. `credentialExists` lets secrets.read() answer 404 for an unknown
- * credential. Needs vaultMigrations applied.
- */
-export function createVault(app: AppContext, opts: { credentialExists?: (id: string) => boolean } = {}): VaultBundle {
-  const vault = new Vault({ store: app.store, clock: app.clock, limiter: app.auth.limiter, log: app.log.child('vault') });
-  const secrets = createCredentialSecrets(app.store, vault, { exists: opts.credentialExists });
-  app.onShutdown(() => { vault.lock(); });
-  const bundle: VaultBundle = { vault, secrets, routes: vaultRoutes(app, vault) };
-  bundles.set(app, bundle);
-  return bundle;
-}
-
-/** The vault and secrets createVault() built for an app (other modules' services and tests use it). */
-export function vaultOf(app: AppContext): VaultBundle | undefined {
-  return bundles.get(app);
 }

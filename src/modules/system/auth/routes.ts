@@ -1,13 +1,12 @@
-// Sign-in and sign-out for the web interface, and "who am I" for every caller.
+// Sign-in and sign-out for the web interface.
 import { z } from 'zod';
-import type { AuthServices } from '../../core/auth/index.js';
-import { needsRehash, verifyPassword } from '../../core/auth/passwords.js';
-import { addressKey } from '../../core/auth/ratelimit.js';
-import { SCOPES, type Scope } from '../../core/auth/scopes.js';
-import { clearSessionCookie, isSecureRequest, sessionCookie } from '../../core/auth/sessions.js';
-import { PublicUserSchema, toPublicUser } from '../../core/auth/users.js';
-import { HttpError, unauthorized } from '../../core/errors.js';
-import { reply, route, type AnyRoute } from '../../core/http/registry.js';
+import type { AuthServices } from '../../../core/auth/index.js';
+import { needsRehash, verifyPassword } from '../../../core/auth/passwords.js';
+import { addressKey } from '../../../core/auth/ratelimit.js';
+import { clearSessionCookie, isSecureRequest, sessionCookie } from '../../../core/auth/sessions.js';
+import { PublicUserSchema } from '../../../core/auth/users.js';
+import { HttpError } from '../../../core/errors.js';
+import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
 
 const LoginBody = z.strictObject({
   username: z.string().min(1).max(200),
@@ -18,13 +17,6 @@ const LoginResponse = z.object({
   user: PublicUserSchema,
   expires_at: z.string(),
   bootstrap_needed: z.boolean(),
-});
-
-const MeResponse = z.object({
-  user: PublicUserSchema,
-  auth: z.enum(['session', 'api_key']),
-  scopes: z.array(z.enum(SCOPES as [Scope, ...Scope[]])),
-  key: z.object({ id: z.string(), name: z.string() }).optional(),
 });
 
 const badCredentials = () => new HttpError(401, 'invalid_credentials', 'Wrong username or password');
@@ -79,24 +71,6 @@ export function authRoutes(svc: AuthServices): AnyRoute[] {
         await svc.sessions.destroy(p.session_id, (tx) => ctx.app.audit.insert(tx, ctx.auditEntry('auth.logout', p.user.username)));
         const secure = isSecureRequest(ctx.req, ctx.app.config.get().server.trust_proxy);
         return reply(204, undefined, { 'Set-Cookie': clearSessionCookie(secure) });
-      },
-    }),
-
-    route({
-      method: 'GET', path: '/api/me', auth: 'user', tag: 'auth',
-      summary: 'The current user, how they authenticated and their effective scopes',
-      response: MeResponse,
-      handler: (ctx) => {
-        const p = ctx.principal!;
-        const row = svc.users.row(p.user.id);
-        if (!row) throw unauthorized();
-        const scopes = SCOPES.filter((s) => p.scopes.has(s));
-        const out: z.infer<typeof MeResponse> = { user: toPublicUser(row), auth: p.kind, scopes };
-        if (p.kind === 'api_key' && p.key_id) {
-          const k = svc.apiKeys.get(p.key_id);
-          if (k) out.key = { id: k.id, name: k.name };
-        }
-        return out;
       },
     }),
   ];

@@ -1,11 +1,11 @@
 // API keys: created by any signed-in user for themselves (never beyond their own rights), listed and
 // revoked by their owner, and all of them by administrators.
 import { z } from 'zod';
-import { PublicApiKeySchema } from '../../core/auth/apikeys.js';
-import { isAdmin, type AuthServices } from '../../core/auth/index.js';
-import { SCOPES, type Scope } from '../../core/auth/scopes.js';
-import { badRequest, forbidden, notFound } from '../../core/errors.js';
-import { reply, route, type AnyRoute } from '../../core/http/registry.js';
+import { PublicApiKeySchema } from '../../../core/auth/apikeys.js';
+import { isAdmin, type AuthServices } from '../../../core/auth/index.js';
+import { SCOPES, type Scope } from '../../../core/auth/scopes.js';
+import { badRequest, forbidden, notFound } from '../../../core/errors.js';
+import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
 
 const ScopeEnum = z.enum(SCOPES as [Scope, ...Scope[]]);
 const IdParams = z.object({ id: z.uuid() });

@@ -1,16 +1,12 @@
 // The credentials type: a stored login for SNMP, SSH, HTTP or an API. Its secrets are write-only: they
 // go through the vault (CredentialSecrets) inside the item's write transaction and are shown only as
-// {set: true|false}. Writes need the admin role (SPEC.md), so credentials have their own literal routes,
-// which win over /api/brain/:type. Discovery records where a credential worked or failed through
+// {set: true|false}. Its routes are in routes.ts. Discovery records where a credential worked or failed through
 // recordCredentialUse(); GET /api/brain/credentials/:id/scan reads that back.
 import { z } from 'zod';
-import type { AppContext } from '../../core/context.js';
-import { HttpError } from '../../core/errors.js';
-import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
-import type { Migration, Store, Tx } from '../../core/store/types.js';
-import { CREDENTIAL_SECRET_FIELDS, type CredentialSecrets } from './contracts.js';
-import type { ItemService } from './items.js';
-import { common, defineType, opt, str, type ItemData, type TypeDef } from './types.js';
+import { HttpError } from '../../../core/errors.js';
+import type { Migration, Store, Tx } from '../../../core/store/types.js';
+import { CREDENTIAL_SECRET_FIELDS, type CredentialSecrets } from '../contracts.js';
+import { common, defineType, opt, str, type ItemData, type TypeDef } from '../types.js';
 
 export const CREDENTIAL_KINDS = ['snmp_v1', 'snmp_v2c', 'snmp_v3', 'ssh_password', 'ssh_key', 'http_basic', 'api_token'] as const;
 export const SNMP_AUTH_PROTOCOLS = ['md5', 'sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
@@ -112,64 +108,4 @@ export interface CredentialUse { target: string; protocol: string; outcome: 'suc
 export function recordCredentialUse(tx: Tx, credentialId: string, use: CredentialUse, atMs: number): void {
   tx.run(`INSERT OR REPLACE INTO brain_credential_uses (credential_id, target, protocol, outcome, detail, at)
           VALUES (?, ?, ?, ?, ?, ?)`, [credentialId, use.target, use.protocol, use.outcome, use.detail ?? null, atMs]);
-}
-
-// ---- routes --------------------------------------------------------------------------------------
-
-
-const IdParams = z.object({ id: z.string().trim().min(1).max(100).describe('UUID or short ID (CR-n)') });
-const Item = z.object({ id: z.string(), short_id: z.string(), name: z.string(), kind: z.string() }).catchall(z.unknown());
-const Use = z.object({ target: z.string(), protocol: z.string(), outcome: z.enum(['success', 'failure']), detail: z.string().nullable(), at: z.string() });
-
-export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[] {
-  return [
-    route({
-      method: 'GET', path: '/api/brain/credentials', scope: 'brain:read', tag: 'brain',
-      summary: 'List credentials, secrets redacted',
-      query: z.object({
-        limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0),
-        q: z.string().trim().min(1).max(200).optional(), tag: z.string().trim().min(1).max(50).optional(),
-        kind: z.enum(CREDENTIAL_KINDS).optional(),
-      }),
-      response: z.object({ items: z.array(Item), total: z.number().int() }),
-      handler: (ctx) => items.list('credentials', ctx.query),
-    }),
-    route({
-      method: 'POST', path: '/api/brain/credentials', admin: true, tag: 'brain', status: 201,
-      summary: 'Create a credential (admin); secrets need an unlocked vault (423)',
-      body: z.record(z.string(), z.unknown()), response: Item,
-      handler: async (ctx) => reply(201, await items.create('credentials', ctx.body, actorOf(ctx))),
-    }),
-    route({
-      method: 'GET', path: '/api/brain/credentials/:id', scope: 'brain:read', tag: 'brain',
-      summary: 'Get a credential, secrets redacted', params: IdParams, response: Item,
-      handler: (ctx) => items.get('credentials', ctx.params.id),
-    }),
-    route({
-      method: 'PUT', path: '/api/brain/credentials/:id', admin: true, tag: 'brain',
-      summary: 'Update a credential (admin); an omitted secret keeps its stored value',
-      params: IdParams, body: z.record(z.string(), z.unknown()), response: Item,
-      handler: (ctx) => items.update('credentials', ctx.params.id, ctx.body, actorOf(ctx)),
-    }),
-    route({
-      method: 'DELETE', path: '/api/brain/credentials/:id', admin: true, tag: 'brain',
-      summary: 'Delete a credential and its stored secrets (admin)',
-      params: IdParams, query: z.object({ detach: z.enum(['true', 'false', '1', '0']).optional() }),
-      handler: async (ctx) => {
-        await items.remove('credentials', ctx.params.id, ctx.query.detach === 'true' || ctx.query.detach === '1', actorOf(ctx));
-        return undefined;
-      },
-    }),
-    route({
-      method: 'GET', path: '/api/brain/credentials/:id/scan', scope: 'brain:read', tag: 'brain',
-      summary: 'Devices this credential succeeded or failed on (recorded by discovery)',
-      params: IdParams, response: z.object({ items: z.array(Use), total: z.number().int() }),
-      handler: (ctx) => {
-        const cred = items.get('credentials', ctx.params.id);
-        const rows = app.store.all<{ target: string; protocol: string; outcome: 'success' | 'failure'; detail: string | null; at: number }>(
-          'SELECT target, protocol, outcome, detail, at FROM brain_credential_uses WHERE credential_id = ? ORDER BY at DESC', [String(cred.id)]);
-        return { items: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })), total: rows.length };
-      },
-    }),
-  ];
 }

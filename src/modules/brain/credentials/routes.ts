@@ -1,0 +1,64 @@
+// The credentials' literal routes (SPEC.md, "Asset inventory"): writes need the admin role, so they win
+// over /api/brain/:type; secrets are write-only and shown as {set: true|false}. The type is in service.ts.
+import { z } from 'zod';
+import type { AppContext } from '../../../core/context.js';
+import { actorOf, reply, route, type AnyRoute } from '../../../core/http/registry.js';
+import type { ItemService } from '../items.js';
+import { CREDENTIAL_KINDS } from './service.js';
+
+const IdParams = z.object({ id: z.string().trim().min(1).max(100).describe('UUID or short ID (CR-n)') });
+const Item = z.object({ id: z.string(), short_id: z.string(), name: z.string(), kind: z.string() }).catchall(z.unknown());
+const Use = z.object({ target: z.string(), protocol: z.string(), outcome: z.enum(['success', 'failure']), detail: z.string().nullable(), at: z.string() });
+
+export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[] {
+  return [
+    route({
+      method: 'GET', path: '/api/brain/credentials', scope: 'brain:read', tag: 'brain',
+      summary: 'List credentials, secrets redacted',
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0),
+        q: z.string().trim().min(1).max(200).optional(), tag: z.string().trim().min(1).max(50).optional(),
+        kind: z.enum(CREDENTIAL_KINDS).optional(),
+      }),
+      response: z.object({ items: z.array(Item), total: z.number().int() }),
+      handler: (ctx) => items.list('credentials', ctx.query),
+    }),
+    route({
+      method: 'POST', path: '/api/brain/credentials', admin: true, tag: 'brain', status: 201,
+      summary: 'Create a credential (admin); secrets need an unlocked vault (423)',
+      body: z.record(z.string(), z.unknown()), response: Item,
+      handler: async (ctx) => reply(201, await items.create('credentials', ctx.body, actorOf(ctx))),
+    }),
+    route({
+      method: 'GET', path: '/api/brain/credentials/:id', scope: 'brain:read', tag: 'brain',
+      summary: 'Get a credential, secrets redacted', params: IdParams, response: Item,
+      handler: (ctx) => items.get('credentials', ctx.params.id),
+    }),
+    route({
+      method: 'PUT', path: '/api/brain/credentials/:id', admin: true, tag: 'brain',
+      summary: 'Update a credential (admin); an omitted secret keeps its stored value',
+      params: IdParams, body: z.record(z.string(), z.unknown()), response: Item,
+      handler: (ctx) => items.update('credentials', ctx.params.id, ctx.body, actorOf(ctx)),
+    }),
+    route({
+      method: 'DELETE', path: '/api/brain/credentials/:id', admin: true, tag: 'brain',
+      summary: 'Delete a credential and its stored secrets (admin)',
+      params: IdParams, query: z.object({ detach: z.enum(['true', 'false', '1', '0']).optional() }),
+      handler: async (ctx) => {
+        await items.remove('credentials', ctx.params.id, ctx.query.detach === 'true' || ctx.query.detach === '1', actorOf(ctx));
+        return undefined;
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/brain/credentials/:id/scan', scope: 'brain:read', tag: 'brain',
+      summary: 'Devices this credential succeeded or failed on (recorded by discovery)',
+      params: IdParams, response: z.object({ items: z.array(Use), total: z.number().int() }),
+      handler: (ctx) => {
+        const cred = items.get('credentials', ctx.params.id);
+        const rows = app.store.all<{ target: string; protocol: string; outcome: 'success' | 'failure'; detail: string | null; at: number }>(
+          'SELECT target, protocol, outcome, detail, at FROM brain_credential_uses WHERE credential_id = ? ORDER BY at DESC', [String(cred.id)]);
+        return { items: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })), total: rows.length };
+      },
+    }),
+  ];
+}
