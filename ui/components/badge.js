@@ -1,7 +1,6 @@
 // Status badges: a coloured dot and a word, never colour alone.
 import { html } from '../lib/html.js';
-
-const STATUS_LABELS = { up: 'Up', down: 'Down', degraded: 'Degraded', paused: 'Paused', unknown: 'Unknown' };
+import { STATUS_LABELS } from '../lib/vocabulary.js';
 
 /** A monitor status (up, down, degraded, paused, unknown). */
 export function StatusBadge({ status }) {

@@ -4,6 +4,7 @@ import { api } from '../lib/api.js';
 import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
 import { html, useEffect, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
+import { EVENT_MARK, INVENTORY_TYPES, MONITOR_STATUSES, STATUS_LABELS } from '../lib/vocabulary.js';
 import { StatusBadge } from '../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../components/empty.js';
 import { Icon } from '../components/icons.js';
@@ -11,16 +12,7 @@ import { Card, Page } from '../components/page.js';
 
 const TILES = [
   { key: 'total', label: 'Monitors', href: '/monitors' },
-  { key: 'up', label: 'Up', href: '/monitors?status=up' },
-  { key: 'degraded', label: 'Degraded', href: '/monitors?status=degraded' },
-  { key: 'down', label: 'Down', href: '/monitors?status=down' },
-  { key: 'paused', label: 'Paused', href: '/monitors?status=paused' },
-  { key: 'unknown', label: 'Unknown', href: '/monitors?status=unknown' },
-];
-
-const INVENTORY = [
-  ['sites', 'Sites'], ['locations', 'Locations'], ['endpoints', 'Endpoints'], ['assets', 'Assets'],
-  ['applications', 'Applications'], ['subnets', 'Subnets'], ['credentials', 'Credentials'],
+  ...MONITOR_STATUSES.map((s) => ({ key: s, label: STATUS_LABELS[s], href: `/monitors?status=${s}` })),
 ];
 
 const RANK = { down: 0, degraded: 1 };
@@ -110,14 +102,11 @@ function eventText(e) {
   return html`${what}${by}${e.message ? ` · ${e.message}` : ''}`;
 }
 
-/** The status an event leaves the monitor in, for its colour mark. */
-const MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown' };
-
 function Events({ events }) {
   if (!events.items.length) return html`<${EmptyState} icon="log" title="No events yet"><p>Status changes and incidents show up here.</p><//>`;
   return html`<ul class="rows events">
     ${events.items.map((e) => html`<li key=${e.id} class="row">
-      <span class=${`event-mark status-${e.to_status ?? MARK[e.kind] ?? 'unknown'}`} aria-hidden="true"></span>
+      <span class=${`event-mark status-${e.to_status ?? EVENT_MARK[e.kind] ?? 'unknown'}`} aria-hidden="true"></span>
       <div class="row-main">
         <div class="row-title">${e.monitor_id && e.kind !== 'deleted' ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : e.monitor_name ?? 'All monitors'}</div>
         <div class="row-sub">${eventText(e)}</div>
@@ -129,7 +118,7 @@ function Events({ events }) {
 
 function Inventory({ stats }) {
   return html`<ul class="inv-grid">
-    ${INVENTORY.map(([k, label]) => html`<li key=${k}><a href=${`/inventory/${k}`} class="inv-item">
+    ${INVENTORY_TYPES.map(([k, label]) => html`<li key=${k}><a href=${`/inventory/${k}`} class="inv-item">
       <span class="inv-value">${stats[k] ?? 0}</span><span class="inv-label">${label}</span></a></li>`)}
   </ul>`;
 }

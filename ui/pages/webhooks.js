@@ -8,6 +8,7 @@ import { html, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { can, useSession } from '../lib/session.js';
 import { toast } from '../lib/toast.js';
+import { DEFAULT_ALERT_TYPES, WEBHOOK_PROVIDERS as PROVIDERS } from '../lib/vocabulary.js';
 import { Badge } from '../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../components/empty.js';
 import { CheckField, CheckGroup, Field, FormError, SelectField } from '../components/field.js';
@@ -16,20 +17,6 @@ import { Modal } from '../components/modal.js';
 import { Card, Page } from '../components/page.js';
 import { Table } from '../components/table.js';
 
-/** Provider types of the API (type), their names, and what their secret is. */
-const PROVIDERS = [
-  { type: 'generic', label: 'Generic JSON', secret: 'HMAC signing key', secretHint: 'Optional. Signs each request (X-Netprobe-Signature).' },
-  { type: 'slack', label: 'Slack' },
-  { type: 'discord', label: 'Discord' },
-  { type: 'teams', label: 'Microsoft Teams' },
-  { type: 'google_chat', label: 'Google Chat' },
-  { type: 'mattermost', label: 'Mattermost' },
-  { type: 'pagerduty', label: 'PagerDuty', secret: 'Routing key', secretHint: 'Required: the integration key of the PagerDuty service.' },
-  { type: 'opsgenie', label: 'Opsgenie', secret: 'API key', secretHint: 'Required: the API integration key.' },
-  { type: 'ntfy', label: 'ntfy', secret: 'Access token', secretHint: 'Optional, for protected topics.' },
-  { type: 'gotify', label: 'Gotify', secret: 'App token', secretHint: 'Needed unless the URL carries token=.' },
-  { type: 'telegram', label: 'Telegram' },
-];
 const AUTO = '';
 const providerOf = (type) => PROVIDERS.find((p) => p.type === type);
 const PROVIDER_OPTIONS = [{ value: AUTO, label: 'Detect from the URL' }, ...PROVIDERS.map((p) => ({ value: p.type, label: p.label }))];
@@ -49,7 +36,7 @@ function WebhookForm({ hook, alertTypes, onDone, onCancel }) {
     name: hook?.name ?? '',
     url: hook?.url ?? '',
     type: hook?.type ?? AUTO,
-    alert_types: hook?.alert_types ?? ['monitor_down', 'monitor_up'],
+    alert_types: hook?.alert_types ?? DEFAULT_ALERT_TYPES,
     cooldown: String(hook?.cooldown ?? 300),
     enabled: hook?.enabled ?? true,
     secret: '',

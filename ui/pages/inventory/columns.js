@@ -2,6 +2,7 @@
 // name of the record they point at (from the lookups the list loads).
 import { dateTime, relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
+import { ASSET_STATUS_TONE, CRITICALITY_TONE } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { RefLink } from './ref.js';
 import { kindLabel, recordHref, roleLabel, typeDef, valueLabel } from './types.js';
@@ -10,8 +11,6 @@ const dash = html`<span class="muted">—</span>`;
 const text = (v) => (v === null || v === undefined || v === '' ? dash : v);
 const mono = (v) => (v ? html`<span class="mono">${v}</span>` : dash);
 
-const CRIT_TONE = { low: 'neutral', medium: 'info', high: 'warn', critical: 'bad' };
-const STATUS_TONE = { in_use: 'ok', spare: 'info', in_repair: 'warn', retired: 'neutral', disposed: 'neutral' };
 const SECRETS = typeDef('credentials').fields.filter((f) => f.kind === 'secret');
 
 /** A few values and "+n" for the rest. */
@@ -59,7 +58,7 @@ export function columnsFor(type, lookups) {
     ];
     case 'assets': return [
       nameCell(type, (r) => (r.asset_tag ? html` · <span class="mono">${r.asset_tag}</span>` : '')),
-      { key: 'status', label: 'Status', render: (r) => (r.status ? html`<${Badge} tone=${STATUS_TONE[r.status]}>${valueLabel(r.status)}<//>` : dash) },
+      { key: 'status', label: 'Status', render: (r) => (r.status ? html`<${Badge} tone=${ASSET_STATUS_TONE[r.status]}>${valueLabel(r.status)}<//>` : dash) },
       { key: 'model', label: 'Model', render: (r) => text([r.manufacturer, r.model].filter(Boolean).join(' ')) },
       { key: 'serial', label: 'Serial', render: (r) => mono(r.serial_number) },
       { key: 'warranty', label: 'Warranty', class: 'nowrap', render: (r) => (r.warranty_expires
@@ -68,7 +67,7 @@ export function columnsFor(type, lookups) {
     ];
     case 'applications': return [
       nameCell(type),
-      { key: 'criticality', label: 'Criticality', render: (r) => (r.criticality ? html`<${Badge} tone=${CRIT_TONE[r.criticality]}>${valueLabel(r.criticality)}<//>` : dash) },
+      { key: 'criticality', label: 'Criticality', render: (r) => (r.criticality ? html`<${Badge} tone=${CRITICALITY_TONE[r.criticality]}>${valueLabel(r.criticality)}<//>` : dash) },
       { key: 'owner', label: 'Owner', render: (r) => text(r.owner) },
       { key: 'runs', label: 'Runs on', render: (r) => (r.endpoint_ids.length
         ? html`<div class="chips">${r.endpoint_ids.map((id) => html`<${RefLink} key=${id} type="endpoints" id=${id} lookup=${lookups.endpoints} />`)}</div>` : dash) },

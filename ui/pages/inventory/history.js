@@ -3,13 +3,13 @@
 import { dateTime, humanize, relTime } from '../../lib/format.js';
 import { html, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
+import { HISTORY_ACTION_TONE } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Card } from '../../components/page.js';
 import { Pager } from '../../components/table.js';
 
 const LIMIT = 10;
-const ACTION_TONE = { create: 'ok', update: 'info', delete: 'bad', detach: 'warn' };
 
 function show(v, names) {
   if (v === null || v === undefined) return html`<span class="muted">—</span>`;
@@ -31,7 +31,7 @@ export function HistoryCard({ type, id, labels, names }) {
           : html`<ol class="history">
               ${h.data.items.map((e) => html`<li key=${e.id} class="hist">
                 <div class="hist-head">
-                  <${Badge} tone=${ACTION_TONE[e.action] ?? 'neutral'}>${humanize(e.action)}<//>
+                  <${Badge} tone=${HISTORY_ACTION_TONE[e.action] ?? 'neutral'}>${humanize(e.action)}<//>
                   <span class="hist-actor">${e.actor}</span>
                   <time class="muted small" datetime=${e.at} title=${dateTime(e.at)}>${relTime(e.at)}</time>
                 </div>

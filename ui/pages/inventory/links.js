@@ -5,23 +5,15 @@ import { useForm } from '../../lib/form.js';
 import { html, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { toast } from '../../lib/toast.js';
+import { LINK_RELATIONS as RELATIONS } from '../../lib/vocabulary.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { XIcon } from '../../components/extra-icons.js';
 import { Field, FormError, SelectField } from '../../components/field.js';
 import { Icon } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
 import { useLookup } from './section.js';
-import { recordHref, TYPES, typeDef } from './types.js';
+import { LINK_TARGETS, recordHref, typeDef } from './types.js';
 
-/** How a relation reads from its `from` side, and from its `to` side. */
-const RELATIONS = {
-  runs_on: ['Runs on', 'Hosts'],
-  connected_to: ['Connected to', 'Connected to'],
-  depends_on: ['Depends on', 'Needed by'],
-  located_in: ['Located in', 'Contains'],
-  monitored_by: ['Monitored by', 'Monitors'],
-};
-const TARGET_TYPES = [...TYPES.map((t) => ({ value: t.type, label: t.label })), { value: 'monitors', label: 'Monitors' }];
 
 function sideHref(side) {
   return side.type === 'monitors' ? `/monitors/${side.id}` : recordHref(side.type, side);
@@ -48,7 +40,7 @@ function AddLink({ type, rec, onDone, onCancel }) {
     <${FormError} form=${form} />
     <div class="grid-2">
       <${SelectField} form=${form} name="relation" label="This record" options=${Object.entries(RELATIONS).map(([value, [label]]) => ({ value, label }))} />
-      <${SelectField} form=${form} name="to.type" label="Kind of record" options=${TARGET_TYPES} />
+      <${SelectField} form=${form} name="to.type" label="Kind of record" options=${LINK_TARGETS} />
     </div>
     ${canList ? html`<${SelectField} form=${form} name="to.id" label=${target === 'monitors' ? 'Monitor' : typeDef(target)?.one.replace(/^./, (c) => c.toUpperCase())}
         options=${[{ value: '', label: options.length ? 'Choose…' : 'Nothing to link yet' }, ...options]} />`

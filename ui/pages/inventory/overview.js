@@ -5,6 +5,7 @@ import { dateTime, relTime } from '../../lib/format.js';
 import { html, useState } from '../../lib/html.js';
 import { useApi, useDebounced } from '../../lib/hooks.js';
 import { navigate, setQuery } from '../../lib/router.js';
+import { SEARCH_MATCH_LABELS } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { SearchBox } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
@@ -12,8 +13,6 @@ import { XIcon } from '../../components/extra-icons.js';
 import { Card, Page } from '../../components/page.js';
 import { InventoryTabs } from './section.js';
 import { asShortId, recordHref, typeDef, TYPES } from './types.js';
-
-const MATCH_LABELS = { short_id: 'Short ID', exact: 'Exact', subnet: 'Contains the address', text: 'Text' };
 
 /** The search snippet with its [matches] marked. */
 function Snippet({ text }) {
@@ -37,7 +36,7 @@ function Results({ q }) {
           <a class="row-title" href=${recordHref(x.type, x)}><span class="sid">${x.short_id}</span> ${x.name}</a>
           <div class="row-sub"><${Snippet} text=${x.snippet} /></div>
         </div>
-        <div class="row-side"><${Badge}>${def?.one ?? x.type}<//> <span class="muted small">${MATCH_LABELS[x.match] ?? ''}</span></div>
+        <div class="row-side"><${Badge}>${def?.one ?? x.type}<//> <span class="muted small">${SEARCH_MATCH_LABELS[x.match] ?? ''}</span></div>
       </li>`;
     })}
   </ul>`;

@@ -4,27 +4,15 @@
 // select, timezone, list (one value per line), tags, ref (one record), refs (several), dhcp (ranges),
 // custom (custom fields), secret (write-only credential secret). `when(values)` shows a field only
 // when it applies. `filters` are the list's controls; `apiFilters` every filter the API takes for the
-// type (a link from a record's page may use one without a control).
+// type (a link from a record's page may use one without a control). The enums' values come from
+// lib/vocabulary.js; test/unit/ui-contract.test.ts checks all of this against the server's types.
+import {
+  ASSET_STATUSES, CREDENTIAL_KINDS, CRITICALITIES, ENDPOINT_ROLE_LABELS, ENDPOINT_ROLES,
+  SNMP_AUTH_PROTOCOLS, SNMP_PRIV_PROTOCOLS, SNMP_V3_LEVELS,
+} from '../../lib/vocabulary.js';
 
-export const ENDPOINT_ROLES = ['switch', 'router', 'firewall', 'access_point', 'wireless_controller', 'load_balancer', 'server',
-  'virtual_machine', 'workstation', 'laptop', 'printer', 'camera', 'phone', 'storage', 'ups', 'pdu', 'iot', 'other'];
-export const ASSET_STATUSES = ['in_use', 'spare', 'in_repair', 'retired', 'disposed'];
-export const CRITICALITIES = ['low', 'medium', 'high', 'critical'];
-export const CREDENTIAL_KINDS = [
-  { value: 'snmp_v2c', label: 'SNMP v2c' }, { value: 'snmp_v1', label: 'SNMP v1' }, { value: 'snmp_v3', label: 'SNMP v3' },
-  { value: 'ssh_password', label: 'SSH password' }, { value: 'ssh_key', label: 'SSH key' },
-  { value: 'http_basic', label: 'HTTP basic' }, { value: 'api_token', label: 'API token' },
-];
-const SNMP_LEVELS = [{ value: 'authPriv', label: 'Authentication and privacy' }, { value: 'authNoPriv', label: 'Authentication only' },
-  { value: 'noAuthNoPriv', label: 'Neither' }];
-const AUTH_PROTOCOLS = ['sha', 'sha256', 'sha512', 'sha384', 'sha224', 'md5'].map((v) => ({ value: v, label: v.toUpperCase() }));
-const PRIV_PROTOCOLS = [{ value: 'aes', label: 'AES-128' }, { value: 'aes256b', label: 'AES-256 (Blumenthal)' },
-  { value: 'aes256r', label: 'AES-256 (Reeder)' }, { value: 'des', label: 'DES' }];
-
-export const ROLE_LABELS = { access_point: 'Access point', wireless_controller: 'Wireless controller', load_balancer: 'Load balancer',
-  virtual_machine: 'Virtual machine', ups: 'UPS', pdu: 'PDU', iot: 'IoT' };
 const words = (v) => v.charAt(0).toUpperCase() + v.slice(1).replace(/_/g, ' ');
-export const roleLabel = (v) => ROLE_LABELS[v] ?? words(v);
+export const roleLabel = (v) => ENDPOINT_ROLE_LABELS[v] ?? words(v);
 export const valueLabel = (v) => words(String(v));
 export const kindLabel = (v) => CREDENTIAL_KINDS.find((k) => k.value === v)?.label ?? v;
 const choices = (list, label = valueLabel) => list.map((v) => ({ value: v, label: label(v) }));
@@ -178,10 +166,10 @@ export const TYPES = [
       { name: 'kind', label: 'Kind', kind: 'select', options: CREDENTIAL_KINDS, required: true },
       { name: 'username', label: 'User name', kind: 'text', when: (v) => v.kind !== 'snmp_v1' && v.kind !== 'snmp_v2c' && v.kind !== 'api_token' },
       { name: 'port', label: 'Port', kind: 'number', hint: 'When not the protocol default.' },
-      { name: 'snmpv3_level', label: 'Security level', kind: 'select', options: SNMP_LEVELS, when: v3 },
-      { name: 'snmpv3_auth_protocol', label: 'Authentication protocol', kind: 'select', options: AUTH_PROTOCOLS,
+      { name: 'snmpv3_level', label: 'Security level', kind: 'select', options: SNMP_V3_LEVELS, when: v3 },
+      { name: 'snmpv3_auth_protocol', label: 'Authentication protocol', kind: 'select', options: SNMP_AUTH_PROTOCOLS,
         when: (v) => v3(v) && level(v) !== 'noAuthNoPriv' },
-      { name: 'snmpv3_priv_protocol', label: 'Privacy protocol', kind: 'select', options: PRIV_PROTOCOLS, when: (v) => v3(v) && level(v) === 'authPriv' },
+      { name: 'snmpv3_priv_protocol', label: 'Privacy protocol', kind: 'select', options: SNMP_PRIV_PROTOCOLS, when: (v) => v3(v) && level(v) === 'authPriv' },
       { name: 'community', label: 'Community', kind: 'secret', group: 'secrets', when: (v) => v.kind === 'snmp_v1' || v.kind === 'snmp_v2c' },
       { name: 'snmpv3_auth_key', label: 'Authentication key', kind: 'secret', group: 'secrets', when: (v) => v3(v) && level(v) !== 'noAuthNoPriv' },
       { name: 'snmpv3_priv_key', label: 'Privacy key', kind: 'secret', group: 'secrets', when: (v) => v3(v) && level(v) === 'authPriv' },
@@ -199,6 +187,9 @@ export const TYPES = [
 ];
 
 export const typeDef = (type) => TYPES.find((t) => t.type === type);
+
+/** What a link can point at: a record of any type, or a monitor. */
+export const LINK_TARGETS = [...TYPES.map((t) => ({ value: t.type, label: t.label })), { value: 'monitors', label: 'Monitors' }];
 export const typeOfPrefix = (prefix) => TYPES.find((t) => t.prefix === prefix.toUpperCase());
 
 /** "EP-12" (any case, spaces around allowed) -> "EP-12" when it is a short ID of a known type, else null. */

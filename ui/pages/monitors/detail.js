@@ -4,6 +4,7 @@
 // without a reload.
 import { dateTime, duration, ms, pct, relTime } from '../../lib/format.js';
 import { html, useState } from '../../lib/html.js';
+import { STATUS_TEXT } from '../../lib/vocabulary.js';
 import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
@@ -22,11 +23,6 @@ import { ResponseCard } from './response-card.js';
 import './section.js';
 import { useStatusEvents } from './status-events.js';
 import { barWindow, describeParts, statusChanges, statusSegments, summarize } from './timeline.js';
-
-const STATUS_TEXT = {
-  up: 'Answering normally', degraded: 'Answering, but slow or failing some checks', down: 'Not answering',
-  paused: 'Paused: not checked until resumed', unknown: 'Waiting for the first check',
-};
 
 function Hero({ m }) {
   const inc = m.stats.current_incident;

@@ -2,19 +2,13 @@
 // interval, target". Shared by the event log and the monitor page.
 import { duration, humanize } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
+import { EVENT_KIND_LABELS, EVENT_KINDS, EVENT_MARK } from '../../lib/vocabulary.js';
 
-export const EVENT_KINDS = ['status_change', 'incident_opened', 'incident_closed', 'created', 'updated', 'deleted',
-  'paused', 'resumed', 'manual_check', 'history_cleared'];
-
-const KIND_LABELS = {
-  status_change: 'Status change', incident_opened: 'Incident opened', incident_closed: 'Incident closed', created: 'Created',
-  updated: 'Edited', deleted: 'Deleted', paused: 'Paused', resumed: 'Resumed', manual_check: 'Checked now', history_cleared: 'History cleared',
-};
-export const kindLabel = (k) => KIND_LABELS[k] ?? humanize(k);
+export { EVENT_KINDS };
+export const kindLabel = (k) => EVENT_KIND_LABELS[k] ?? humanize(k);
 
 /** The status an event leaves the monitor in, for its colour mark. */
-const MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown' };
-export const eventMark = (e) => e.to_status ?? MARK[e.kind] ?? 'unknown';
+export const eventMark = (e) => e.to_status ?? EVENT_MARK[e.kind] ?? 'unknown';
 
 /** The event in words, without the monitor's name. */
 export function eventText(e) {

@@ -13,7 +13,7 @@ import { ErrorState, Loading } from '../../components/empty.js';
 import { CheckField, Field, FormError, SelectField, TextArea } from '../../components/field.js';
 import { ChipPicker, RowsField, Segmented, TagInput } from '../../components/field-extra.js';
 import { Card, Page } from '../../components/page.js';
-import { checkType, CHECK_TYPES, DNS_RECORD_TYPES, HTTP_METHODS, toBody, toForm } from './model.js';
+import { checkType, CHECK_TYPES, DNS_MATCHES, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS, KEYWORD_MODES, toBody, toForm } from './model.js';
 import './section.js';
 
 const S = 'settings.';
@@ -28,7 +28,7 @@ function HttpSettings({ form, stored: was }) {
     <div class="grid-2">
       <${SelectField} form=${form} name=${`${S}method`} label="Method" options=${opts(HTTP_METHODS)} />
       <${SelectField} form=${form} name=${`${S}auth.type`} label="Authentication"
-        options=${[{ value: '', label: 'None' }, { value: 'basic', label: 'Basic (user name and password)' }, { value: 'bearer', label: 'Bearer token' }]} />
+        options=${[{ value: '', label: 'None' }, ...HTTP_AUTH_TYPES]} />
     </div>
     ${auth === 'basic' ? html`<div class="grid-2">
       <${Field} form=${form} name=${`${S}auth.username`} label="User name" autocomplete="off" />
@@ -47,7 +47,7 @@ function HttpSettings({ form, stored: was }) {
         hint="Codes or ranges, separated by commas: 200-299, 301" />
       <${Field} form=${form} name=${`${S}keyword`} label="Keyword" hint="Optional: text the body must contain (or must not)." />
       <${SelectField} form=${form} name=${`${S}keyword_mode`} label="The keyword must be"
-        options=${[{ value: 'present', label: 'Present' }, { value: 'absent', label: 'Absent' }]} />
+        options=${KEYWORD_MODES} />
     </div>
     <div class="grid-3">
       <${Field} form=${form} name=${`${S}json_path`} label="JSON path" placeholder="$.status" spellcheck="false" hint="Optional: a value in a JSON answer to compare." />
@@ -90,7 +90,7 @@ function DnsSettings({ form }) {
     <div class="grid-2">
       <${Field} form=${form} name=${`${S}expected`} label="Expected answer" hint="Optional: the check fails unless an answer matches." spellcheck="false" />
       <${SelectField} form=${form} name=${`${S}match`} label="Match"
-        options=${[{ value: 'contains', label: 'An answer contains it' }, { value: 'equals', label: 'An answer equals it' }]} />
+        options=${DNS_MATCHES} />
     </div>`;
 }
 

@@ -6,6 +6,7 @@ import { dateTime, duration, ms, relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
+import { RESULT_STATUSES, STATUS_LABELS } from '../../lib/vocabulary.js';
 import { Badge, StatusBadge } from '../../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { XIcon } from '../../components/extra-icons.js';
@@ -46,7 +47,7 @@ const RESULT_COLUMNS = [
 ];
 const RESULTS_PAGE = 20;
 
-const RESULT_FILTERS = [{ value: '', label: 'All results' }, { value: 'down', label: 'Down' }, { value: 'degraded', label: 'Degraded' }, { value: 'up', label: 'Up' }];
+const RESULT_FILTERS = [{ value: '', label: 'All results' }, ...RESULT_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 
 export function ResultsCard({ id, query, interval }) {
   const offset = Number(query.r_offset) || 0;

@@ -4,6 +4,7 @@
 // without a reload when monitor state changes.
 import { dateTime, ms, pct, relTime } from '../../lib/format.js';
 import { html, useMemo, useState } from '../../lib/html.js';
+import { MONITOR_STATUSES, STATUS_LABELS } from '../../lib/vocabulary.js';
 import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
@@ -23,10 +24,7 @@ import { useStatusEvents } from './status-events.js';
 import { barWindow, describeParts, statusChanges, statusSegments, summarize } from './timeline.js';
 
 const PAGE_SIZE = 50;
-const STATUSES = [
-  { value: '', label: 'All' }, { value: 'down', label: 'Down' }, { value: 'degraded', label: 'Degraded' },
-  { value: 'up', label: 'Up' }, { value: 'paused', label: 'Paused' }, { value: 'unknown', label: 'Unknown' },
-];
+const STATUSES = [{ value: '', label: 'All' }, ...MONITOR_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 
 function matches(m, words) {
   const hay = `${m.name} ${m.target} ${m.tags.join(' ')}`.toLowerCase();

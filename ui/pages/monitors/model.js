@@ -1,6 +1,7 @@
 // The monitor form's model: the four check types with their target formats and settings, the form
 // values of a monitor (flat, named by the API's field paths so errors like settings.auth.password land
-// beside their field), and the request body built back from them. Defaults match the API's.
+// beside their field), and the request body built back from them. Defaults match the API's: plain
+// module, checked against the server's check definitions by test/unit/ui-contract.test.ts.
 
 export const CHECK_TYPES = [
   { value: 'http', label: 'HTTP(S)', icon: 'external', hint: 'Web page or API',
@@ -16,6 +17,10 @@ export const checkType = (v) => CHECK_TYPES.find((t) => t.value === v) ?? CHECK_
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT', 'CAA'];
+/** HTTP authentication types (besides none). */
+export const HTTP_AUTH_TYPES = [{ value: 'basic', label: 'Basic (user name and password)' }, { value: 'bearer', label: 'Bearer token' }];
+export const KEYWORD_MODES = [{ value: 'present', label: 'Present' }, { value: 'absent', label: 'Absent' }];
+export const DNS_MATCHES = [{ value: 'contains', label: 'An answer contains it' }, { value: 'equals', label: 'An answer equals it' }];
 
 const S = 'settings.';
 const str = (v) => (v === undefined || v === null ? '' : String(v));

@@ -7,12 +7,12 @@ export const HOUR = 3_600_000;
 export const WINDOW_MS = 24 * HOUR;
 
 /** Event kinds whose to_status is the monitor's status from then on. */
-const STATUS_KINDS = new Set(['created', 'status_change', 'paused', 'resumed', 'manual_check']);
+export const STATUS_KINDS = new Set(['created', 'status_change', 'paused', 'resumed', 'manual_check']);
 
 /** Which status colours a segment that saw several: a short outage must stay visible. */
-const RANK = ['down', 'degraded', 'up', 'paused', 'unknown', 'none'];
+export const RANK = ['down', 'degraded', 'up', 'paused', 'unknown', 'none'];
 
-const LABELS = { up: 'up', down: 'down', degraded: 'degraded', paused: 'paused', unknown: 'waiting for a check', none: 'no data' };
+export const LABELS = { up: 'up', down: 'down', degraded: 'degraded', paused: 'paused', unknown: 'waiting for a check', none: 'no data' };
 
 /**
  * The window of `count` equal segments ending at the segment boundary after `now` (so segments

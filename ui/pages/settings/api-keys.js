@@ -9,6 +9,7 @@ import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
 import { can, isAdmin, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
+import { SCOPE_OPTIONS } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { CopyButton } from '../../components/copy.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
@@ -19,16 +20,6 @@ import { Card } from '../../components/page.js';
 import { Pager, Table } from '../../components/table.js';
 
 const LIMIT = 100;
-const AREAS = [
-  ['monitors', 'Monitors'], ['brain', 'Inventory'], ['v1sion', 'Discovery'], ['snmp', 'SNMP'], ['webhooks', 'Webhooks'], ['system', 'System'],
-];
-const SCOPE_OPTIONS = [
-  ...AREAS.flatMap(([area, label]) => [
-    { value: `${area}:read`, label: `${label}: read` },
-    { value: `${area}:write`, label: `${label}: read and write` },
-  ]),
-  { value: 'admin', label: 'Administration', hint: 'Every scope, and administrator operations' },
-];
 
 function scopeChips(scopes) {
   if (scopes.includes('admin')) return html`<${Badge} tone="accent">admin (all)<//>`;

@@ -9,6 +9,7 @@ import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
 import { displayName, loadSession, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
+import { USER_ROLE_TONE as ROLE_TONE, USER_ROLES as ROLES } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { ErrorState, Loading } from '../../components/empty.js';
 import { CheckField, Field, FormError, SelectField } from '../../components/field.js';
@@ -18,12 +19,6 @@ import { Card } from '../../components/page.js';
 import { Pager, Table } from '../../components/table.js';
 
 const LIMIT = 50;
-const ROLES = [
-  { value: 'admin', label: 'Administrator — everything' },
-  { value: 'operator', label: 'Operator — all but administration' },
-  { value: 'viewer', label: 'Viewer — read only' },
-];
-const ROLE_TONE = { admin: 'accent', operator: 'info', viewer: 'neutral' };
 
 function UserForm({ user, self, onDone, onCancel }) {
   const editing = !!user;

@@ -5,13 +5,12 @@ import { dateTime, relTime } from '../../lib/format.js';
 import { html, useEffect, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
+import { SNMP_VENDOR_FROM as VENDOR_FROM } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { ErrorState, Loading } from '../../components/empty.js';
 import { Icon } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
 import { Table } from '../../components/table.js';
-
-const VENDOR_FROM = { saved: 'pinned for this device', identified: 'identified live', default: 'default (not identified)' };
 
 /** A value: its display text, or for a table item each row's label and value. */
 function Value({ item }) {

@@ -9,6 +9,7 @@ import { html, useEffect, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
+import { CREDENTIAL_KINDS, SNMP_WALK_OPTIONS as OPTIONS } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Field, FormError, SelectField, TextArea } from '../../components/field.js';
@@ -18,8 +19,8 @@ import { Card } from '../../components/page.js';
 import { Table } from '../../components/table.js';
 import { WalkResult } from './varbinds.js';
 
-const SNMP_KINDS = ['snmp_v2c', 'snmp_v3', 'snmp_v1'];
-const OPTIONS = ['timeout', 'retries', 'max_repetitions', 'max_varbinds'];
+/** The credential kinds a template can walk with: the SNMP ones. */
+const SNMP_KINDS = CREDENTIAL_KINDS.map((k) => k.value).filter((k) => k.startsWith('snmp_'));
 
 /** The stored SNMP credentials (all three kinds), or the error that kept them from loading. */
 function useSnmpCredentials() {

@@ -3,20 +3,11 @@
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { html, useState } from '../../lib/html.js';
+import { SNMP_AUTH_PROTOCOLS as AUTH, SNMP_PRIV_PROTOCOLS as PRIV, SNMP_V3_LEVELS as LEVELS, SNMP_VERSIONS as VERSIONS } from '../../lib/vocabulary.js';
 import { Field, FormError, SelectField, TextArea } from '../../components/field.js';
 import { Icon } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
 import { WalkResult } from './varbinds.js';
-
-const VERSIONS = [{ value: 'v2c', label: 'v2c' }, { value: 'v1', label: 'v1' }, { value: 'v3', label: 'v3' }];
-const LEVELS = [
-  { value: 'authPriv', label: 'Authentication and privacy' },
-  { value: 'authNoPriv', label: 'Authentication only' },
-  { value: 'noAuthNoPriv', label: 'Neither' },
-];
-const AUTH = ['sha', 'sha256', 'sha512', 'sha384', 'sha224', 'md5'].map((v) => ({ value: v, label: v.toUpperCase() }));
-const PRIV = [{ value: 'aes', label: 'AES-128' }, { value: 'aes256b', label: 'AES-256 (Blumenthal)' },
-  { value: 'aes256r', label: 'AES-256 (Reeder)' }, { value: 'des', label: 'DES' }];
 
 /** The request body from the form; v3 keys only for the security level that uses them. */
 function walkBody(v) {

@@ -1,0 +1,373 @@
+// The UI and the server agree by test. The web UI (plain ES modules under ui/, no build step) keeps
+// its own copies of the server's vocabularies: monitor statuses, event kinds and check types, the monitor
+// form's choices and defaults, the inventory's types, fields, references, filters and enums, SNMP
+// versions and v3 protocols, webhook providers and their labels, user roles and API-key scopes. They
+// live in modules without browser imports (ui/lib/vocabulary.js, ui/pages/inventory/types.js,
+// ui/pages/monitors/model.js and timeline.js), which this test loads beside the server's definitions:
+// it fails when the server has a value the UI lacks, when the UI has one the server does not, and when
+// the UI labels a key the server does not know.
+//
+// The server's side comes from the definitions modules share (contracts, models, check definitions,
+// providers, scopes) and, for what is declared only in a route's schema or set up when the service
+// starts (the inventory's credentials type), from a service started here without listening: its item
+// service and its route registry, the one source of the API's validation and OpenAPI document.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { z } from 'zod';
+import { AREAS, ROLES, SCOPES } from '../../src/core/auth/scopes.js';
+import { BRAIN_TYPES, CREDENTIAL_SECRET_FIELDS, SHORT_ID_PREFIX } from '../../src/modules/brain/contracts.js';
+import { brainServicesOf } from '../../src/modules/brain/index.js';
+import { CHECKS } from '../../src/modules/monitors/checks/index.js';
+import { CHECK_TYPES } from '../../src/modules/monitors/checks/types.js';
+import { EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/model.js';
+import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS } from '../../src/modules/snmp/contracts.js';
+import { alertType } from '../../src/modules/webhooks/alert-types.js';
+import { DEFAULT_ALERT_TYPES } from '../../src/modules/webhooks/model.js';
+import { PROVIDERS, WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
+import { startService, type Service } from '../../src/main.js';
+// @ts-expect-error plain browser JavaScript without type declarations
+import * as ui from '../../ui/lib/vocabulary.js';
+// @ts-expect-error plain browser JavaScript without type declarations
+import { LINK_TARGETS, TYPES } from '../../ui/pages/inventory/types.js';
+// @ts-expect-error plain browser JavaScript without type declarations
+import * as form from '../../ui/pages/monitors/model.js';
+// @ts-expect-error plain browser JavaScript without type declarations
+import * as timeline from '../../ui/pages/monitors/timeline.js';
+
+// ---- comparing ------------------------------------------------------------------------------------------
+
+const VOCAB = 'ui/lib/vocabulary.js';
+const list = (xs: unknown[]) => xs.map((x) => JSON.stringify(x)).join(', ');
+
+/**
+ * The UI's values are exactly the server's (order aside, no duplicates). `what` names both sides, so
+ * a failure says which file to change: "monitor statuses (ui/lib/vocabulary.js MONITOR_STATUSES, server
+ * src/modules/monitors/model.ts MONITOR_STATUSES)".
+ */
+function sameValues(what: string, server: Iterable<unknown>, uiValues: Iterable<unknown>): void {
+  const s = [...server], u = [...uiValues];
+  const missing = s.filter((x) => !u.includes(x));
+  const extra = u.filter((x) => !s.includes(x));
+  const twice = u.filter((x, i) => u.indexOf(x) !== i);
+  const problems = [
+    missing.length ? `the server has ${list(missing)}, the UI lacks ${missing.length === 1 ? 'it' : 'them'}` : '',
+    extra.length ? `the UI has ${list(extra)}, the server does not` : '',
+    twice.length ? `the UI lists ${list(twice)} twice` : '',
+  ].filter(Boolean);
+  assert.ok(!problems.length, `${what}: ${problems.join('; ')}`);
+}
+
+/** Every key of a UI label (or tone) map is a server value; `complete`: and every server value has one. */
+function labelsFor(what: string, server: Iterable<unknown>, labels: Record<string, unknown>, complete = true): void {
+  const s = [...server];
+  const unknown = Object.keys(labels).filter((k) => !s.includes(k));
+  const unlabelled = complete ? s.filter((x) => typeof x === 'string' && !(x in labels)) : [];
+  const problems = [
+    unknown.length ? `the UI labels ${list(unknown)}, which the server does not have` : '',
+    unlabelled.length ? `the server has ${list(unlabelled)}, which the UI does not label` : '',
+  ].filter(Boolean);
+  assert.ok(!problems.length, `${what}: ${problems.join('; ')}`);
+}
+
+const values = (options: { value: string }[]) => options.map((o) => o.value);
+
+/** The values of a zod enum, through optional, nullable, default and pipe wrappers. */
+function enumOf(schema: unknown): string[] {
+  let s = schema as z.ZodType;
+  for (let i = 0; i < 10; i++) {
+    if (s instanceof z.ZodEnum) return s.options.map(String);
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+    else break;
+  }
+  throw new Error(`not an enum: ${s.constructor.name}`);
+}
+
+const shapeOf = (schema: unknown): Record<string, z.ZodType> => {
+  assert.ok(schema instanceof z.ZodObject, 'expected an object schema');
+  return schema.shape as Record<string, z.ZodType>;
+};
+
+// ---- the running service: its inventory types and its routes ------------------------------------------
+
+type TypeDef = ReturnType<ReturnType<typeof brainServicesOf>['items']['def']>;
+
+let service: Service;
+let dataDir: string;
+/** The server's seven inventory types, as its item service holds them. */
+let SERVER_TYPES: Record<string, TypeDef>;
+
+before(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'netprobe-ui-contract-'));
+  service = await startService({ env: { NETPROBE_DATA_DIR: dataDir }, logWrite: () => {} });
+  const { items } = brainServicesOf(service.app);
+  SERVER_TYPES = Object.fromEntries(items.types().map((t) => [t, items.def(t)]));
+});
+
+after(async () => {
+  await service?.shutdown('test done');
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/**
+ * The JSON Schema at `at` ("[]" steps into an array) of a registered route's body, query or response
+ * (as in the OpenAPI document).
+ */
+function routeSchema(method: string, path: string, part: 'body' | 'query' | 'response', at: string[]): any {
+  const r = service.app.routes.all().find((x) => x.method === method && x.path === path);
+  assert.ok(r?.[part], `${method} ${path}: no such route with a ${part} schema`);
+  let js = z.toJSONSchema(r[part] as z.ZodType, { io: part === 'response' ? 'output' : 'input', unrepresentable: 'any' }) as any;
+  for (const step of at) {
+    js = step === '[]' ? js?.items : js?.properties?.[step];
+    assert.ok(js, `${method} ${path}: no ${at.join('.')} in its ${part} schema`);
+  }
+  return js;
+}
+
+/** The values of the enum at `at` of a route's body, query or response. */
+function routeEnum(method: string, path: string, part: 'body' | 'query' | 'response', at: string[]): string[] {
+  const js = routeSchema(method, path, part, at);
+  assert.ok(Array.isArray(js.enum), `${method} ${path}: ${part} ${at.join('.')} is not an enum`);
+  return js.enum;
+}
+
+// ---- monitors ---------------------------------------------------------------------------------------
+
+test('monitor statuses: the values, their labels and sentences, and the status bars', () => {
+  const server = MONITOR_STATUSES;
+  sameValues(`monitor statuses (${VOCAB} MONITOR_STATUSES, server monitors/model.ts MONITOR_STATUSES)`, server, ui.MONITOR_STATUSES);
+  labelsFor(`monitor status labels (${VOCAB} STATUS_LABELS)`, server, ui.STATUS_LABELS);
+  labelsFor(`monitor status sentences (${VOCAB} STATUS_TEXT)`, server, ui.STATUS_TEXT);
+  // The status bars rank every status, plus "none" for the stretches without data.
+  sameValues('status bar ranking (ui/pages/monitors/timeline.js RANK)', [...server, 'none'], timeline.RANK);
+  labelsFor('status bar words (ui/pages/monitors/timeline.js LABELS)', [...server, 'none'], timeline.LABELS);
+});
+
+test('check result statuses: the results filter', () => {
+  sameValues(`result statuses (${VOCAB} RESULT_STATUSES, server monitors/model.ts ResultsQuery.status)`,
+    enumOf(ResultsQuery.shape.status), ui.RESULT_STATUSES);
+  sameValues(`result statuses (${VOCAB} RESULT_STATUSES, server monitors/model.ts ResultSchema.status)`,
+    enumOf(ResultSchema.shape.status), ui.RESULT_STATUSES);
+});
+
+test('monitor event kinds: the kind filter, labels, colour marks and the kinds that carry a status', () => {
+  sameValues(`event kinds (${VOCAB} EVENT_KINDS, server monitors/model.ts EVENT_KINDS)`, EVENT_KINDS, ui.EVENT_KINDS);
+  labelsFor(`event kind labels (${VOCAB} EVENT_KIND_LABELS)`, EVENT_KINDS, ui.EVENT_KIND_LABELS);
+  labelsFor(`event colour marks (${VOCAB} EVENT_MARK)`, EVENT_KINDS, ui.EVENT_MARK, false);
+  const notStatuses = Object.entries(ui.EVENT_MARK).filter(([, s]) => !(MONITOR_STATUSES as readonly unknown[]).includes(s));
+  assert.deepEqual(notStatuses, [], `event colour marks (${VOCAB} EVENT_MARK) that are not monitor statuses`);
+  labelsFor('event kinds of the status bars (ui/pages/monitors/timeline.js STATUS_KINDS)', EVENT_KINDS,
+    Object.fromEntries([...timeline.STATUS_KINDS].map((k) => [k, true])), false);
+});
+
+test('check types: the monitor form and the list filter offer exactly the server\'s', () => {
+  sameValues('check types (ui/pages/monitors/model.js CHECK_TYPES, server monitors/checks/types.ts CHECK_TYPES)',
+    CHECK_TYPES, values(form.CHECK_TYPES));
+  sameValues('check types with a definition (server monitors/checks/index.ts CHECKS)', Object.keys(CHECKS), values(form.CHECK_TYPES));
+});
+
+test('the monitor form\'s choices are the check settings\' enums', () => {
+  const http = shapeOf(CHECKS.http.settings), dns = shapeOf(CHECKS.dns.settings);
+  const M = 'ui/pages/monitors/model.js';
+  sameValues(`HTTP methods (${M} HTTP_METHODS, server checks/http.ts settings.method)`, enumOf(http.method), form.HTTP_METHODS);
+  sameValues(`keyword modes (${M} KEYWORD_MODES, server checks/http.ts settings.keyword_mode)`, enumOf(http.keyword_mode), values(form.KEYWORD_MODES));
+  const auth = (http.auth as z.ZodOptional<z.ZodDiscriminatedUnion<z.ZodObject[]>>).unwrap();
+  const authTypes = auth.options.map((o) => (o.shape.type as z.ZodLiteral<string>).value);
+  sameValues(`HTTP authentication types (${M} HTTP_AUTH_TYPES, server checks/http.ts settings.auth.type)`, authTypes, values(form.HTTP_AUTH_TYPES));
+  sameValues(`DNS record types (${M} DNS_RECORD_TYPES, server checks/dns.ts settings.record_type)`, enumOf(dns.record_type), form.DNS_RECORD_TYPES);
+  sameValues(`DNS answer matching (${M} DNS_MATCHES, server checks/dns.ts settings.match)`, enumOf(dns.match), values(form.DNS_MATCHES));
+});
+
+/** The form of a new monitor of one type, as the page starts it. */
+const blankForm = (type: string) => ({ ...form.toForm(null), check_type: type, name: 'x', target: 'x' });
+const json = (v: unknown) => JSON.parse(JSON.stringify(v));
+
+test('a blank monitor form sends the server\'s defaults, and the server takes them', () => {
+  for (const type of CHECK_TYPES) {
+    const schema = CHECKS[type].settings;
+    const sent = json(form.settingsOf(blankForm(type), null));
+    const parsed = schema.safeParse(sent);
+    assert.ok(parsed.success, `${type}: the server refuses the settings of a blank form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
+    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults (ui/pages/monitors/model.js toForm) differ from the server's`);
+  }
+  const body = form.toBody(blankForm('http'), null);
+  assert.equal(body.interval, MONITOR_LIMITS.interval.default, 'interval: the form\'s default differs from the server\'s');
+  assert.equal(body.failure_threshold, MONITOR_LIMITS.failure_threshold.default, 'failure_threshold: the form\'s default differs from the server\'s');
+});
+
+test('the monitor form has a field for every setting of every check type', () => {
+  // Every optional setting filled in, so the form sends each one it has.
+  const filled: Record<string, Record<string, unknown>> = {
+    http: { 'settings.auth.type': 'basic', 'settings.auth.username': 'u', 'settings.auth.password': 'p', 'settings.keyword': 'ok',
+      'settings.json_path': '$.status', 'settings.json_expected': 'ok', 'settings.body': 'b', 'settings.method': 'POST',
+      'settings.headers': [{ name: 'X-A', value: '1' }] },
+    ping: {},
+    tcp: { 'settings.tls': true, 'settings.servername': 'example.lan' },
+    dns: { 'settings.resolver': '127.0.0.1', 'settings.expected': '192.0.2.1' },
+  };
+  for (const type of CHECK_TYPES) {
+    const sent = json(form.settingsOf({ ...blankForm(type), ...filled[type] }, null));
+    sameValues(`${type} settings the form sends (ui/pages/monitors/model.js settingsOf, server checks/${type}.ts settings)`,
+      Object.keys(shapeOf(CHECKS[type].settings)), Object.keys(sent));
+    const parsed = CHECKS[type].settings.safeParse(sent);
+    assert.ok(parsed.success, `${type}: the server refuses the settings of a filled-in form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
+  }
+});
+
+// ---- inventory -----------------------------------------------------------------------------------------
+
+interface UiField { name: string; kind: string; ref?: string; options?: { value: string }[]; when?: (v: Record<string, unknown>) => boolean }
+interface UiType { type: string; label: string; prefix: string; fields: UiField[]; filters: { name: string; kind: string; options?: { value: string }[] }[];
+  apiFilters: string[]; related: { type: string; field: string }[] }
+const UI_TYPES: UiType[] = TYPES;
+const T = 'ui/pages/inventory/types.js';
+
+test('inventory types: the seven types, their short-ID prefixes and labels', () => {
+  sameValues(`inventory types (${T} TYPES, server brain/contracts.ts BRAIN_TYPES)`, BRAIN_TYPES, UI_TYPES.map((t) => t.type));
+  sameValues(`inventory types (${VOCAB} INVENTORY_TYPES, server brain/contracts.ts BRAIN_TYPES)`, BRAIN_TYPES, ui.INVENTORY_TYPES.map(([t]: string[]) => t));
+  sameValues('inventory types the server\'s item service holds', BRAIN_TYPES, Object.keys(SERVER_TYPES));
+  for (const t of UI_TYPES) {
+    assert.equal(t.prefix, SHORT_ID_PREFIX[t.type as keyof typeof SHORT_ID_PREFIX], `${t.type}: short-ID prefix (${T}) differs from the server's`);
+    assert.equal(ui.INVENTORY_TYPES.find(([k]: string[]) => k === t.type)?.[1], t.label, `${t.type}: ${VOCAB} INVENTORY_TYPES and ${T} name it differently`);
+  }
+});
+
+test('inventory fields: the forms have every field of each type, and no other', () => {
+  for (const t of UI_TYPES) {
+    const server = SERVER_TYPES[t.type]!;
+    sameValues(`${t.type} fields (${T} TYPES fields, the server's type definition)`, ['name', ...server.fields], t.fields.map((f) => f.name));
+  }
+});
+
+test('inventory references: each reference field points at the server\'s type', () => {
+  for (const t of UI_TYPES) {
+    const server = SERVER_TYPES[t.type]!;
+    const refs = t.fields.filter((f) => f.kind === 'ref' || f.kind === 'refs');
+    sameValues(`${t.type} reference fields (${T})`, server.refs.map((r) => r.field), refs.map((f) => f.name));
+    for (const f of refs) {
+      const r = server.refs.find((x) => x.field === f.name)!;
+      assert.equal(f.ref, r.type, `${t.type}.${f.name}: the UI refers to ${f.ref}, the server to ${r.type}`);
+      assert.equal(f.kind === 'refs', !!r.many, `${t.type}.${f.name}: the UI's kind ${f.kind} does not fit the server's many=${!!r.many}`);
+    }
+  }
+});
+
+test('inventory list filters, and the records that point at a record', () => {
+  for (const t of UI_TYPES) {
+    const server = SERVER_TYPES[t.type]!;
+    sameValues(`${t.type} list filters (${T} apiFilters, the server's type definition)`, Object.keys(server.filters), t.apiFilters);
+    sameValues(`${t.type} list filter controls (${T} filters, within apiFilters)`, t.apiFilters,
+      [...new Set([...t.apiFilters, ...t.filters.map((f) => f.name)])]);
+    // A record's page lists the records of other types that refer to it, through their list filter.
+    const pointing = Object.values(SERVER_TYPES).flatMap((d) => Object.entries(d.filters)
+      .filter(([, f]) => f.kind === 'ref' && f.type === t.type).map(([name]) => `${d.type}?${name}`));
+    sameValues(`records that refer to ${t.type} (${T} related)`, pointing, t.related.map((r) => `${r.type}?${r.field}`));
+  }
+});
+
+test('inventory choices: every select offers exactly the server\'s enum', () => {
+  for (const t of UI_TYPES) {
+    const shape = shapeOf(SERVER_TYPES[t.type]!.create);
+    for (const f of t.fields.filter((x) => x.kind === 'select')) {
+      sameValues(`${t.type}.${f.name} choices (${T}, ${VOCAB})`, enumOf(shape[f.name]), values(f.options!));
+    }
+    for (const f of t.filters.filter((x) => x.kind === 'select')) {
+      const def = SERVER_TYPES[t.type]!.filters[f.name];
+      assert.ok(def?.kind === 'eq', `${t.type}: the list filter ${f.name} is not an equality filter on the server`);
+      sameValues(`${t.type} filter ${f.name} choices (${T}, ${VOCAB})`, enumOf(shape[def.field]), values(f.options!));
+    }
+  }
+});
+
+test('inventory labels and tones are for the server\'s values', () => {
+  const shape = (type: string) => shapeOf(SERVER_TYPES[type]!.create);
+  labelsFor(`endpoint role labels (${VOCAB} ENDPOINT_ROLE_LABELS)`, enumOf(shape('endpoints').role), ui.ENDPOINT_ROLE_LABELS, false);
+  labelsFor(`asset status tones (${VOCAB} ASSET_STATUS_TONE)`, enumOf(shape('assets').status), ui.ASSET_STATUS_TONE);
+  labelsFor(`criticality tones (${VOCAB} CRITICALITY_TONE)`, enumOf(shape('applications').criticality), ui.CRITICALITY_TONE);
+  labelsFor(`history actions (${VOCAB} HISTORY_ACTION_TONE, server GET /api/brain/history/:type/:id)`,
+    routeEnum('GET', '/api/brain/history/:type/:id', 'response', ['items', '[]', 'action']), ui.HISTORY_ACTION_TONE);
+  labelsFor(`search matches (${VOCAB} SEARCH_MATCH_LABELS, server GET /api/brain/search)`,
+    routeEnum('GET', '/api/brain/search', 'response', ['items', '[]', 'match']), ui.SEARCH_MATCH_LABELS);
+});
+
+test('inventory links: the relations and what a link can point at', () => {
+  labelsFor(`link relations (${VOCAB} LINK_RELATIONS, server POST /api/brain/links)`,
+    routeEnum('POST', '/api/brain/links', 'body', ['relation']), ui.LINK_RELATIONS);
+  sameValues(`link targets (${T} LINK_TARGETS, server POST /api/brain/links)`,
+    routeEnum('POST', '/api/brain/links', 'body', ['to', 'type']), values(LINK_TARGETS));
+});
+
+test('credential secrets: the form asks for exactly the secrets each kind uses', () => {
+  const creds = UI_TYPES.find((t) => t.type === 'credentials')!;
+  const secrets = creds.fields.filter((f) => f.kind === 'secret');
+  sameValues(`credential secret fields (${T}, server brain/contracts.ts CREDENTIAL_SECRET_FIELDS)`, CREDENTIAL_SECRET_FIELDS, secrets.map((f) => f.name));
+  const server = SERVER_TYPES.credentials!;
+  for (const kind of enumOf(shapeOf(server.create).kind)) {
+    // present() shows {set: false} for each secret the kind uses (none is stored here).
+    const uses = Object.keys(server.present!({ id: 'x', kind })).filter((k) => (CREDENTIAL_SECRET_FIELDS as readonly string[]).includes(k));
+    const levels = kind === 'snmp_v3' ? values(ui.SNMP_V3_LEVELS) : [undefined];
+    const asked = new Set(levels.flatMap((level) => secrets.filter((f) => !f.when || f.when({ kind, snmpv3_level: level })).map((f) => f.name)));
+    sameValues(`secrets of a ${kind} credential (${T} when, the server's credentials type)`, uses, [...asked]);
+  }
+});
+
+// ---- SNMP ---------------------------------------------------------------------------------------------
+
+test('SNMP versions, v3 levels and protocols: the walk form offers the server\'s', () => {
+  const C = 'server snmp/contracts.ts';
+  const walk = (...at: string[]) => routeEnum('POST', '/api/snmp/walk', 'body', at);
+  const lists: [string, readonly string[], string[], { value: string }[]][] = [
+    [`SNMP versions (${VOCAB} SNMP_VERSIONS, ${C} SNMP_VERSIONS)`, SNMP_VERSIONS, walk('version'), ui.SNMP_VERSIONS],
+    [`SNMPv3 levels (${VOCAB} SNMP_V3_LEVELS, ${C} V3_LEVELS)`, V3_LEVELS, walk('v3', 'level'), ui.SNMP_V3_LEVELS],
+    [`SNMPv3 authentication protocols (${VOCAB} SNMP_AUTH_PROTOCOLS, ${C} V3_AUTH_PROTOCOLS)`, V3_AUTH_PROTOCOLS,
+      walk('v3', 'auth_protocol'), ui.SNMP_AUTH_PROTOCOLS],
+    [`SNMPv3 privacy protocols (${VOCAB} SNMP_PRIV_PROTOCOLS, ${C} V3_PRIV_PROTOCOLS)`, V3_PRIV_PROTOCOLS,
+      walk('v3', 'priv_protocol'), ui.SNMP_PRIV_PROTOCOLS],
+  ];
+  for (const [what, server, api, uiList] of lists) {
+    sameValues(what, server, values(uiList));
+    sameValues(`${what}, as POST /api/snmp/walk takes them`, api, values(uiList));
+  }
+  // Templates walk with the SNMP credentials: the kinds named snmp_<version>.
+  const kinds = values(ui.CREDENTIAL_KINDS).filter((k: string) => k.startsWith('snmp_'));
+  sameValues(`SNMP credential kinds (${VOCAB} CREDENTIAL_KINDS, one per SNMP version)`, SNMP_VERSIONS.map((v) => `snmp_${v}`), kinds);
+});
+
+test('SNMP walk template options and device-card vendor sources', () => {
+  sameValues(`walk options (${VOCAB} SNMP_WALK_OPTIONS, server POST /api/snmp/templates options)`,
+    Object.keys(routeSchema('POST', '/api/snmp/templates', 'body', ['options']).properties), ui.SNMP_WALK_OPTIONS);
+  labelsFor(`vendor sources (${VOCAB} SNMP_VENDOR_FROM, server GET /api/snmp/device-cards/:device_name)`,
+    routeEnum('GET', '/api/snmp/device-cards/:device_name', 'response', ['vendor', 'from']), ui.SNMP_VENDOR_FROM);
+});
+
+// ---- webhooks -----------------------------------------------------------------------------------------
+
+test('webhook providers: types, labels, and whether each uses or needs a secret', () => {
+  sameValues(`webhook providers (${VOCAB} WEBHOOK_PROVIDERS, server webhooks/providers/types.ts WEBHOOK_TYPES)`,
+    WEBHOOK_TYPES, ui.WEBHOOK_PROVIDERS.map((p: { type: string }) => p.type));
+  for (const p of ui.WEBHOOK_PROVIDERS as { type: keyof typeof PROVIDERS; label: string; secret?: string; secretHint?: string }[]) {
+    const s = PROVIDERS[p.type];
+    assert.equal(p.label, s.label, `${p.type}: the UI's label (${VOCAB}) differs from the server's (webhooks/providers/)`);
+    assert.equal(!!p.secret, !!s.secret, `${p.type}: the server's provider ${s.secret ? 'uses' : 'does not use'} a secret, the UI ${p.secret ? 'asks for one' : 'does not ask'}`);
+    if (s.secret) {
+      assert.equal(/^Required\b/.test(p.secretHint ?? ''), s.secret.required,
+        `${p.type}: the server ${s.secret.required ? 'requires' : 'does not require'} the secret; the UI's hint says "${p.secretHint}"`);
+    }
+  }
+});
+
+test('a new webhook starts with the server\'s default alert types', () => {
+  sameValues(`default alert types (${VOCAB} DEFAULT_ALERT_TYPES, server webhooks/model.ts DEFAULT_ALERT_TYPES)`, DEFAULT_ALERT_TYPES, ui.DEFAULT_ALERT_TYPES);
+  for (const t of ui.DEFAULT_ALERT_TYPES) assert.ok(alertType(t), `${t}: not a registered alert type`);
+});
+
+// ---- users and API keys -------------------------------------------------------------------------------
+
+test('user roles and API-key scopes', () => {
+  sameValues(`user roles (${VOCAB} USER_ROLES, server core/auth/scopes.ts ROLES)`, ROLES, values(ui.USER_ROLES));
+  labelsFor(`user role tones (${VOCAB} USER_ROLE_TONE)`, ROLES, ui.USER_ROLE_TONE);
+  sameValues(`API-key scopes (${VOCAB} SCOPE_OPTIONS, server core/auth/scopes.ts SCOPES over AREAS ${AREAS.join(', ')})`, SCOPES, values(ui.SCOPE_OPTIONS));
+});

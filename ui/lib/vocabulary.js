@@ -1,0 +1,139 @@
+// The server's vocabularies as the pages show them: the values of its enums (monitor statuses, event
+// kinds, inventory roles and kinds, SNMP versions and protocols, webhook providers, user roles and
+// scope areas) with the UI's words for them. Plain data without imports, so that
+// test/unit/ui-contract.test.ts loads it in Node beside the server's own definitions and fails when
+// the two disagree: a value the server has and the UI lacks, or one the UI has and the server does
+// not. A new value on the server is a line here (the test says which). The inventory types' fields
+// live in pages/inventory/types.js and the monitor form's choices in pages/monitors/model.js; the
+// same test checks those.
+
+// ---- monitors ----------------------------------------------------------------------------------------
+
+/** Monitor statuses, worst first: the order of the list's filter chips and the dashboard's tiles. */
+export const MONITOR_STATUSES = ['down', 'degraded', 'up', 'paused', 'unknown'];
+
+export const STATUS_LABELS = { up: 'Up', down: 'Down', degraded: 'Degraded', paused: 'Paused', unknown: 'Unknown' };
+
+/** A monitor's status in a sentence (its page). */
+export const STATUS_TEXT = {
+  up: 'Answering normally', degraded: 'Answering, but slow or failing some checks', down: 'Not answering',
+  paused: 'Paused: not checked until resumed', unknown: 'Waiting for the first check',
+};
+
+/** The statuses of one check result (the results filter), worst first. */
+export const RESULT_STATUSES = ['down', 'degraded', 'up'];
+
+/** Kinds of the monitor event log, in the order of the kind filter. */
+export const EVENT_KINDS = ['status_change', 'incident_opened', 'incident_closed', 'created', 'updated', 'deleted',
+  'paused', 'resumed', 'manual_check', 'history_cleared'];
+
+export const EVENT_KIND_LABELS = {
+  status_change: 'Status change', incident_opened: 'Incident opened', incident_closed: 'Incident closed', created: 'Created',
+  updated: 'Edited', deleted: 'Deleted', paused: 'Paused', resumed: 'Resumed', manual_check: 'Checked now', history_cleared: 'History cleared',
+};
+
+/** The status an event without a to_status leaves the monitor in, for its colour mark. */
+export const EVENT_MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown' };
+
+// ---- inventory -----------------------------------------------------------------------------------------
+
+/** The seven types in the order the pages list them (labels as in pages/inventory/types.js). */
+export const INVENTORY_TYPES = [
+  ['sites', 'Sites'], ['locations', 'Locations'], ['endpoints', 'Endpoints'], ['assets', 'Assets'],
+  ['applications', 'Applications'], ['subnets', 'Subnets'], ['credentials', 'Credentials'],
+];
+
+export const ENDPOINT_ROLES = ['switch', 'router', 'firewall', 'access_point', 'wireless_controller', 'load_balancer', 'server',
+  'virtual_machine', 'workstation', 'laptop', 'printer', 'camera', 'phone', 'storage', 'ups', 'pdu', 'iot', 'other'];
+/** Roles whose label is not the value in words. */
+export const ENDPOINT_ROLE_LABELS = { access_point: 'Access point', wireless_controller: 'Wireless controller', load_balancer: 'Load balancer',
+  virtual_machine: 'Virtual machine', ups: 'UPS', pdu: 'PDU', iot: 'IoT' };
+
+export const ASSET_STATUSES = ['in_use', 'spare', 'in_repair', 'retired', 'disposed'];
+export const ASSET_STATUS_TONE = { in_use: 'ok', spare: 'info', in_repair: 'warn', retired: 'neutral', disposed: 'neutral' };
+
+export const CRITICALITIES = ['low', 'medium', 'high', 'critical'];
+export const CRITICALITY_TONE = { low: 'neutral', medium: 'info', high: 'warn', critical: 'bad' };
+
+export const CREDENTIAL_KINDS = [
+  { value: 'snmp_v2c', label: 'SNMP v2c' }, { value: 'snmp_v1', label: 'SNMP v1' }, { value: 'snmp_v3', label: 'SNMP v3' },
+  { value: 'ssh_password', label: 'SSH password' }, { value: 'ssh_key', label: 'SSH key' },
+  { value: 'http_basic', label: 'HTTP basic' }, { value: 'api_token', label: 'API token' },
+];
+
+/** Actions of a record's history. */
+export const HISTORY_ACTION_TONE = { create: 'ok', update: 'info', delete: 'bad', detach: 'warn' };
+
+/** How a search hit matched. */
+export const SEARCH_MATCH_LABELS = { short_id: 'Short ID', exact: 'Exact', subnet: 'Contains the address', text: 'Text' };
+
+/** Link relations: how each reads from its `from` side, and from its `to` side. */
+export const LINK_RELATIONS = {
+  runs_on: ['Runs on', 'Hosts'],
+  connected_to: ['Connected to', 'Connected to'],
+  depends_on: ['Depends on', 'Needed by'],
+  located_in: ['Located in', 'Contains'],
+  monitored_by: ['Monitored by', 'Monitors'],
+};
+
+// ---- SNMP (walks, templates, device cards, and SNMP credentials) ---------------------------------------
+
+export const SNMP_VERSIONS = [{ value: 'v2c', label: 'v2c' }, { value: 'v1', label: 'v1' }, { value: 'v3', label: 'v3' }];
+export const SNMP_V3_LEVELS = [
+  { value: 'authPriv', label: 'Authentication and privacy' },
+  { value: 'authNoPriv', label: 'Authentication only' },
+  { value: 'noAuthNoPriv', label: 'Neither' },
+];
+export const SNMP_AUTH_PROTOCOLS = ['sha', 'sha256', 'sha512', 'sha384', 'sha224', 'md5'].map((v) => ({ value: v, label: v.toUpperCase() }));
+export const SNMP_PRIV_PROTOCOLS = [{ value: 'aes', label: 'AES-128' }, { value: 'aes256b', label: 'AES-256 (Blumenthal)' },
+  { value: 'aes256r', label: 'AES-256 (Reeder)' }, { value: 'des', label: 'DES' }];
+/** The walk options a template keeps. */
+export const SNMP_WALK_OPTIONS = ['timeout', 'retries', 'max_repetitions', 'max_varbinds'];
+/** Where a device's vendor profile came from. */
+export const SNMP_VENDOR_FROM = { saved: 'pinned for this device', identified: 'identified live', default: 'default (not identified)' };
+
+// ---- webhooks ------------------------------------------------------------------------------------------
+
+/**
+ * Provider types of the API (type), their names (the server's labels), and what their secret is: a
+ * provider has `secret` exactly when the server's uses one, and its hint starts with "Required" exactly
+ * when the server requires it.
+ */
+export const WEBHOOK_PROVIDERS = [
+  { type: 'generic', label: 'Generic JSON', secret: 'HMAC signing key', secretHint: 'Optional. Signs each request (X-Netprobe-Signature).' },
+  { type: 'slack', label: 'Slack' },
+  { type: 'discord', label: 'Discord' },
+  { type: 'teams', label: 'Microsoft Teams' },
+  { type: 'google_chat', label: 'Google Chat' },
+  { type: 'mattermost', label: 'Mattermost' },
+  { type: 'pagerduty', label: 'PagerDuty (Events API v2)', secret: 'Routing key', secretHint: 'Required: the integration key of the PagerDuty service.' },
+  { type: 'opsgenie', label: 'Opsgenie', secret: 'API key', secretHint: 'Required: the API integration key.' },
+  { type: 'ntfy', label: 'ntfy', secret: 'Access token', secretHint: 'Optional, for protected topics.' },
+  { type: 'gotify', label: 'Gotify', secret: 'App token', secretHint: 'Needed unless the URL carries token=.' },
+  { type: 'telegram', label: 'Telegram' },
+];
+
+/** The alert types a new webhook starts with. */
+export const DEFAULT_ALERT_TYPES = ['monitor_down', 'monitor_up'];
+
+// ---- users and API keys ----------------------------------------------------------------------------------
+
+export const USER_ROLES = [
+  { value: 'admin', label: 'Administrator — everything' },
+  { value: 'operator', label: 'Operator — all but administration' },
+  { value: 'viewer', label: 'Viewer — read only' },
+];
+export const USER_ROLE_TONE = { admin: 'accent', operator: 'info', viewer: 'neutral' };
+
+/** Scope areas and their names. */
+const SCOPE_AREAS = [
+  ['monitors', 'Monitors'], ['brain', 'Inventory'], ['v1sion', 'Discovery'], ['snmp', 'SNMP'], ['webhooks', 'Webhooks'], ['system', 'System'],
+];
+/** Every scope an API key can hold: `<area>:read`, `<area>:write` and `admin`. */
+export const SCOPE_OPTIONS = [
+  ...SCOPE_AREAS.flatMap(([area, label]) => [
+    { value: `${area}:read`, label: `${label}: read` },
+    { value: `${area}:write`, label: `${label}: read and write` },
+  ]),
+  { value: 'admin', label: 'Administration', hint: 'Every scope, and administrator operations' },
+];
