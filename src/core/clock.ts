@@ -8,6 +8,9 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): { cancel(): void };
 }
 
+/** A time in milliseconds as the API writes it: ISO 8601 UTC with Z. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   iso: (ms?: number) => new Date(ms ?? Date.now()).toISOString(),

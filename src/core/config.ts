@@ -24,7 +24,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
-import { HttpError, badRequest, conflict, type FieldError } from './errors.js';
+import { HttpError, badRequest, conflict, fieldErrors, type FieldError } from './errors.js';
 import { Logger } from './log.js';
 
 /** A strict section whose own keys all have defaults, so a missing section parses to its defaults. */
@@ -262,7 +262,7 @@ export class ConfigService {
         out = r.data;
         if (logIt) this.log.info(`${o.env} overrides ${o.path.join('.')}`, { value: raw });
       } else if (logIt) {
-        this.log.error(`ignoring ${o.env}: invalid value`, { value: raw, errors: zodErrors(r.error.issues) });
+        this.log.error(`ignoring ${o.env}: invalid value`, { value: raw, errors: fieldErrors(r.error.issues, { unknown: 'Unknown key' }) });
       }
     }
     return deepFreeze(out);
@@ -341,7 +341,7 @@ async function loadLenient(file: string, log: Logger): Promise<Loaded> {
 
 function validateStrict(obj: unknown): Config {
   const r = ConfigSchema.safeParse(obj ?? {});
-  if (!r.success) throw badRequest('The configuration is invalid', zodErrors(r.error.issues));
+  if (!r.success) throw badRequest('The configuration is invalid', fieldErrors(r.error.issues, { unknown: 'Unknown key' }));
   return r.data;
 }
 

@@ -73,6 +73,32 @@ export interface RequestCtx<P = any, Q = any, B = any> {
   audit(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): Promise<void>;
   /** The same entry, for app.audit.insert(tx, ...) inside the write transaction that makes the change. */
   auditEntry(action: string, target?: string | null, details?: Record<string, unknown>, outcome?: 'success' | 'failure'): AuditEntryInput;
+  /** The attempt counter of a route that declares `rateLimit` (already checked: not locked out). */
+  rateLimit?: RateLimitCtx;
+}
+
+/**
+ * Brute-force protection as route configuration: the HTTP core builds one key per `by` entry
+ * (`<bucket>:ip:<address or IPv6 /64>`, `<bucket>:user:<caller id>`, `<bucket>:<field>:<body field, lower case>`)
+ * and answers 429 with Retry-After while any is locked out; the handler reports failures and successes.
+ */
+export interface RateLimitRule {
+  bucket: string;
+  by: ('ip' | 'user' | `body.${string}`)[];
+  /** What is counted, for the 429's detail ("sign-in attempts"). */
+  what: string;
+  /** Requests that prove themselves otherwise (setup from the probe itself) are neither checked nor counted. */
+  exempt?: (ctx: RequestCtx) => boolean;
+}
+
+export interface RateLimitCtx {
+  keys: string[];
+  /** The keys of these kinds only. */
+  keysOf(...kinds: RateLimitRule['by']): string[];
+  /** Counts a failed attempt against every key; true when it started a lockout. */
+  failure(): boolean;
+  /** Forgets the failures of the keys of these kinds (all when none given): a success. */
+  success(...kinds: RateLimitRule['by']): void;
 }
 
 export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>
@@ -98,6 +124,8 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   bodyLimit?: number;
   /** The handler reads the body itself (uploads); no JSON parsing is done. */
   rawBody?: boolean;
+  /** Counts failed attempts (passwords, codes) and refuses with 429 while locked out; see RateLimitRule. */
+  rateLimit?: RateLimitRule;
   /**
    * Returns the JSON body (200), a Reply, or undefined (204). A handler that writes to ctx.res itself
    * (SSE, CSV, files) returns nothing after ending or streaming the response.

@@ -68,3 +68,25 @@ export const tooMany = (detail: string, retryAfterSec: number) =>
   new HttpError(429, 'rate_limited', detail, { headers: { 'Retry-After': String(Math.ceil(retryAfterSec)) } });
 export const unavailable = (detail: string, code = 'unavailable', extra?: Record<string, unknown>) =>
   new HttpError(503, code, detail, { extra });
+
+/** Schema issues (zod's) as field errors with dotted paths; each unknown key is named on its own. */
+export function fieldErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[],
+  opts: { prefix?: string; unknown?: string } = {},
+): FieldError[] {
+  const out: FieldError[] = [];
+  const join = (parts: readonly PropertyKey[]) => [opts.prefix, ...parts.map(String)].filter(Boolean).join('.');
+  for (const i of issues) {
+    if (i.code === 'unrecognized_keys' && i.keys) {
+      for (const k of i.keys) out.push({ path: join([...i.path, k]), message: opts.unknown ?? 'Unknown field' });
+    } else out.push({ path: join(i.path), message: i.message });
+  }
+  return out;
+}
+
+/** The 400 for invalid input, its detail naming the first three fields: "Invalid monitor: name: Required; ...". */
+export function invalid(what: string, errors: FieldError[], code = 'validation_failed'): HttpError {
+  const first = errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  return new HttpError(400, code, `Invalid ${what}: ${first}${more}`, { errors });
+}

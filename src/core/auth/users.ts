@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { badRequest, conflict, notFound } from '../errors.js';
+import { UUID_PATTERN } from '../http/schemas.js';
 import type { Store, Tx } from '../store/types.js';
 import { hashPassword, passwordPolicyErrors } from './passwords.js';
 import type { Role } from './scopes.js';
@@ -73,7 +74,6 @@ export function toPublicUser(r: UserRow): PublicUser {
 }
 
 const COLS = 'id, username, display_name, email, role, password_hash, one_time, disabled, created_at, updated_at, last_login_at, password_changed_at';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class UserService {
   constructor(
@@ -84,7 +84,7 @@ export class UserService {
   ) {}
 
   row(id: string): UserRow | null {
-    if (!UUID.test(id)) return null;
+    if (!UUID_PATTERN.test(id)) return null;
     return this.store.get<UserRow>(`SELECT ${COLS} FROM users WHERE id = ?`, [id]) ?? null;
   }
 

@@ -13,6 +13,7 @@ import { forbidden, HttpError, unauthorized } from '../errors.js';
 import { Reply, type RequestCtx } from './registry.js';
 import { createStaticHandler } from './static.js';
 import { inspectJson } from './json-guard.js';
+import { enforceRateLimit } from './rate-limit.js';
 import { parseInput, validationError } from './validate.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -111,6 +112,7 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
       }),
       audit: (action, target, details, outcome) => app.audit.record(ctx.auditEntry(action, target, details, outcome)),
     };
+    if (r.rateLimit && !r.rateLimit.exempt?.(ctx)) ctx.rateLimit = enforceRateLimit(app.auth.limiter, r.rateLimit, ip, principal, body);
     const result = await r.handler(ctx);
     if (res.headersSent || res.writableEnded) return;
     if (result instanceof Reply) return sendJson(res, result.status, result.body, result.headers);

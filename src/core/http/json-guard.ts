@@ -1,8 +1,7 @@
 // What every JSON body must satisfy before any schema sees it: bounded nesting (checked on the text,
 // before JSON.parse, so no later recursion can overflow), no prototype keys, and no characters that a
 // single-line field must never hold. Route schemas then validate the meaning.
-import type { FieldError } from '../errors.js';
-import { HttpError } from '../errors.js';
+import { HttpError, invalid, type FieldError } from '../errors.js';
 
 /** Deepest nesting of objects and arrays a body may have; real bodies use fewer than ten levels. */
 export const MAX_JSON_DEPTH = 32;
@@ -58,11 +57,7 @@ export function parseGuardedJson(text: string): unknown {
     throw new HttpError(400, 'malformed_json', `The request body is not valid JSON: ${(e as Error).message}`);
   }
   const errors = inspectJson(value);
-  if (errors.length) {
-    const first = errors.slice(0, 3).map((e) => `${e.path || '(body)'}: ${e.message}`).join('; ');
-    const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-    throw new HttpError(400, 'validation_failed', `Invalid request body: ${first}${more}`, { errors });
-  }
+  if (errors.length) throw invalid('request body', errors);
   return value;
 }
 

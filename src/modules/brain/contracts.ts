@@ -6,6 +6,11 @@ import type { Cidr } from './net.js';
 export const BRAIN_TYPES = ['sites', 'locations', 'endpoints', 'assets', 'applications', 'subnets', 'credentials'] as const;
 export type BrainType = (typeof BRAIN_TYPES)[number];
 
+/** SNMPv3 security levels and protocols a stored credential may name (the SNMP module reads them). */
+export const SNMP_LEVELS = ['noAuthNoPriv', 'authNoPriv', 'authPriv'] as const;
+export const SNMP_AUTH_PROTOCOLS = ['md5', 'sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
+export const SNMP_PRIV_PROTOCOLS = ['des', 'aes', 'aes256b', 'aes256r'] as const;
+
 /** Short-ID prefixes: never change one once shipped (docs/brain.md). */
 export const SHORT_ID_PREFIX: Record<BrainType, string> = {
   sites: 'ST', locations: 'LC', endpoints: 'EP', assets: 'AS', applications: 'AP', subnets: 'SN', credentials: 'CR',

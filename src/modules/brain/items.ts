@@ -6,8 +6,10 @@ import type { Actor } from '../../core/audit/types.js';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { badRequest, HttpError, notFound, type FieldError } from '../../core/errors.js';
+import { fieldErrors, HttpError, invalid, notFound, type FieldError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';
+import { iso } from '../../core/clock.js';
+import { UUID_PATTERN } from '../../core/http/schemas.js';
 import { parseIp, cidrContains } from './net.js';
 import {
   BRAIN_TYPES, BUILTIN_TYPES, COMMON_FIELDS, SHORT_ID_PREFIX, subnetCidr, typeOfPrefix,
@@ -33,9 +35,7 @@ export interface ItemSummary { type: BrainType; id: string; short_id: string; na
 
 export interface ListQuery { limit: number; offset: number; q?: string; tag?: string; [filter: string]: unknown }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHORT = /^([A-Za-z]{2})-([1-9]\d{0,8})$/;
-const iso = (ms: number) => new Date(ms).toISOString();
 const SECRET_SHOWN = '(secret)';
 
 export function shortIdOf(type: BrainType, seq: number): string {
@@ -57,23 +57,6 @@ export function parseData(text: string): ItemData {
   } catch {
     return {};
   }
-}
-
-/** zod issues as field errors; unknown keys are named one by one. */
-export function zodErrors(err: z.ZodError, prefix = ''): FieldError[] {
-  const out: FieldError[] = [];
-  for (const i of err.issues) {
-    const base = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
-    if (i.code === 'unrecognized_keys') {
-      for (const k of i.keys) out.push({ path: [base, k].filter(Boolean).join('.'), message: 'Unknown field' });
-    } else out.push({ path: base, message: i.message });
-  }
-  return out;
-}
-
-export function invalid(what: string, errors: FieldError[]): HttpError {
-  const first = errors.slice(0, 3).map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
-  return badRequest(`Invalid ${what}: ${first}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
 }
 
 const isEmpty = (v: unknown) => v == null || (Array.isArray(v) && v.length === 0)
@@ -129,7 +112,7 @@ export class ItemService {
   findRow(idOrSid: string, type?: BrainType, db: Pick<Store, 'get'> = this.store): ItemRow | undefined {
     const s = idOrSid.trim();
     let row: ItemRow | undefined;
-    if (UUID.test(s)) row = db.get<ItemRow>(`SELECT ${ROW} FROM brain_items WHERE id = ?`, [s.toLowerCase()]);
+    if (UUID_PATTERN.test(s)) row = db.get<ItemRow>(`SELECT ${ROW} FROM brain_items WHERE id = ?`, [s.toLowerCase()]);
     else {
       const p = parseShortId(s);
       if (p) row = db.get<ItemRow>(`SELECT ${ROW} FROM brain_items WHERE type = ? AND seq = ?`, [p.type, p.seq]);
@@ -248,7 +231,7 @@ export class ItemService {
     else {
       const s = idOrSid.trim();
       const p = parseShortId(s);
-      const t = UUID.test(s)
+      const t = UUID_PATTERN.test(s)
         ? this.store.get<{ id: string; type: BrainType; seq: number; name: string }>('SELECT id, type, seq, name FROM brain_tombstones WHERE id = ?', [s.toLowerCase()])
         : p ? this.store.get<{ id: string; type: BrainType; seq: number; name: string }>('SELECT id, type, seq, name FROM brain_tombstones WHERE type = ? AND seq = ?', [p.type, p.seq]) : undefined;
       if (t && t.type === type) item = { type, id: t.id, short_id: shortIdOf(type, t.seq), name: t.name, deleted: true };
@@ -275,7 +258,7 @@ export class ItemService {
   /** Parses a body with the type's schema; takes secret fields out of it. */
   private parse(def: TypeDef, schema: z.ZodType<ItemData>, body: unknown): { data: ItemData; secrets: Record<string, string | null> } {
     const r = schema.safeParse(body ?? {});
-    if (!r.success) throw invalid(`${def.type} record`, zodErrors(r.error));
+    if (!r.success) throw invalid(`${def.type} record`, fieldErrors(r.error.issues));
     const data = { ...r.data };
     const secrets: Record<string, string | null> = {};
     for (const f of def.secretFields ?? []) {

@@ -4,11 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { HttpError, notFound } from '../../core/errors.js';
+import { HttpError, invalid, notFound } from '../../core/errors.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { MonitorDetail } from '../monitors/contracts.js';
 import type { Actor } from '../../core/audit/types.js';
-import { invalid, shortIdOf, type ItemService } from './items.js';
+import { UUID_PATTERN } from '../../core/http/schemas.js';
+import { shortIdOf, type ItemService } from './items.js';
 import type { BrainType } from './types.js';
 
 /**
@@ -46,14 +47,13 @@ export const LinkSchema = z.object({
   created_at: z.string(), created_by: z.string().nullable(),
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class LinkService {
   constructor(private readonly app: AppContext, private readonly items: ItemService) {}
 
   private monitor(id: string): MonitorDetail | undefined {
     const svc = monitorsServiceOf(this.app);
-    if (!svc || !UUID.test(id)) return undefined;
+    if (!svc || !UUID_PATTERN.test(id)) return undefined;
     try {
       return svc.get(id.toLowerCase());
     } catch (e) {
@@ -132,7 +132,7 @@ export class LinkService {
 
   async remove(id: string, by: Actor): Promise<void> {
     await this.app.store.write((tx) => {
-      const r = UUID.test(id) ? tx.get<LinkRow>('SELECT * FROM brain_links WHERE id = ?', [id.toLowerCase()]) : undefined;
+      const r = UUID_PATTERN.test(id) ? tx.get<LinkRow>('SELECT * FROM brain_links WHERE id = ?', [id.toLowerCase()]) : undefined;
       if (!r) throw notFound(`Link ${id}`);
       tx.run('DELETE FROM brain_links WHERE id = ?', [r.id]);
       this.app.audit.insert(tx, by.auditEntry('brain.unlink', r.id,

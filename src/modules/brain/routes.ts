@@ -2,6 +2,7 @@
 // in through their own TypeDef and routes). Scopes: brain:read for GET, brain:write for everything else.
 import { z } from 'zod';
 import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
+import { listOf, paging } from '../../core/http/schemas.js';
 import type { SessionSource } from './contracts.js';
 import { parseData, type ItemRow, type ItemService } from './items.js';
 import { LinkSchema, RELATIONS, type LinkService } from './links.js';
@@ -11,7 +12,6 @@ import { BRAIN_TYPES, SHORT_ID_PREFIX, subnetCidr, type BrainType } from './type
 const subnetCidrOf = (row: ItemRow) => subnetCidr(parseData(row.data));
 
 
-const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
 const IdOrShort = z.string().trim().min(1).max(100).describe('UUID or short ID (e.g. EP-12, case-insensitive)');
 
@@ -35,10 +35,6 @@ const HistorySchema = z.object({
   note: z.string().nullable(),
 });
 
-const Paging = (max: number, def: number) => ({
-  limit: z.coerce.number().int().min(1).max(max).default(def),
-  offset: z.coerce.number().int().min(0).default(0),
-});
 
 function typeFieldsDoc(items: ItemService): string {
   return items.types().map((t) => {
@@ -58,7 +54,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
   const EntityType = z.enum([...BRAIN_TYPES, 'monitors']);
   const filterNames = [...new Set(types.flatMap((t) => Object.keys(items.def(t).filters)))];
   const ListQuery = z.object({
-    ...Paging(500, 50),
+    ...paging(500, 50),
     q: z.string().trim().min(1).max(200).optional().describe('Substring of the name (case-insensitive)'),
     tag: z.string().trim().min(1).max(50).optional().describe('Only records carrying this tag'),
     ...Object.fromEntries(filterNames.map((f) => [f, z.string().trim().min(1).max(200).optional()
@@ -77,7 +73,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
     route({
       method: 'GET', path: '/api/brain/recent', scope: 'brain:read',
       summary: 'Recently updated records across all types, newest first',
-      query: z.object(Paging(100, 20)),
+      query: z.object(paging(100, 20)),
       response: listOf(SummarySchema.extend({ created_at: z.string(), updated_at: z.string() })),
       handler: (ctx) => items.recent(ctx.query.limit, ctx.query.offset),
     }),
@@ -103,7 +99,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
     route({
       method: 'GET', path: '/api/brain/history/:type/:id', scope: 'brain:read',
       summary: 'Change history of an asset, newest first (also after it was deleted)',
-      params: TypeIdParams, query: z.object(Paging(200, 50)),
+      params: TypeIdParams, query: z.object(paging(200, 50)),
       response: listOf(HistorySchema).extend({ item: SummarySchema.extend({ deleted: z.boolean() }) }),
       handler: (ctx) => items.history(ctx.params.type, ctx.params.id, ctx.query),
     }),

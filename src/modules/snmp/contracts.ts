@@ -3,16 +3,16 @@
 
 export type SnmpVersion = 'v1' | 'v2c' | 'v3';
 export const SNMP_VERSIONS = ['v1', 'v2c', 'v3'] as const;
-export const V3_LEVELS = ['noAuthNoPriv', 'authNoPriv', 'authPriv'] as const;
-export const V3_AUTH_PROTOCOLS = ['md5', 'sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
-export const V3_PRIV_PROTOCOLS = ['des', 'aes', 'aes256b', 'aes256r'] as const;
+// One list for inline v3 parameters and stored credentials: the inventory's.
+export { SNMP_AUTH_PROTOCOLS as V3_AUTH_PROTOCOLS, SNMP_LEVELS as V3_LEVELS, SNMP_PRIV_PROTOCOLS as V3_PRIV_PROTOCOLS } from '../brain/contracts.js';
+import type { SNMP_AUTH_PROTOCOLS, SNMP_LEVELS, SNMP_PRIV_PROTOCOLS } from '../brain/contracts.js';
 
 export interface V3Params {
   username: string;
-  level: (typeof V3_LEVELS)[number];
-  auth_protocol?: (typeof V3_AUTH_PROTOCOLS)[number];
+  level: (typeof SNMP_LEVELS)[number];
+  auth_protocol?: (typeof SNMP_AUTH_PROTOCOLS)[number];
   auth_key?: string;
-  priv_protocol?: (typeof V3_PRIV_PROTOCOLS)[number];
+  priv_protocol?: (typeof SNMP_PRIV_PROTOCOLS)[number];
   priv_key?: string;
 }
 

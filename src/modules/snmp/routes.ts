@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { route, type AnyRoute } from '../../core/http/registry.js';
+import { paging } from '../../core/http/schemas.js';
 import type { OidStore } from './oids/oid-store.js';
 import { cardsFor, profileByKey, VENDOR_PROFILES } from './vendors/index.js';
 import { describeCards, describeProfile } from './vendors/describe.js';
@@ -28,8 +29,7 @@ export function libraryRoutes(store: OidStore): AnyRoute[] {
       query: z.object({
         prefix: z.string().trim().min(1).max(300).optional().describe('Only this node and what is under it: numeric OID or name (ifTable)'),
         q: z.string().trim().min(1).max(100).optional().describe('Text in the name, module, OID or description'),
-        limit: z.coerce.number().int().min(1).max(5000).default(500),
-        offset: z.coerce.number().int().min(0).default(0),
+        ...paging(5000, 500),
       }),
       response: z.object({ items: z.array(OidEntryOut), total: z.number().int(), modules: z.array(z.string()) }),
       handler: (ctx) => ({ ...store.list(ctx.query), modules: store.modules() }),

@@ -1,6 +1,8 @@
 // Request and response schemas of the webhooks API, the module's configuration, and rows -> API objects.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
+import { paging } from '../../core/http/schemas.js';
+import { iso } from '../../core/clock.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
 
@@ -94,14 +96,12 @@ export const UpdateWebhookBody = CreateWebhookBody.partial();
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
 
 export const RecentQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...paging(500, 50),
   webhook_id: z.uuid().optional(),
 });
 
 export const AlertsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...paging(500, 50),
   type: z.string().max(50).optional().describe('Only alerts of this type'),
 });
 
@@ -182,7 +182,6 @@ export const AlertRecordSchema = z.object({
   alert: z.record(z.string(), z.unknown()),
 });
 
-export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
 // ---- rows --------------------------------------------------------------------------------------------
 
@@ -210,7 +209,6 @@ export function parseList(text: string): string[] {
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** `extra.url`: the URL as shown (redacted; the stored one may be sealed, see secrets.ts). */
 export function webhookOut(r: WebhookRow, extra: { url: string; pending: number; last: z.infer<typeof LastDelivery> }): WebhookOut {

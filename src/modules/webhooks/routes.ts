@@ -2,7 +2,8 @@
 // the rest (the registry enforces the method/scope pairing).
 import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
 import { alertTypes } from './alert-types.js';
-import { AlertTypeSchema, CreateWebhookBody, IdParams, listOf, TestResultSchema, UpdateWebhookBody, WebhookSchema } from './model.js';
+import { listOf } from '../../core/http/schemas.js';
+import { AlertTypeSchema, CreateWebhookBody, IdParams, TestResultSchema, UpdateWebhookBody, WebhookSchema } from './model.js';
 import type { WebhookService } from './service.js';
 
 export function webhookRoutes(svc: WebhookService): AnyRoute[] {

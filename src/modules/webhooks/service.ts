@@ -6,6 +6,7 @@ import { badRequest, notFound, type FieldError } from '../../core/errors.js';
 import type { Actor } from '../../core/audit/types.js';
 import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
+import { iso } from '../../core/clock.js';
 import { testAlert } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
 import {
@@ -27,7 +28,6 @@ export interface TestResult {
 
 type SecretInput = CreateWebhookInput['secret'];
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 interface AttemptRow {
   id: number; t: number; webhook_id: string; webhook_name: string; delivery_id: string | null; alert_id: string | null;

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context.js';
 import { actorOf, reply, route, type AnyRoute } from '../../../core/http/registry.js';
+import { paging } from '../../../core/http/schemas.js';
 import type { ItemService } from '../items.js';
 import { CREDENTIAL_KINDS } from './service.js';
 
@@ -16,7 +17,7 @@ export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[
       method: 'GET', path: '/api/brain/credentials', scope: 'brain:read', tag: 'brain',
       summary: 'List credentials, secrets redacted',
       query: z.object({
-        limit: z.coerce.number().int().min(1).max(500).default(50), offset: z.coerce.number().int().min(0).default(0),
+        ...paging(500, 50),
         q: z.string().trim().min(1).max(200).optional(), tag: z.string().trim().min(1).max(50).optional(),
         kind: z.enum(CREDENTIAL_KINDS).optional(),
       }),

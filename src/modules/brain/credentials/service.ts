@@ -5,13 +5,10 @@
 import { z } from 'zod';
 import { HttpError } from '../../../core/errors.js';
 import type { Migration, Store, Tx } from '../../../core/store/types.js';
-import { CREDENTIAL_SECRET_FIELDS, type CredentialSecrets } from '../contracts.js';
+import { CREDENTIAL_SECRET_FIELDS, SNMP_AUTH_PROTOCOLS, SNMP_LEVELS, SNMP_PRIV_PROTOCOLS, type CredentialSecrets } from '../contracts.js';
 import { common, defineType, opt, str, type ItemData, type TypeDef } from '../types.js';
 
 export const CREDENTIAL_KINDS = ['snmp_v1', 'snmp_v2c', 'snmp_v3', 'ssh_password', 'ssh_key', 'http_basic', 'api_token'] as const;
-export const SNMP_AUTH_PROTOCOLS = ['md5', 'sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
-export const SNMP_PRIV_PROTOCOLS = ['des', 'aes', 'aes256b', 'aes256r'] as const;
-export const SNMP_LEVELS = ['noAuthNoPriv', 'authNoPriv', 'authPriv'] as const;
 
 /** Which secret a kind uses; the others are refused so a credential never carries stray secrets. */
 const KIND_SECRETS: Record<(typeof CREDENTIAL_KINDS)[number], readonly string[]> = {

@@ -1,7 +1,6 @@
 // The vault's four endpoints (SPEC.md, "Asset inventory"). See docs/vault.md.
 import { z } from 'zod';
-import { addressKey } from '../../../core/auth/ratelimit.js';
-import { route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
+import { route, type AnyRoute } from '../../../core/http/registry.js';
 import { PASSPHRASE_MAX, PASSPHRASE_MIN, VAULT_KDF, type Vault, WrongPassphraseError } from './service.js';
 
 const VaultStatusSchema = z.object({
@@ -12,11 +11,6 @@ const VaultStatusSchema = z.object({
 const PassphraseBody = z.strictObject({
   passphrase: z.string().min(1).max(PASSPHRASE_MAX * 2),
 });
-
-/** Rate-limit keys of a passphrase attempt: per address (IPv6 per /64) and per user. */
-function limitKeys(ctx: RequestCtx): { ip: string; user: string | null } {
-  return { ip: `vault:ip:${addressKey(ctx.ip)}`, user: ctx.principal ? `vault:user:${ctx.principal.user.id}` : null };
-}
 
 export function vaultRoutes(vault: Vault): AnyRoute[] {
   return [
@@ -49,12 +43,12 @@ export function vaultRoutes(vault: Vault): AnyRoute[] {
         'address and per user (429 with Retry-After, like sign-in). 409 `vault_not_initialized` before setup. ' +
         'Unlocking an unlocked vault checks the passphrase and changes nothing.',
       body: PassphraseBody, response: VaultStatusSchema,
+      rateLimit: { bucket: 'vault', by: ['ip', 'user'], what: 'vault passphrase attempts' },
       handler: async (ctx) => {
-        const k = limitKeys(ctx);
-        const keys = k.user ? [k.ip, k.user] : [k.ip];
+        const limit = ctx.rateLimit!;
         const wasLocked = !vault.isUnlocked();
         try {
-          const status = await vault.unlock(ctx.body.passphrase, { keys, clearOnSuccess: k.user ? [k.user] : [] });
+          const status = await vault.unlock(ctx.body.passphrase, { keys: limit.keys, clearOnSuccess: limit.keysOf('user') });
           await ctx.audit('vault.unlock', null, wasLocked ? undefined : { already_unlocked: true });
           return status;
         } catch (e) {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../core/context.js';
 import { HttpError, conflict, notFound } from '../../../core/errors.js';
 import type { Actor } from '../../../core/audit/types.js';
+import { iso } from '../../../core/clock.js';
 import type { SnmpService, WalkResponse } from '../service.js';
 import type { TemplateInput, TemplateOut, WalkOptionValues } from '../schemas.js';
 
@@ -17,7 +18,6 @@ interface TemplateRow {
 
 const COLUMNS = `id, name, description, target, port, version, credential_id, oids, options, last_run_at, last_outcome,
   last_count, last_elapsed_ms, last_error, created_at, updated_at`;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export class TemplateService {
   constructor(private readonly app: AppContext, private readonly snmp: SnmpService) {}

@@ -6,14 +6,14 @@ import { isAdmin, type AuthServices } from '../../../core/auth/index.js';
 import { SCOPES, type Scope } from '../../../core/auth/scopes.js';
 import { badRequest, forbidden, notFound } from '../../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
+import { listOf, paging } from '../../../core/http/schemas.js';
 
 const ScopeEnum = z.enum(SCOPES as [Scope, ...Scope[]]);
 const IdParams = z.object({ id: z.uuid() });
 const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...paging(500, 100),
 });
-const KeyList = z.object({ items: z.array(PublicApiKeySchema), total: z.number().int() });
+const KeyList = listOf(PublicApiKeySchema);
 
 const CreateBody = z.strictObject({
   name: z.string().trim().min(1).max(100),

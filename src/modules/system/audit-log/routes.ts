@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { AuditService } from '../../../core/audit/index.js';
 import { route, type AnyRoute } from '../../../core/http/registry.js';
+import { paging } from '../../../core/http/schemas.js';
 
 const IsoTime = z.iso.datetime({ offset: true });
 
@@ -10,8 +11,7 @@ const AuditQuery = z.object({
   action: z.string().min(1).max(100).optional().describe('Exact action, or a prefix ending in * such as auth.*'),
   since: IsoTime.optional().describe('Entries at or after this time (ISO 8601)'),
   until: IsoTime.optional().describe('Entries at or before this time (ISO 8601)'),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...paging(500, 50),
 });
 
 const AuditEntrySchema = z.object({

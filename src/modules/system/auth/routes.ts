@@ -2,7 +2,6 @@
 import { z } from 'zod';
 import type { AuthServices } from '../../../core/auth/index.js';
 import { needsRehash, verifyPassword } from '../../../core/auth/passwords.js';
-import { addressKey } from '../../../core/auth/ratelimit.js';
 import { clearSessionCookie, isSecureRequest, sessionCookie } from '../../../core/auth/sessions.js';
 import { PublicUserSchema } from '../../../core/auth/users.js';
 import { HttpError } from '../../../core/errors.js';
@@ -29,15 +28,14 @@ export function authRoutes(svc: AuthServices): AnyRoute[] {
       description: 'Rate limited per address and per username (auth.login_max_failures within auth.login_window_minutes ' +
         'locks out for auth.lockout_minutes: 429 with Retry-After). A disabled account gets the same 401 as a wrong password.',
       body: LoginBody, response: LoginResponse,
+      rateLimit: { bucket: 'login', by: ['ip', 'body.username'], what: 'sign-in attempts' },
       handler: async (ctx) => {
         const { username, password } = ctx.body;
-        const keys = [`login:ip:${addressKey(ctx.ip)}`, `login:user:${username.toLowerCase()}`];
-        svc.limiter.check(keys, 'sign-in attempts');
         const user = svc.users.getByUsername(username);
         // Always a full scrypt, known user or not, so timing does not reveal which usernames exist.
         const ok = await verifyPassword(password, user?.password_hash ?? null);
         if (!user || !ok || user.disabled) {
-          const locked = svc.limiter.failure(keys);
+          const locked = ctx.rateLimit!.failure();
           const reason = !user ? 'unknown_user' : !ok ? 'wrong_password' : 'disabled';
           await ctx.app.audit.record({
             ...ctx.auditEntry('auth.login', username.slice(0, 64), { reason, ...(locked ? { locked_out: true } : {}) }, 'failure'),
@@ -45,7 +43,7 @@ export function authRoutes(svc: AuthServices): AnyRoute[] {
           });
           throw badCredentials();
         }
-        svc.limiter.success([keys[1]!]);
+        ctx.rateLimit!.success('body.username'); // the address keeps its count: it may be trying many names
         if (needsRehash(user.password_hash)) {
           await svc.users.rehash(user.id, password).catch((e) => ctx.log.warn('password rehash failed', { err: e as Error }));
         }

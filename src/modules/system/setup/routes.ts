@@ -2,7 +2,6 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { AuthServices } from '../../../core/auth/index.js';
-import { addressKey } from '../../../core/auth/ratelimit.js';
 import { DisplayName, Email, PublicUserSchema, Username } from '../../../core/auth/users.js';
 import { badRequest, conflict, HttpError } from '../../../core/errors.js';
 import { reply, route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
@@ -65,19 +64,23 @@ function isLocalRequest(req: IncomingMessage, ip: string): boolean {
 }
 
 export function setupRoutes(svc: AuthServices): AnyRoute[] {
-  /** How the caller proved they may bootstrap: loopback, the one-time admin's session, or the setup code. */
-  async function proveSetupRight(ctx: RequestCtx, code: string | undefined): Promise<'loopback' | 'one_time_session' | 'setup_code'> {
+  /** A right to bootstrap that needs no setup code: the probe itself, or the one-time admin's session. */
+  function proofWithoutCode(ctx: RequestCtx): 'loopback' | 'one_time_session' | null {
     if (isLocalRequest(ctx.req, ctx.ip)) return 'loopback';
     const p = ctx.principal;
-    if (p?.kind === 'session' && svc.users.row(p.user.id)?.one_time) return 'one_time_session';
-    const keys = [`setup:ip:${addressKey(ctx.ip)}`];
-    svc.limiter.check(keys, 'setup code attempts');
+    return p?.kind === 'session' && svc.users.row(p.user.id)?.one_time ? 'one_time_session' : null;
+  }
+
+  /** How the caller proved they may bootstrap: loopback, the one-time admin's session, or the setup code. */
+  async function proveSetupRight(ctx: RequestCtx, code: string | undefined): Promise<'loopback' | 'one_time_session' | 'setup_code'> {
+    const without = proofWithoutCode(ctx);
+    if (without) return without;
     if (!code) {
       throw badRequest('The setup code is required: it is the one-time admin password from the log or the initial-admin-password file',
         [{ path: 'setup_code', message: 'Required unless the request comes from the probe itself' }]);
     }
     if (!(await svc.bootstrap.verifySetupCode(code))) {
-      const locked = svc.limiter.failure(keys);
+      const locked = ctx.rateLimit!.failure();
       await ctx.audit('setup.bootstrap', null, { reason: 'wrong_setup_code', ...(locked ? { locked_out: true } : {}) }, 'failure');
       throw new HttpError(403, 'invalid_setup_code', 'The setup code is not correct');
     }
@@ -94,6 +97,7 @@ export function setupRoutes(svc: AuthServices): AnyRoute[] {
 
     route({
       method: 'POST', path: '/api/setup/bootstrap', auth: 'none', status: 201, tag: 'setup',
+      rateLimit: { bucket: 'setup', by: ['ip'], what: 'setup code attempts', exempt: (ctx) => proofWithoutCode(ctx) !== null },
       summary: 'Create the first administrator and retire the one-time admin',
       description: '`setup_code` is the one-time admin password (log, or <data dir>/initial-admin-password). It is not ' +
         'needed from the probe itself (loopback, without proxy headers) or from a session of the one-time admin. A wrong ' +

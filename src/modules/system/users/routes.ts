@@ -6,13 +6,13 @@ import { ROLES } from '../../../core/auth/scopes.js';
 import { DisplayName, Email, PublicUserSchema, Username, type UserPatch } from '../../../core/auth/users.js';
 import { forbidden, HttpError, notFound } from '../../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
+import { listOf, paging } from '../../../core/http/schemas.js';
 
 const IdParams = z.object({ id: z.uuid() });
 const ListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...paging(500, 50),
 });
-const UserList = z.object({ items: z.array(PublicUserSchema), total: z.number().int() });
+const UserList = listOf(PublicUserSchema);
 
 const CreateBody = z.strictObject({
   username: Username,
@@ -76,6 +76,8 @@ export function userRoutes(svc: AuthServices): AnyRoute[] {
         'cannot change their own role or disabled flag (403). The last enabled administrator cannot be demoted or ' +
         'disabled (409 `last_admin`).',
       params: IdParams, body: UpdateBody, response: PublicUserSchema,
+      // Counts wrong current passwords of the caller, so a stolen session cannot guess the password.
+      rateLimit: { bucket: 'password', by: ['user'], what: 'password checks' },
       handler: async (ctx) => {
         const p = ctx.principal!;
         const self = ctx.params.id === p.user.id;
@@ -93,15 +95,13 @@ export function userRoutes(svc: AuthServices): AnyRoute[] {
             throw new HttpError(400, 'validation_failed', 'Changing your own password needs your current password',
               { errors: [{ path: 'current_password', message: 'Required when changing your own password' }] });
           }
-          const keys = [`password:user:${cur.id}`];
-          svc.limiter.check(keys, 'password checks');
           if (!(await verifyPassword(current_password, cur.password_hash))) {
-            svc.limiter.failure(keys);
+            ctx.rateLimit!.failure();
             await ctx.audit('user.update', cur.username, { id: cur.id, fields: ['password'], reason: 'wrong_current_password' }, 'failure');
             throw new HttpError(400, 'wrong_current_password', 'The current password is not correct',
               { errors: [{ path: 'current_password', message: 'Is not correct' }] });
           }
-          svc.limiter.success(keys);
+          ctx.rateLimit!.success();
         }
         const { user } = await svc.users.update(cur.id, patch as UserPatch, {
           keepSessionId: self && p.kind === 'session' ? p.session_id : undefined,

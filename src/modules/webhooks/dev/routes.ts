@@ -1,7 +1,8 @@
 // The two debug endpoints of this module (SPEC.md, "System and administration"): recent alerts with
 // what became of them, and recent delivery attempts. Admin only, like the other /api/dev endpoints.
 import { route, type AnyRoute } from '../../../core/http/registry.js';
-import { AlertRecordSchema, AlertsQuery, AttemptSchema, listOf, RecentQuery } from '../model.js';
+import { listOf } from '../../../core/http/schemas.js';
+import { AlertRecordSchema, AlertsQuery, AttemptSchema, RecentQuery } from '../model.js';
 import type { WebhookService } from '../service.js';
 
 export function webhookDevRoutes(svc: WebhookService): AnyRoute[] {

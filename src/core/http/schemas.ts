@@ -1,0 +1,14 @@
+// The API's shared vocabulary as zod schemas: lists, paging and ids mean the same on every route.
+import { z } from 'zod';
+
+/** An RFC 4122 UUID as the API writes it (any case accepted). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A list answer: `{items, total}` (docs/api.md). */
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
+
+/** `limit` and `offset` query parameters, up to `max` items a page, `def` by default. */
+export const paging = (max: number, def: number) => ({
+  limit: z.coerce.number().int().min(1).max(max).default(def),
+  offset: z.coerce.number().int().min(0).default(0),
+});
