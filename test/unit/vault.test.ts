@@ -12,7 +12,7 @@ import { HttpError } from '../../src/core/errors.js';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Store } from '../../src/core/store/index.js';
 import type { CredentialSecrets } from '../../src/modules/brain/contracts.js';
 import { createCredentialSecrets } from '../../src/modules/brain/secrets.js';
-import { vaultMigrations } from '../../src/modules/brain/vault-schema.js';
+import { vaultMigrations } from '../../src/modules/brain/migrations.js';
 import { Vault, VaultIntegrityError, WrongPassphraseError } from '../../src/modules/brain/vault/service.js';
 
 type T = { after(fn: () => Promise<void> | void): void };

@@ -10,11 +10,10 @@ import { createCredentialSecrets } from './secrets.js';
 import { noSessions, type SessionSource } from './contracts.js';
 import { brainRoutes } from './routes.js';
 import { credentialRoutes } from './credentials/routes.js';
-import { credentialsType, credentialUseMigrations } from './credentials/service.js';
-import { brainMigrations } from './schema.js';
+import { credentialsType } from './credentials/service.js';
+import { brainMigrations } from './migrations.js';
 import { vaultRoutes } from './vault/routes.js';
 import { Vault } from './vault/service.js';
-import { vaultMigrations } from './vault-schema.js';
 
 export type { SessionSource, SessionSummary } from './contracts.js';
 
@@ -40,7 +39,7 @@ export const brainModule: Module = {
   name: 'brain',
   // Links point at monitors and list them.
   needs: ['monitors'],
-  migrations: [...brainMigrations, ...vaultMigrations, ...credentialUseMigrations],
+  migrations: brainMigrations,
   register(app: AppContext) {
     const items = new ItemService(app);
     // Credentials keep their secrets in the vault (locked until unlocked, and again on shutdown); the type

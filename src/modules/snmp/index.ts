@@ -6,7 +6,7 @@ import { serviceSlot } from '../../core/modules.js';
 import { deviceCardRoutes } from './device-cards/routes.js';
 import { DeviceCardService } from './device-cards/service.js';
 import { libraryRoutes } from './routes.js';
-import { snmpMigrations } from './schema.js';
+import { snmpMigrations } from './migrations.js';
 import { SnmpService } from './service.js';
 import { templateRoutes } from './templates/routes.js';
 import { TemplateService } from './templates/service.js';

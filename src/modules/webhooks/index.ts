@@ -10,7 +10,7 @@ import { webhookDevRoutes } from './dev/routes.js';
 import { Dispatcher } from './dispatcher.js';
 import { Outbox } from './outbox.js';
 import { webhookRoutes } from './routes.js';
-import { webhookMigrations } from './schema.js';
+import { webhookMigrations } from './migrations.js';
 import { sealStoredWebhooks } from './secrets.js';
 import { send } from './sender.js';
 import { WebhookService } from './service.js';

@@ -4,7 +4,7 @@
 // recordCredentialUse(); GET /api/brain/credentials/:id/scan reads that back.
 import { z } from 'zod';
 import { HttpError } from '../../../core/errors.js';
-import type { Migration, Store, Tx } from '../../../core/store/types.js';
+import type { Store, Tx } from '../../../core/store/types.js';
 import { CREDENTIAL_SECRET_FIELDS, SNMP_AUTH_PROTOCOLS, SNMP_LEVELS, SNMP_PRIV_PROTOCOLS, type CredentialSecrets } from '../contracts.js';
 import { common, defineType, opt, str, type ItemData, type TypeDef } from '../types.js';
 
@@ -85,19 +85,6 @@ function badSecrets(kind: string | undefined, fields: string[]): HttpError {
 
 // ---- where a credential was tried ----------------------------------------------------------------
 
-export const credentialUseMigrations: Migration[] = [{
-  version: 370,
-  name: 'brain: where discovery tried each credential',
-  up: `CREATE TABLE brain_credential_uses (
-         credential_id TEXT NOT NULL,
-         target        TEXT NOT NULL,
-         protocol      TEXT NOT NULL,
-         outcome       TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
-         detail        TEXT,
-         at            INTEGER NOT NULL,
-         PRIMARY KEY (credential_id, target, protocol)
-       ) WITHOUT ROWID;`,
-}];
 
 export interface CredentialUse { target: string; protocol: string; outcome: 'success' | 'failure'; detail?: string | null }
 

@@ -1,10 +1,13 @@
-// Tables of the brain (inventory) module, migration versions 300-399. See docs/brain.md, "Storage".
+// Tables of the brain (inventory) module, migration versions 300-399: the inventory (300-349), the vault
+// (350-359) and where credentials were used (370). See docs/brain.md, "Storage".
+//
+// The inventory:
 // One table holds the records of every type (JSON data plus the few typed columns lookups need); the
 // others are derived from it in the same transactions: references (who points at whom), exact-match
 // keys for search, the FTS4 index, the change history and the links.
 import type { Migration } from '../../core/store/types.js';
 
-export const brainMigrations: Migration[] = [
+const inventoryMigrations: Migration[] = [
   {
     version: 300,
     name: 'brain: items, sequences, references, search keys, full-text index, history, links',
@@ -88,3 +91,58 @@ export const brainMigrations: Migration[] = [
     `,
   },
 ];
+
+// Tables of the credential vault (brain module, migration versions 350-359; the generic inventory uses
+// 300-349). See docs/vault.md.
+//
+// brain_vault holds one row: the scrypt parameters and salt, and the random data key wrapped (AES-256-GCM)
+// by the key derived from the passphrase. The GCM tag of the wrapped key is the check value: a wrong
+// passphrase fails to unwrap it. brain_secrets holds one AES-256-GCM ciphertext per credential and secret
+// field, sealed with the data key and bound to (credential_id, field) as additional authenticated data.
+// No plaintext and no key material in the clear is ever stored. Times are ISO strings set from JS.
+export const vaultMigrations: Migration[] = [
+  {
+    version: 350,
+    name: 'brain: credential vault (wrapped data key) and encrypted credential secrets',
+    up: `
+      CREATE TABLE brain_vault (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        format      INTEGER NOT NULL,
+        kdf         TEXT NOT NULL,
+        salt        BLOB NOT NULL,
+        wrap_iv     BLOB NOT NULL,
+        wrapped_key BLOB NOT NULL,
+        wrap_tag    BLOB NOT NULL,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+      );
+
+      CREATE TABLE brain_secrets (
+        credential_id TEXT NOT NULL,
+        field         TEXT NOT NULL,
+        iv            BLOB NOT NULL,
+        ciphertext    BLOB NOT NULL,
+        tag           BLOB NOT NULL,
+        updated_at    TEXT NOT NULL,
+        PRIMARY KEY (credential_id, field)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+// Where discovery tried each credential (GET /api/brain/credentials/:id/scan).
+const credentialUseMigrations: Migration[] = [{
+  version: 370,
+  name: 'brain: where discovery tried each credential',
+  up: `CREATE TABLE brain_credential_uses (
+         credential_id TEXT NOT NULL,
+         target        TEXT NOT NULL,
+         protocol      TEXT NOT NULL,
+         outcome       TEXT NOT NULL CHECK (outcome IN ('success', 'failure')),
+         detail        TEXT,
+         at            INTEGER NOT NULL,
+         PRIMARY KEY (credential_id, target, protocol)
+       ) WITHOUT ROWID;`,
+}];
+
+export const brainMigrations: Migration[] = [...inventoryMigrations, ...vaultMigrations, ...credentialUseMigrations];
