@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createAudit } from './core/audit/index.js';
 import { createAuth } from './core/auth/index.js';
 import { systemClock, type Clock } from './core/clock.js';
-import { ConfigService } from './core/config.js';
+import { ConfigService, type ConfigSections } from './core/config.js';
 import type { AppContext, Module } from './core/context.js';
 import { EventBus } from './core/events.js';
 import { createHttpApp, type HttpApp } from './core/http/app.js';
@@ -27,6 +27,9 @@ import { webhooksModule } from './modules/webhooks/index.js';
 
 /** The feature modules, registered so that each comes after what it needs (Module.needs). */
 export const MODULES: Module[] = orderModules([systemModule, monitorsModule, brainModule, snmpModule, webhooksModule]);
+
+/** Every module's configuration section, by name. */
+export const configSections = (): ConfigSections => Object.assign({}, ...MODULES.map((m) => m.config ?? {}));
 
 /** Every migration the service applies: core, then each module's range. */
 export const MIGRATIONS = [...coreMigrations, ...MODULES.flatMap((m) => m.migrations)];
@@ -51,7 +54,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
   const env = opts.env ?? process.env;
   const clock = opts.clock ?? systemClock;
   const log = Logger.create({ write: opts.logWrite });
-  const config = await ConfigService.load({ env, log: log.child('config') });
+  const config = await ConfigService.load({ env, log: log.child('config'), sections: configSections() });
   const cfg = config.get();
   log.setLevel(cfg.log.level);
   log.setCapacity(cfg.log.buffer);

@@ -16,7 +16,10 @@
 // Environment overrides (NETPROBE_PORT, ...) apply on top of the file for get() only. They are never
 // written back: toJson() and rawYaml() show the file, so a read-modify-save round trip keeps them out.
 //
-// To add a section: add one `name: section({...})` line to ConfigSchema below; nothing else changes.
+// Sections: the core's are below (CORE_SECTIONS). A module owns its own section: it declares it as
+// Module.config (modules/<name>/config.ts, with `section()`), types it by augmenting ModuleConfig, and
+// main.ts hands every module's section to load(). docs/configuration.md is generated from all of them
+// (npx tsx scripts/config-doc.ts; a unit test fails when it is stale).
 
 import { writeFileAtomic } from './files.js';
 import { promises as fs } from 'node:fs';
@@ -28,7 +31,7 @@ import { HttpError, badRequest, conflict, fieldErrors, type FieldError } from '.
 import { Logger } from './log.js';
 
 /** A strict section whose own keys all have defaults, so a missing section parses to its defaults. */
-function section<T extends z.ZodRawShape>(shape: T) {
+export function section<T extends z.ZodRawShape>(shape: T) {
   return z.strictObject(shape).prefault({} as z.input<z.ZodObject<T, z.core.$strict>>);
 }
 
@@ -40,31 +43,31 @@ function validTimeZone(tz: string): boolean {
 
 const port = z.number().int().min(1).max(65535);
 
-export const ConfigSchema = z.strictObject({
+const CORE_SECTIONS = {
   server: section({
-    port: port.default(8080),
+    port: port.default(8080).describe('Port of the web interface and API'),
     host: z.string().refine((v) => isIP(v) !== 0 || HOSTNAME.test(v), 'Must be an IP address or a host name')
-      .default('0.0.0.0'),
-    trust_proxy: z.boolean().default(false),
-    public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default(''),
+      .default('0.0.0.0').describe('Address to listen on: 0.0.0.0 for every IPv4 address, :: for IPv4 and IPv6, 127.0.0.1 for this host only'),
+    trust_proxy: z.boolean().default(false).describe("Take the client's address from X-Forwarded-For (only behind a reverse proxy you run)"),
+    public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default('').describe('The address people use to reach the probe, when it differs from what the browser sends (a proxy); accepted as a request origin'),
   }),
   probe: section({
-    name: z.string().min(1).max(100).default('netprobe'),
-    hostname: z.union([z.literal(''), z.string().regex(HOSTNAME, 'Must be a valid host name')]).default(''),
+    name: z.string().min(1).max(100).default('netprobe').describe("The probe's name, shown in the web interface, on the sign-in page and in alerts"),
+    hostname: z.union([z.literal(''), z.string().regex(HOSTNAME, 'Must be a valid host name')]).default('').describe("Host name the setup wizard set; empty keeps the system's"),
     timezone: z.string().refine(validTimeZone, 'Must be an IANA time zone such as UTC or Europe/Berlin')
-      .default('UTC'),
-    admin_email: z.union([z.literal(''), z.email()]).default(''),
+      .default('UTC').describe('IANA time zone the web interface shows times in'),
+    admin_email: z.union([z.literal(''), z.email()]).default('').describe("Administrator's e-mail address (setup wizard)"),
   }),
   log: section({
-    level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-    buffer: z.number().int().min(100).max(100_000).default(1000),
+    level: z.enum(['debug', 'info', 'warn', 'error']).default('info').describe('Lowest level written to the log'),
+    buffer: z.number().int().min(100).max(100_000).default(1000).describe('Log entries kept in memory for GET /api/dev/logs/stream'),
   }),
   auth: section({
-    session_ttl_hours: z.number().min(1).max(24 * 90).default(12),
-    session_idle_minutes: z.number().min(1).max(24 * 60 * 30).default(120),
-    login_max_failures: z.number().int().min(1).max(1000).default(5),
-    login_window_minutes: z.number().min(1).max(24 * 60).default(15),
-    lockout_minutes: z.number().min(1).max(24 * 60).default(15),
+    session_ttl_hours: z.number().min(1).max(24 * 90).default(12).describe('A sign-in lasts at most this long'),
+    session_idle_minutes: z.number().min(1).max(24 * 60 * 30).default(120).describe('A session unused for this long ends'),
+    login_max_failures: z.number().int().min(1).max(1000).default(5).describe('Failed attempts (sign-in, setup code, passwords, vault passphrase) per address or user before a lockout'),
+    login_window_minutes: z.number().min(1).max(24 * 60).default(15).describe('The window those failures are counted in'),
+    lockout_minutes: z.number().min(1).max(24 * 60).default(15).describe('How long a lockout lasts (429 with Retry-After)'),
   }),
   store: section({
     checkpoint_mb: z.number().min(1).max(1024).default(8),
@@ -79,25 +82,39 @@ export const ConfigSchema = z.strictObject({
     max_concurrent_checks: z.number().int().min(1).max(1024).default(32),
     retention_interval_minutes: z.number().min(1).max(24 * 60).default(10),
   }),
-  snmp: section({
-    timeout_ms: z.number().int().min(100).max(60_000).default(2000),
-    retries: z.number().int().min(0).max(5).default(1),
-    max_varbinds: z.number().int().min(1).max(100_000).default(10_000),
-    max_concurrent_walks: z.number().int().min(1).max(64).default(4),
-  }),
-  webhooks: section({ timeout_seconds: z.number().int().min(1).max(60).default(10), max_attempts: z.number().int().min(3).max(10).default(5), retry_base_seconds: z.number().int().min(1).max(3600).default(10), attempt_log_size: z.number().int().min(50).max(10_000).default(500), alert_log_size: z.number().int().min(50).max(10_000).default(200), log_retention_days: z.number().int().min(1).max(90).default(7) }),
   http: section({
-    json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024),
-    upload_limit_mb: z.number().int().min(1).max(1024).default(10),
-    // A LAN full of browsers stays far below these; a flood of sockets from one address does not.
-    max_connections: z.number().int().min(16).max(65_535).default(512),
-    max_connections_per_address: z.number().int().min(4).max(65_535).default(64),
-    /** A request's headers and body must arrive within this; a response that stops draining is cut after it. */
-    request_timeout_seconds: z.number().int().min(5).max(3600).default(30),
+    json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024).describe('Largest JSON request body (413 beyond)'),
+    upload_limit_mb: z.number().int().min(1).max(1024).default(10).describe('Largest upload (certificates, brand assets)'),
+    // A LAN full of browsers stays far below these bounds; a flood of sockets from one address does not.
+    max_connections: z.number().int().min(16).max(65_535).default(512).describe('Open connections at most; more get 503'),
+    max_connections_per_address: z.number().int().min(4).max(65_535).default(64).describe('Open connections from one address at most; more get 503'),
+    request_timeout_seconds: z.number().int().min(5).max(3600).default(30).describe("A request's headers and body must arrive within this; a response that stops draining this long is cut"),
   }),
-});
+};
 
-export type Config = z.infer<typeof ConfigSchema>;
+const CoreSchema = z.strictObject(CORE_SECTIONS);
+export type CoreConfig = z.infer<typeof CoreSchema>;
+
+/** The sections modules add; each module augments this with its own: `declare module ... { interface ModuleConfig ... }`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ModuleConfig {}
+
+export type Config = CoreConfig & ModuleConfig;
+
+/** Module sections by name, as Module.config declares them. */
+export type ConfigSections = Record<string, z.ZodType>;
+
+/** The whole configuration's schema: the core's sections and the modules'. */
+export function configSchema(sections: ConfigSections = {}): z.ZodType<Config> {
+  for (const name of Object.keys(sections)) {
+    if (Object.hasOwn(CORE_SECTIONS, name)) throw new Error(`configuration section ${name} is the core's; a module cannot declare it`);
+  }
+  return CoreSchema.extend(sections) as unknown as z.ZodType<Config>;
+}
+
+/** The core's sections alone (tests of the configuration mechanism). */
+export const ConfigSchema = configSchema();
+
 
 /** A patch for update(): any subset of keys; null resets a key (or section) to its default. */
 export type DeepPartial<T> = T extends readonly unknown[] ? T
@@ -126,6 +143,8 @@ export class ConfigService {
     readonly path: string,
     private env: NodeJS.ProcessEnv,
     private log: Logger,
+    /** The core's sections and every registered module's. */
+    readonly schema: z.ZodType<Config>,
     loaded: Loaded,
   ) {
     this.text = loaded.text;
@@ -134,13 +153,15 @@ export class ConfigService {
     this.effective = this.withEnv(loaded.config, true);
   }
 
-  static async load(opts: { env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<ConfigService> {
+  /** `sections`: the modules' own (Module.config); without them only the core's keys are known. */
+  static async load(opts: { env?: NodeJS.ProcessEnv; log?: Logger; sections?: ConfigSections } = {}): Promise<ConfigService> {
     const env = opts.env ?? process.env;
     const log = opts.log ?? Logger.create().child('config');
     const dataDir = path.resolve(env.NETPROBE_DATA_DIR || './data');
     const file = path.resolve(env.NETPROBE_CONFIG || path.join(dataDir, 'config.yaml'));
-    const loaded = await loadLenient(file, log);
-    return new ConfigService(dataDir, file, env, log, loaded);
+    const schema = configSchema(opts.sections);
+    const loaded = await loadLenient(file, log, schema);
+    return new ConfigService(dataDir, file, env, log, schema, loaded);
   }
 
   /** The effective configuration (file, defaults, environment overrides); deep-frozen. */
@@ -160,7 +181,7 @@ export class ConfigService {
     return this.serial(async () => {
       const doc = YAML.parseDocument(text);
       if (doc.errors.length) throw badRequest('The configuration is not valid YAML', yamlErrors(doc.errors));
-      const config = validateStrict(toPlain(doc));
+      const config = validateStrict(toPlain(doc), this.schema);
       await this.write(text, config);
       return this.effective;
     });
@@ -173,12 +194,12 @@ export class ConfigService {
   saveJson(obj: unknown): Promise<Config> {
     return this.serial(async () => {
       const input = obj ?? {};
-      validateStrict(input);
+      validateStrict(input, this.schema);
       const current = this.text ? YAML.parseDocument(this.text) : null;
       const doc = current && !current.errors.length ? current : new YAML.Document();
       replaceInto(doc, [], input as Record<string, unknown>);
       const text = doc.toString();
-      const config = validateStrict(toPlain(YAML.parseDocument(text)));
+      const config = validateStrict(toPlain(YAML.parseDocument(text)), this.schema);
       await this.write(text, config);
       return this.effective;
     });
@@ -196,7 +217,7 @@ export class ConfigService {
         throw conflict('The configuration file is not valid YAML; fix it by saving the whole file first', 'config_unparseable');
       }
       mergeInto(doc, [], patch);
-      const config = validateStrict(toPlain(doc));
+      const config = validateStrict(toPlain(doc), this.schema);
       await this.write(doc.toString(), config);
       return this.effective;
     });
@@ -205,7 +226,7 @@ export class ConfigService {
   /** Re-read the file (e.g. on SIGHUP) with the lenient load rules; listeners hear about changes. */
   reload(): Promise<Config> {
     return this.serial(async () => {
-      const loaded = await loadLenient(this.path, this.log);
+      const loaded = await loadLenient(this.path, this.log, this.schema);
       this.loadIssues = loaded.issues;
       this.commit(loaded.text, loaded.config);
       return this.effective;
@@ -257,7 +278,7 @@ export class ConfigService {
       if (raw === undefined || raw === '') continue;
       const candidate = structuredClone(out);
       setPath(candidate as unknown as Record<string, unknown>, o.path, o.parse(raw));
-      const r = ConfigSchema.safeParse(candidate);
+      const r = this.schema.safeParse(candidate);
       if (r.success) {
         out = r.data;
         if (logIt) this.log.info(`${o.env} overrides ${o.path.join('.')}`, { value: raw });
@@ -273,8 +294,8 @@ export class ConfigService {
 
 interface Loaded { text: string | null; config: Config; issues: FieldError[] }
 
-async function loadLenient(file: string, log: Logger): Promise<Loaded> {
-  const defaults = ConfigSchema.parse({});
+async function loadLenient(file: string, log: Logger, schema: z.ZodType<Config>): Promise<Loaded> {
+  const defaults = schema.parse({});
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -310,7 +331,7 @@ async function loadLenient(file: string, log: Logger): Promise<Loaded> {
   const issues: FieldError[] = [];
   let data: Record<string, unknown> = raw;
   for (let round = 0; round < 20; round++) {
-    const r = ConfigSchema.safeParse(data);
+    const r = schema.safeParse(data);
     if (r.success) return { text, config: r.data, issues };
     data = structuredClone(data);
     const dropped: PathKey[][] = [];
@@ -339,24 +360,12 @@ async function loadLenient(file: string, log: Logger): Promise<Loaded> {
 
 // ---- validation ------------------------------------------------------------------------------------
 
-function validateStrict(obj: unknown): Config {
-  const r = ConfigSchema.safeParse(obj ?? {});
+function validateStrict(obj: unknown, schema: z.ZodType<Config>): Config {
+  const r = schema.safeParse(obj ?? {});
   if (!r.success) throw badRequest('The configuration is invalid', fieldErrors(r.error.issues, { unknown: 'Unknown key' }));
   return r.data;
 }
 
-function zodErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  const out: FieldError[] = [];
-  for (const issue of issues) {
-    const at = issue.path.map(toKey);
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ path: dotted([...at, key]), message: 'Unknown key' });
-    } else {
-      out.push({ path: dotted(at), message: issue.message });
-    }
-  }
-  return out;
-}
 
 function yamlErrors(errors: readonly YAML.YAMLError[]): FieldError[] {
   return errors.map((e) => {

@@ -7,7 +7,7 @@ import type { AuditEntryInput } from './audit/types.js';
 import type { AuthServices } from './auth/index.js';
 import type { AccessRule, Principal } from './auth/scopes.js';
 import type { Clock } from './clock.js';
-import type { ConfigService } from './config.js';
+import type { ConfigSections, ConfigService } from './config.js';
 import type { EventBus } from './events.js';
 import type { JobManager } from './jobs.js';
 import type { Logger } from './log.js';
@@ -40,6 +40,8 @@ export interface Module {
   needs?: string[];
   /** The first path segments after /api/ this module serves besides its name (system: users, auth, ...). */
   segments?: string[];
+  /** The configuration sections the module owns, by name (modules/<name>/config.ts). */
+  config?: ConfigSections;
   /**
    * Numbered in the range MIGRATION_RANGES (core/store/migrations.ts) gives this module's name: core 1-99,
    * system 100-199, monitors 200-299, brain 300-399, v1sion 400-499, snmp 500-599, webhooks 600-699.

@@ -3,6 +3,7 @@
 // See docs/snmp.md and docs/snmp-vendors.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
+import { snmpConfig } from './config.js';
 import { deviceCardRoutes } from './device-cards/routes.js';
 import { DeviceCardService } from './device-cards/service.js';
 import { libraryRoutes } from './routes.js';
@@ -22,6 +23,7 @@ export const snmpServicesOf = (app: AppContext): SnmpService => services.of(app)
 
 export const snmpModule: Module = {
   name: 'snmp',
+  config: { snmp: snmpConfig },
   // Stored credentials (the vault) and inventory endpoints as device targets.
   needs: ['brain'],
   migrations: snmpMigrations,

@@ -1,6 +1,7 @@
 // The SNMP engine as other modules use it: walks with names and display values, identification of a
 // device's vendor, model, serial and version, and reading OID cards. Discovery calls identify();
 // the routes call walk(). Targets come from TargetResolver (which reads stored credentials).
+import type { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { badRequest } from '../../core/errors.js';
 import { createSnmpClient } from './client.js';
@@ -12,6 +13,7 @@ import { Limiter } from './limiter.js';
 import { OidStore } from './oids/oid-store.js';
 import type { WalkOptionValues } from './schemas.js';
 import { TargetResolver, type AgentInput } from './targets.js';
+import type { snmpConfig } from './config.js';
 import type { Card } from './vendors/types.js';
 
 export interface WalkRequest {
@@ -31,7 +33,7 @@ export interface WalkResponse {
   varbinds: Varbind[];
 }
 
-export interface SnmpSettings { timeout_ms: number; retries: number; max_varbinds: number; max_concurrent_walks: number }
+export type SnmpSettings = z.infer<typeof snmpConfig>;
 
 export function snmpSettings(app: AppContext): SnmpSettings {
   return app.config.get().snmp;

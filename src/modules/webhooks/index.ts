@@ -3,6 +3,7 @@
 // webhook API and two debug endpoints. See docs/webhooks.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
+import { webhooksConfig } from './config.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { Alert, AlertInput } from './alert.js';
 import { Alerter } from './alerter.js';
@@ -34,6 +35,7 @@ export async function raiseAlert(app: AppContext, input: AlertInput): Promise<Al
 
 export const webhooksModule: Module = {
   name: 'webhooks',
+  config: { webhooks: webhooksConfig },
   // Alerts are built from monitor events and follow the monitors' dependency graph.
   needs: ['monitors'],
   migrations: webhookMigrations,

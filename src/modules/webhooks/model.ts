@@ -4,23 +4,14 @@ import type { AppContext } from '../../core/context.js';
 import { paging } from '../../core/http/schemas.js';
 import { iso } from '../../core/clock.js';
 import { alertType, SEVERITIES } from './alert-types.js';
+import type { WebhookConfig } from './config.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
 
 // ---- configuration ---------------------------------------------------------------------------------
 
-/** Defaults of the `webhooks` config section (src/core/config.ts holds the schema with the same defaults). */
-export const WEBHOOK_DEFAULTS = {
-  timeout_seconds: 10,
-  max_attempts: 5,
-  retry_base_seconds: 10,
-  attempt_log_size: 500,
-  alert_log_size: 200,
-  log_retention_days: 7,
-};
-export type WebhookConfig = typeof WEBHOOK_DEFAULTS;
-
+/** The module's configuration section (config.ts), as in effect now. */
 export function webhookConfig(app: Pick<AppContext, 'config'>): WebhookConfig {
-  return { ...WEBHOOK_DEFAULTS, ...app.config.get().webhooks };
+  return app.config.get().webhooks;
 }
 
 // ---- bounds and defaults -----------------------------------------------------------------------------
