@@ -1,5 +1,5 @@
 // What every module gets: the shared services, built once by main.ts (the composition root), and the
-// route contract. Imports only types of files that never import this one (test/unit/import-cycles.test.ts).
+// route contract. Imports only types of files that never import this one (test/unit/core-import-cycles.test.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import type { AuditService } from './audit/index.js';

@@ -26,7 +26,7 @@ export interface SpawnOptions {
   root?: string;
   /**
    * A program and its first arguments that run node's command line, e.g. unshare giving the service its own
-   * resolv.conf (test/integration/dns-failure.test.ts); it must exec node in place, so the pid stays the service's.
+   * resolv.conf (test/integration/service-dns-failure.test.ts); it must exec node in place, so the pid stays the service's.
    */
   wrap?: string[];
 }

@@ -2,7 +2,7 @@
 // failed connect (a name that does not resolve, an address of the other family) to connect's callback
 // only; the session must fail with it and never send on the unconnected socket (that threw
 // ERR_SOCKET_BAD_PORT out of the dgram callback and ended the process). No packet leaves the process
-// here: the real resolver path runs in test/integration/dns-failure.test.ts, in a namespace of its own.
+// here: the real resolver path runs in test/integration/service-dns-failure.test.ts, in a namespace of its own.
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import dns from 'node:dns';

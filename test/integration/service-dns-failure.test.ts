@@ -256,7 +256,7 @@ async function scenario(t: TestContext, label: string, nameserver: string, expec
   const dir = await mkdtemp(join(tmpdir(), `netprobe-dns-${label}-`));
   const resolvConf = join(dir, 'resolv.conf');
   await writeFile(resolvConf,
-    `# ${label}: written by test/integration/dns-failure.test.ts\nnameserver ${nameserver}\noptions timeout:1 attempts:1\n`);
+    `# ${label}: written by test/integration/service-dns-failure.test.ts\nnameserver ${nameserver}\noptions timeout:1 attempts:1\n`);
   let p: Probe | undefined;
   try {
     p = await Probe.start(dir, resolvConf);
