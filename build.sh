@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 
 # Debian packages the tests drive as real peers (installed only when missing).
-TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp systemd systemd-container chromium fonts-dejavu-core)
+TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core)
 # What the image test needs besides those: a Debian root file system for arm64 and a way to run it.
 IMAGE_TEST_DEBS=(debootstrap qemu-user-static binfmt-support libcap2-bin)
 
@@ -40,6 +40,14 @@ debs() {
   local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The tests start their own lldpd and sshd inside the lab's namespaces. Installing the packages may also
+  # start system-wide ones: a system lldpd would announce this machine on its real network. Stop those we
+  # just installed (an sshd that was already there is left alone).
+  if [ -d /run/systemd/system ]; then
+    for unit in lldpd ssh; do
+      case " ${missing[*]} " in *" ${unit/ssh/openssh-server} "*) $sudo systemctl disable --now "$unit" >/dev/null 2>&1 || true ;; esac
+    done
+  fi
 }
 
 compile() {
