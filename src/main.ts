@@ -144,7 +144,9 @@ async function runFromCommandLine(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   bus.on('system.restart', ({ actor }) => stop(`restart requested by ${actor ?? 'unknown'}`, RESTART_EXIT_CODE));
-  process.on('uncaughtException', (e) => { log.error('uncaught exception; exiting so the supervisor restarts us', { err: e }); process.exit(1); });
+  process.on('uncaughtException', (e) => {
+    log.error('uncaught exception; exiting so the supervisor restarts us', { err: e }); process.exit(1);
+  });
   process.on('unhandledRejection', (e) => { log.error('unhandled rejection', { err: e as Error }); });
   const addr = await service.listen();
   await systemd.ready(`listening on ${addr.address}:${addr.port}`);

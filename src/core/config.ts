@@ -47,13 +47,19 @@ const CORE_SECTIONS = {
   server: section({
     port: port.default(8080).describe('Port of the web interface and API'),
     host: z.string().refine((v) => isIP(v) !== 0 || HOSTNAME.test(v), 'Must be an IP address or a host name')
-      .default('0.0.0.0').describe('Address to listen on: 0.0.0.0 for every IPv4 address, :: for IPv4 and IPv6, 127.0.0.1 for this host only'),
-    trust_proxy: z.boolean().default(false).describe("Take the client's address from X-Forwarded-For (only behind a reverse proxy you run)"),
-    public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default('').describe('The address people use to reach the probe, when it differs from what the browser sends (a proxy); accepted as a request origin'),
+      .default('0.0.0.0')
+      .describe('Address to listen on: 0.0.0.0 for every IPv4 address, :: for IPv4 and IPv6, 127.0.0.1 for this host only'),
+    trust_proxy: z.boolean().default(false)
+      .describe("Take the client's address from X-Forwarded-For (only behind a reverse proxy you run)"),
+    public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default('')
+      .describe('The address people use to reach the probe, when it differs from what the browser sends (a proxy); ' +
+        'accepted as a request origin'),
   }),
   probe: section({
-    name: z.string().min(1).max(100).default('netprobe').describe("The probe's name, shown in the web interface, on the sign-in page and in alerts"),
-    hostname: z.union([z.literal(''), z.string().regex(HOSTNAME, 'Must be a valid host name')]).default('').describe("Host name the setup wizard set; empty keeps the system's"),
+    name: z.string().min(1).max(100).default('netprobe')
+      .describe("The probe's name, shown in the web interface, on the sign-in page and in alerts"),
+    hostname: z.union([z.literal(''), z.string().regex(HOSTNAME, 'Must be a valid host name')]).default('')
+      .describe("Host name the setup wizard set; empty keeps the system's"),
     timezone: z.string().refine(validTimeZone, 'Must be an IANA time zone such as UTC or Europe/Berlin')
       .default('UTC').describe('IANA time zone the web interface shows times in'),
     admin_email: z.union([z.literal(''), z.email()]).default('').describe("Administrator's e-mail address (setup wizard)"),
@@ -65,7 +71,8 @@ const CORE_SECTIONS = {
   auth: section({
     session_ttl_hours: z.number().min(1).max(24 * 90).default(12).describe('A sign-in lasts at most this long'),
     session_idle_minutes: z.number().min(1).max(24 * 60 * 30).default(120).describe('A session unused for this long ends'),
-    login_max_failures: z.number().int().min(1).max(1000).default(5).describe('Failed attempts (sign-in, setup code, passwords, vault passphrase) per address or user before a lockout'),
+    login_max_failures: z.number().int().min(1).max(1000).default(5)
+      .describe('Failed attempts (sign-in, setup code, passwords, vault passphrase) per address or user before a lockout'),
     login_window_minutes: z.number().min(1).max(24 * 60).default(15).describe('The window those failures are counted in'),
     lockout_minutes: z.number().min(1).max(24 * 60).default(15).describe('How long a lockout lasts (429 with Retry-After)'),
   }),
@@ -87,8 +94,10 @@ const CORE_SECTIONS = {
     upload_limit_mb: z.number().int().min(1).max(1024).default(10).describe('Largest upload (certificates, brand assets)'),
     // A LAN full of browsers stays far below these bounds; a flood of sockets from one address does not.
     max_connections: z.number().int().min(16).max(65_535).default(512).describe('Open connections at most; more get 503'),
-    max_connections_per_address: z.number().int().min(4).max(65_535).default(64).describe('Open connections from one address at most; more get 503'),
-    request_timeout_seconds: z.number().int().min(5).max(3600).default(30).describe("A request's headers and body must arrive within this; a response that stops draining this long is cut"),
+    max_connections_per_address: z.number().int().min(4).max(65_535).default(64)
+      .describe('Open connections from one address at most; more get 503'),
+    request_timeout_seconds: z.number().int().min(5).max(3600).default(30)
+      .describe("A request's headers and body must arrive within this; a response that stops draining this long is cut"),
   }),
 };
 

@@ -33,7 +33,8 @@ export function createAuth(app: { store: Store; config: ConfigService; clock: Cl
   // The user service tells bootstrap (declared below; called only later) when the one-time admin is
   // gone, so that it removes the password file.
   const users: UserService = new UserService(store, clock, (): Promise<void> => bootstrap.removePasswordFile());
-  const sessions = new SessionService(store, clock, () => ({ ttlHours: auth().session_ttl_hours, idleMinutes: auth().session_idle_minutes }));
+  const sessions = new SessionService(store, clock,
+    () => ({ ttlHours: auth().session_ttl_hours, idleMinutes: auth().session_idle_minutes }));
   const apiKeys = new ApiKeyService(store, clock);
   const limiter = new RateLimiter(clock, () => ({
     maxFailures: auth().login_max_failures,

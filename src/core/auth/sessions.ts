@@ -45,7 +45,8 @@ export function endUserSessions(tx: Tx, userId: string, exceptId?: string): numb
     : tx.run('DELETE FROM sessions WHERE user_id = ?', [userId]).changes;
 }
 
-const USER_COLS = 'id, username, display_name, email, role, password_hash, one_time, disabled, created_at, updated_at, last_login_at, password_changed_at';
+const USER_COLS = 'id, username, display_name, email, role, password_hash, one_time, disabled, created_at, updated_at, ' +
+  'last_login_at, password_changed_at';
 
 export class SessionService {
   constructor(private store: Store, private clock: Clock, private policy: () => SessionPolicy) {}

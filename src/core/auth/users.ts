@@ -73,7 +73,8 @@ export function toPublicUser(r: UserRow): PublicUser {
   };
 }
 
-const COLS = 'id, username, display_name, email, role, password_hash, one_time, disabled, created_at, updated_at, last_login_at, password_changed_at';
+const COLS = 'id, username, display_name, email, role, password_hash, one_time, disabled, created_at, updated_at, ' +
+  'last_login_at, password_changed_at';
 
 export class UserService {
   constructor(

@@ -61,7 +61,8 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
       await dispatch(req, res, pathname, requestId, long);
     } catch (e) {
       sendError(res, e, requestId, pathname);
-      if (!(e instanceof HttpError) || e.status >= 500) log.error('request failed', { request_id: requestId, method: req.method, path: pathname, err: e as Error });
+      if (!(e instanceof HttpError) || e.status >= 500)
+        log.error('request failed', { request_id: requestId, method: req.method, path: pathname, err: e as Error });
     } finally {
       if (!long.value) settle();
       const ms = Math.round(performance.now() - started);
@@ -163,7 +164,8 @@ function toHttpError(err: unknown): HttpError {
   if (err instanceof z.ZodError) return validationError('body', err);
   const msg = err instanceof Error ? err.message : String(err);
   if (/UNIQUE constraint failed/.test(msg)) return new HttpError(409, 'conflict', 'A record with the same unique value already exists');
-  if (/FOREIGN KEY constraint failed/.test(msg)) return new HttpError(409, 'reference_conflict', 'The change conflicts with records that reference it');
+  if (/FOREIGN KEY constraint failed/.test(msg))
+    return new HttpError(409, 'reference_conflict', 'The change conflicts with records that reference it');
   const code = (err as { code?: string })?.code;
   if (code === 'ERR_STREAM_PREMATURE_CLOSE' || /aborted/.test(msg)) return new HttpError(400, 'request_aborted', 'The request was aborted');
   if (code === 'ENOSPC' || code === 'EDQUOT') {
@@ -193,7 +195,8 @@ function sendJson(res: ServerResponse, status: number, body?: unknown, headers: 
 function guardedQuery(url: string): Record<string, string | string[]> {
   const q = queryObject(url);
   const errors = inspectJson(q).map((e) => ({ path: `query.${e.path}`, message: e.message }));
-  if (errors.length) throw new HttpError(400, 'validation_failed', `Invalid request query: ${errors[0]!.path}: ${errors[0]!.message}`, { errors });
+  if (errors.length)
+    throw new HttpError(400, 'validation_failed', `Invalid request query: ${errors[0]!.path}: ${errors[0]!.message}`, { errors });
   return q;
 }
 

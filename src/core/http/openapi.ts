@@ -48,7 +48,8 @@ function parameters(r: AnyRoute): Json[] {
 function operation(r: AnyRoute): Json {
   const okStatus = String(r.status ?? (r.response || r.produces ? 200 : 204));
   const ok: Json = { description: 'Success' };
-  if (r.produces) ok.content = { [r.produces]: { schema: r.produces.includes('json') && r.response ? schemaOf(r.response, 'output') : { type: 'string' } } };
+  if (r.produces) ok.content = { [r.produces]: {
+    schema: r.produces.includes('json') && r.response ? schemaOf(r.response, 'output') : { type: 'string' } } };
   else if (r.response) ok.content = { 'application/json': { schema: schemaOf(r.response, 'output') } };
   const responses: Json = { [okStatus]: ok, 400: problemRef('Invalid input'), 500: problemRef('Unexpected error') };
   if (r.auth !== 'none') {
@@ -70,7 +71,8 @@ function operation(r: AnyRoute): Json {
     const types = ['application/json', ...(r.consumes ?? [])];
     op.requestBody = { required: true, content: Object.fromEntries(types.map((t) => [t, { schema: schemaOf(r.body!, 'input') }])) };
   } else if (r.rawBody && r.consumes?.length) {
-    op.requestBody = { required: true, content: Object.fromEntries(r.consumes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
+    op.requestBody = { required: true,
+      content: Object.fromEntries(r.consumes.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
   }
   return op;
 }

@@ -159,7 +159,8 @@ export class ItemService {
     const row = this.store.get<ItemRow>(`SELECT ${ROW} FROM brain_items WHERE type = ? AND seq = ?`, [p.type, p.seq]);
     if (!row) {
       const gone = this.store.get('SELECT id FROM brain_tombstones WHERE type = ? AND seq = ?', [p.type, p.seq]);
-      throw new HttpError(404, 'not_found', gone ? `${shortIdOf(p.type, p.seq)} was deleted; its history remains` : `Short ID ${sid} not found`);
+      throw new HttpError(404, 'not_found',
+        gone ? `${shortIdOf(p.type, p.seq)} was deleted; its history remains` : `Short ID ${sid} not found`);
     }
     return { type: row.type, item: this.toItem(row) };
   }
@@ -232,8 +233,10 @@ export class ItemService {
       const s = idOrSid.trim();
       const p = parseShortId(s);
       const t = UUID_PATTERN.test(s)
-        ? this.store.get<{ id: string; type: BrainType; seq: number; name: string }>('SELECT id, type, seq, name FROM brain_tombstones WHERE id = ?', [s.toLowerCase()])
-        : p ? this.store.get<{ id: string; type: BrainType; seq: number; name: string }>('SELECT id, type, seq, name FROM brain_tombstones WHERE type = ? AND seq = ?', [p.type, p.seq]) : undefined;
+        ? this.store.get<{ id: string; type: BrainType; seq: number; name: string }>(
+          'SELECT id, type, seq, name FROM brain_tombstones WHERE id = ?', [s.toLowerCase()])
+        : p ? this.store.get<{ id: string; type: BrainType; seq: number; name: string }>(
+          'SELECT id, type, seq, name FROM brain_tombstones WHERE type = ? AND seq = ?', [p.type, p.seq]) : undefined;
       if (t && t.type === type) item = { type, id: t.id, short_id: shortIdOf(type, t.seq), name: t.name, deleted: true };
     }
     if (!item) throw notFound(`${type} record ${idOrSid}`);
@@ -243,12 +246,14 @@ export class ItemService {
       [item.id, q.limit, q.offset]);
     return {
       item,
-      items: rows.map((r) => ({ id: r.id, at: iso(r.at), actor: r.actor, action: r.action, changes: parseData(r.changes) as Changes, note: r.note })),
+      items: rows.map((r) => ({ id: r.id, at: iso(r.at), actor: r.actor, action: r.action,
+        changes: parseData(r.changes) as Changes, note: r.note })),
       total,
     };
   }
 
-  private addHistory(tx: Tx, e: { item_id: string; type: BrainType; at: number; actor: string | null; action: string; changes: Changes; note?: string | null }): void {
+  private addHistory(tx: Tx, e: { item_id: string; type: BrainType; at: number; actor: string | null; action: string;
+    changes: Changes; note?: string | null }): void {
     tx.run('INSERT INTO brain_history (item_id, type, at, actor, action, changes, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [e.item_id, e.type, e.at, e.actor, e.action, JSON.stringify(e.changes), e.note ?? null]);
   }
@@ -287,7 +292,8 @@ export class ItemService {
     for (const ref of def.refs) {
       const v = data[ref.field];
       if (v == null) continue;
-      if (ref.many && Array.isArray(v)) data[ref.field] = [...new Set(v.map((x, i) => one(x, ref.type, `${ref.field}.${i}`)))].filter(Boolean);
+      if (ref.many && Array.isArray(v))
+        data[ref.field] = [...new Set(v.map((x, i) => one(x, ref.type, `${ref.field}.${i}`)))].filter(Boolean);
       else data[ref.field] = one(v, ref.type, ref.field);
     }
     if (errors.length) throw invalid(`${def.type} record`, errors);
@@ -307,7 +313,8 @@ export class ItemService {
 
   // ---- derived rows ----------------------------------------------------------------------------
 
-  private index(tx: Tx, def: TypeDef, row: { pk: number; id: string; type: BrainType; seq: number; name: string }, data: ItemData, fresh: boolean): void {
+  private index(tx: Tx, def: TypeDef, row: { pk: number; id: string; type: BrainType; seq: number; name: string },
+    data: ItemData, fresh: boolean): void {
     const short = shortIdOf(row.type, row.seq);
     // references
     if (!fresh) tx.run('DELETE FROM brain_refs WHERE src = ?', [row.id]);
@@ -329,7 +336,8 @@ export class ItemService {
     for (const f of COMMON_FIELDS) textOf(data[f], body);
     if (data.custom_fields && typeof data.custom_fields === 'object') body.push(...Object.keys(data.custom_fields));
     for (const f of def.searchable) if (!def.keyFields.includes(f)) textOf(data[f], body);
-    if (fresh) tx.run('INSERT INTO brain_fts (docid, name, keys, body) VALUES (?, ?, ?, ?)', [row.pk, row.name, keyText.join(' '), body.join(' ')]);
+    if (fresh) tx.run('INSERT INTO brain_fts (docid, name, keys, body) VALUES (?, ?, ?, ?)',
+      [row.pk, row.name, keyText.join(' '), body.join(' ')]);
     else tx.run('UPDATE brain_fts SET name = ?, keys = ?, body = ? WHERE docid = ?', [row.name, keyText.join(' '), body.join(' '), row.pk]);
   }
 
@@ -402,7 +410,8 @@ export class ItemService {
       this.index(tx, def, r, stored, false);
       if (Object.keys(secrets).length) def.onSecrets?.(tx, cur.id, secrets, 'update');
       this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'update', changes });
-      this.app.audit.insert(tx, by.auditEntry('brain.update', shortIdOf(type, cur.seq), { type, id: cur.id, name, fields: Object.keys(changes) }));
+      this.app.audit.insert(tx, by.auditEntry('brain.update', shortIdOf(type, cur.seq),
+        { type, id: cur.id, name, fields: Object.keys(changes) }));
       return r;
     }, 'sync');
     return this.toItem(row);
@@ -431,7 +440,8 @@ export class ItemService {
       const refs = this.referrers(cur.id, tx);
       if (refs.length && !detach) {
         throw new HttpError(409, 'referenced',
-          `${short} is referenced by ${refs.length} record(s): ${refs.slice(0, 5).map((r) => `${r.short_id}.${r.field}`).join(', ')}${refs.length > 5 ? ', …' : ''}; ` +
+          `${short} is referenced by ${refs.length} record(s): ` +
+          `${refs.slice(0, 5).map((r) => `${r.short_id}.${r.field}`).join(', ')}${refs.length > 5 ? ', …' : ''}; ` +
           'delete with ?detach=true to clear those references', { extra: { referrers: refs } });
       }
       const detached: string[] = [];
@@ -458,10 +468,12 @@ export class ItemService {
       tx.run('DELETE FROM brain_keys WHERE pk = ?', [cur.pk]);
       tx.run('DELETE FROM brain_fts WHERE docid = ?', [cur.pk]);
       tx.run('DELETE FROM brain_items WHERE pk = ?', [cur.pk]);
-      tx.run('INSERT INTO brain_tombstones (id, type, seq, name, deleted_at) VALUES (?, ?, ?, ?, ?)', [cur.id, type, cur.seq, cur.name, now]);
+      tx.run('INSERT INTO brain_tombstones (id, type, seq, name, deleted_at) VALUES (?, ?, ?, ?, ?)',
+        [cur.id, type, cur.seq, cur.name, now]);
       def.onRemove?.(tx, cur.id);
       const data = parseData(cur.data);
-      this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'delete', changes: this.diff(def, { ...data, name: cur.name }, {}) });
+      this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'delete',
+        changes: this.diff(def, { ...data, name: cur.name }, {}) });
       this.app.audit.insert(tx, by.auditEntry('brain.delete', short, { type, id: cur.id, name: cur.name, detached, links_removed: links }));
     }, 'sync');
   }

@@ -91,15 +91,18 @@ export class LinkService {
   list(type: EntityType, id: string): { items: LinkOut[]; total: number } {
     const e = this.mustEntity(type, id);
     const rows = this.app.store.all<LinkRow>(
-      'SELECT * FROM brain_links WHERE from_id = ? UNION ALL SELECT * FROM brain_links WHERE to_id = ? ORDER BY created_at, id', [e.id, e.id]);
+      'SELECT * FROM brain_links WHERE from_id = ? UNION ALL SELECT * FROM brain_links WHERE to_id = ? ORDER BY created_at, id',
+      [e.id, e.id]);
     return { items: rows.map((r) => this.out(r)), total: rows.length };
   }
 
-  async create(body: { from: { type: EntityType; id: string }; to: { type: EntityType; id: string }; relation: Relation; note?: string | null }, by: Actor): Promise<LinkOut> {
+  async create(body: { from: { type: EntityType; id: string }; to: { type: EntityType; id: string }; relation: Relation;
+    note?: string | null }, by: Actor): Promise<LinkOut> {
     const errors: { path: string; message: string }[] = [];
     const side = (s: { type: EntityType; id: string }, path: string) => {
       const e = this.entity(s.type, s.id);
-      if (!e) errors.push({ path: `${path}.id`, message: `No ${s.type === 'monitors' ? 'monitor' : `record in ${s.type}`} with id ${s.id}` });
+      if (!e)
+        errors.push({ path: `${path}.id`, message: `No ${s.type === 'monitors' ? 'monitor' : `record in ${s.type}`} with id ${s.id}` });
       return e;
     };
     const from = side(body.from, 'from'), to = side(body.to, 'to');
@@ -110,11 +113,14 @@ export class LinkService {
     const row = await this.app.store.write((tx) => {
       // Records are checked again inside the write (a concurrent delete would leave a dangling link).
       for (const [e, path] of [[from, 'from'], [to, 'to']] as const) {
-        if (e.type !== 'monitors' && !this.items.findRow(e.id, e.type, tx)) throw invalid('link', [{ path: `${path}.id`, message: `No record in ${e.type} with id ${e.id}` }]);
+        if (e.type !== 'monitors' && !this.items.findRow(e.id, e.type, tx))
+          throw invalid('link', [{ path: `${path}.id`, message: `No record in ${e.type} with id ${e.id}` }]);
       }
-      const dup = tx.get<{ id: string }>('SELECT id FROM brain_links WHERE from_id = ? AND to_id = ? AND relation = ?', [from.id, to.id, body.relation])
+      const dup = tx.get<{ id: string }>(
+        'SELECT id FROM brain_links WHERE from_id = ? AND to_id = ? AND relation = ?', [from.id, to.id, body.relation])
         ?? (SYMMETRIC.includes(body.relation)
-          ? tx.get<{ id: string }>('SELECT id FROM brain_links WHERE from_id = ? AND to_id = ? AND relation = ?', [to.id, from.id, body.relation])
+          ? tx.get<{ id: string }>(
+            'SELECT id FROM brain_links WHERE from_id = ? AND to_id = ? AND relation = ?', [to.id, from.id, body.relation])
           : undefined);
       if (dup) throw new HttpError(409, 'duplicate_link', `That link already exists (${dup.id})`, { extra: { link_id: dup.id } });
       const r: LinkRow = {
@@ -122,7 +128,8 @@ export class LinkService {
         note: body.note ?? null, created_at: now, created_by: by.actor,
       };
       tx.run(`INSERT INTO brain_links (id, from_type, from_id, to_type, to_id, relation, note, created_at, created_by)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [r.id, r.from_type, r.from_id, r.to_type, r.to_id, r.relation, r.note, r.created_at, r.created_by]);
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [r.id, r.from_type, r.from_id, r.to_type, r.to_id, r.relation, r.note, r.created_at, r.created_by]);
       this.app.audit.insert(tx, by.auditEntry('brain.link', `${from.short_id ?? from.id} ${body.relation} ${to.short_id ?? to.id}`,
         { id, from: { type: from.type, id: from.id }, to: { type: to.type, id: to.id }, relation: body.relation }));
       return r;
@@ -142,7 +149,8 @@ export class LinkService {
 
   /** Removes every link to or from a monitor (it was deleted). */
   async removeMonitor(monitorId: string): Promise<number> {
-    const sql = "SELECT 1 AS x FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) OR (to_type = 'monitors' AND to_id = ?) LIMIT 1";
+    const sql = "SELECT 1 AS x FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) " +
+      "OR (to_type = 'monitors' AND to_id = ?) LIMIT 1";
     if (!this.app.store.get(sql, [monitorId, monitorId])) return 0; // nothing to do: no write, no fsync
     return this.app.store.write((tx) => tx.run(
       "DELETE FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) OR (to_type = 'monitors' AND to_id = ?)",

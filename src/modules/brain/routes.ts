@@ -152,7 +152,8 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       method: 'GET', path: '/api/brain/subnets/:id/v1sion-sessions', scope: 'brain:read',
       summary: 'Saved topology sessions whose networks overlap the subnet',
       description: 'Empty until the discovery module saves sessions (docs/brain.md).',
-      params: IdParams, response: listOf(z.object({ id: z.string(), name: z.string(), networks: z.array(z.string()) }).catchall(z.unknown())),
+      params: IdParams,
+      response: listOf(z.object({ id: z.string(), name: z.string(), networks: z.array(z.string()) }).catchall(z.unknown())),
       handler: (ctx) => {
         const row = items.mustRow('subnets', ctx.params.id);
         const cidr = subnetCidrOf(row);
@@ -199,7 +200,8 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       description: 'A record that others reference is a 409 listing them (`referrers`), unless `detach=true`: then those ' +
         'references are cleared and each is recorded in the referrer\'s history.',
       params: TypeIdParams,
-      query: z.object({ detach: z.enum(['true', 'false', '1', '0']).optional().describe('Clear references to the record instead of refusing') }),
+      query: z.object({ detach: z.enum(['true', 'false', '1', '0']).optional()
+        .describe('Clear references to the record instead of refusing') }),
       handler: async (ctx) => {
         await items.remove(ctx.params.type, ctx.params.id, ctx.query.detach === 'true' || ctx.query.detach === '1', actorOf(ctx));
         return undefined;

@@ -12,7 +12,8 @@ const FTS_CANDIDATES = 1000;
 /** Column weights: name, keys (short ID, addresses, serials), body. */
 const WEIGHTS = [10, 5, 1];
 
-export interface SearchHit { type: BrainType; id: string; short_id: string; name: string; snippet: string; match: 'short_id' | 'exact' | 'subnet' | 'text' }
+export interface SearchHit { type: BrainType; id: string; short_id: string; name: string; snippet: string;
+  match: 'short_id' | 'exact' | 'subnet' | 'text' }
 
 /** The FTS4 query for free text: every word must match, the last token of each word as a prefix. */
 export function ftsQuery(q: string): string | null {
@@ -50,7 +51,8 @@ export function search(store: Store, q: string, registered: readonly BrainType[]
   const types = new Set<string>(registered);
   const hits: SearchHit[] = [];
   const seen = new Set<number>();
-  const rowOf = (pk: number) => store.get<ItemRow>('SELECT pk, id, type, seq, name, data, created_at, updated_at FROM brain_items WHERE pk = ?', [pk]);
+  const rowOf = (pk: number) => store.get<ItemRow>(
+    'SELECT pk, id, type, seq, name, data, created_at, updated_at FROM brain_items WHERE pk = ?', [pk]);
   const add = (r: ItemRow, snippet: string, match: SearchHit['match']) => {
     if (seen.has(r.pk) || hits.length >= SEARCH_MAX || !types.has(r.type)) return;
     seen.add(r.pk);
@@ -61,7 +63,8 @@ export function search(store: Store, q: string, registered: readonly BrainType[]
   // 1. short ID
   const sid = parseShortId(text);
   if (sid) {
-    const r = store.get<ItemRow>('SELECT pk, id, type, seq, name, data, created_at, updated_at FROM brain_items WHERE type = ? AND seq = ?', [sid.type, sid.seq]);
+    const r = store.get<ItemRow>(
+      'SELECT pk, id, type, seq, name, data, created_at, updated_at FROM brain_items WHERE type = ? AND seq = ?', [sid.type, sid.seq]);
     if (r) add(r, `short_id: ${shortIdOf(r.type, r.seq)}`, 'short_id');
   }
 
@@ -99,7 +102,8 @@ export function search(store: Store, q: string, registered: readonly BrainType[]
       const r = rowOf(docid);
       if (!r) continue;
       const snip = store.get<{ s: string }>(
-        "SELECT snippet(brain_fts, '[', ']', '…', -1, 12) AS s FROM brain_fts WHERE brain_fts MATCH ? AND docid = ?", [fq, docid])?.s ?? '';
+        "SELECT snippet(brain_fts, '[', ']', '…', -1, 12) AS s FROM brain_fts WHERE brain_fts MATCH ? AND docid = ?",
+        [fq, docid])?.s ?? '';
       add(r, snip, 'text');
     }
   }

@@ -80,7 +80,10 @@ export const IpField = z.string().trim().max(64).transform((s, ctx) => {
 
 const MacField = z.string().trim().max(32).transform((s, ctx) => {
   const n = normaliseMac(s);
-  if (!n) { ctx.addIssue({ code: 'custom', message: `Not a MAC address: ${s} (use aa:bb:cc:dd:ee:ff, aa-bb-..., aabb.ccdd.eeff or bare hex)` }); return z.NEVER; }
+  if (!n) {
+    ctx.addIssue({ code: 'custom', message: `Not a MAC address: ${s} (use aa:bb:cc:dd:ee:ff, aa-bb-..., aabb.ccdd.eeff or bare hex)` });
+    return z.NEVER;
+  }
   return n;
 }).describe('MAC address; stored as aa:bb:cc:dd:ee:ff');
 
@@ -238,7 +241,8 @@ export function typeOfPrefix(prefix: string): BrainType | undefined {
 }
 
 /** A TypeDef from a zod shape: create/update schemas and the field list derive from it. */
-export const defineType = (type: BrainType, shape: Shape, rest: Omit<TypeDef, 'type' | 'prefix' | 'create' | 'update' | 'fields'>): TypeDef => ({
+export const defineType = (type: BrainType, shape: Shape,
+  rest: Omit<TypeDef, 'type' | 'prefix' | 'create' | 'update' | 'fields'>): TypeDef => ({
   type, prefix: SHORT_ID_PREFIX[type], ...schemas(shape), fields: fieldsOf(shape), ...rest,
 });
 

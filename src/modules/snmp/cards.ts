@@ -69,16 +69,19 @@ function readItem(item: CardItem, sources: SourceReader, store: OidStore): ItemR
     const readings = rows.map((r): RowReading => {
       const unit = r.unit !== undefined ? item.rows!.units?.[r.unit] : undefined;
       const n = numberOf(r.vb);
-      if (n === undefined) return { index: r.index, label: r.label, value: null, display: displayValue(r.vb, store.resolve(r.vb.oid)?.entry) };
+      if (n === undefined)
+        return { index: r.index, label: r.label, value: null, display: displayValue(r.vb, store.resolve(r.vb.oid)?.entry) };
       const scale = (unit?.scale ?? item.scale ?? 1) / 10 ** (r.precision ?? 0);
       const value = Math.round(n * scale * 1000) / 1000;
       const unitText = unit ? unit.unit : item.unit;
       const entry = store.resolve(r.vb.oid)?.entry;
       const enumLabel = entry?.enums?.[String(r.vb.value)];
-      return { index: r.index, label: r.label, value, display: enumLabel ? `${enumLabel}(${r.vb.value})` : withUnit(formatNumber(value), unitText || undefined) };
+      return { index: r.index, label: r.label, value,
+        display: enumLabel ? `${enumLabel}(${r.vb.value})` : withUnit(formatNumber(value), unitText || undefined) };
     });
     const at = sources.readTime(sources.oid(item.rows.value));
-    return { ...base, oid: null, name: null, value: readings, display: `${readings.length} rows`, read_at: at ? new Date(at).toISOString() : null };
+    return { ...base, oid: null, name: null, value: readings, display: `${readings.length} rows`,
+      read_at: at ? new Date(at).toISOString() : null };
   }
   const v = item.percent
     ? sources.percent(Array.isArray(item.percent) ? item.percent : [item.percent])
@@ -91,7 +94,8 @@ function readItem(item: CardItem, sources: SourceReader, store: OidStore): ItemR
 export function unreadCard(card: Card): CardReading {
   return {
     key: card.key, title: card.title,
-    items: card.items.map((i) => ({ key: i.key, label: i.label, unit: i.unit ?? null, oid: null, name: null, value: null, display: null, read_at: null })),
+    items: card.items.map((i) => ({ key: i.key, label: i.label, unit: i.unit ?? null,
+      oid: null, name: null, value: null, display: null, read_at: null })),
   };
 }
 

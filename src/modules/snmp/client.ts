@@ -111,7 +111,8 @@ async function explainTimeout(t: ResolvedTarget, signal?: AbortSignal): Promise<
  * the whole request when one OID has no value (or, for GETNEXT, nothing follows it); that OID gets
  * `hole` as its type and the rest is asked again. A tooBig answer splits the request in halves.
  */
-async function request(s: AgentSession, t: ResolvedTarget, kind: 'get' | 'getNext', oids: string[], hole: VarbindType): Promise<RawVarbind[]> {
+async function request(s: AgentSession, t: ResolvedTarget, kind: 'get' | 'getNext', oids: string[],
+  hole: VarbindType): Promise<RawVarbind[]> {
   try {
     const vbs: NsVarbind[] = kind === 'get' ? await s.get(oids) : await s.getNext(oids);
     return vbs.map(rawVarbind);
@@ -135,7 +136,8 @@ async function request(s: AgentSession, t: ResolvedTarget, kind: 'get' | 'getNex
   }
 }
 
-async function getAll(s: AgentSession, t: ResolvedTarget, kind: 'get' | 'getNext', oids: string[], hole: VarbindType): Promise<RawVarbind[]> {
+async function getAll(s: AgentSession, t: ResolvedTarget, kind: 'get' | 'getNext', oids: string[],
+  hole: VarbindType): Promise<RawVarbind[]> {
   const out: RawVarbind[] = [];
   for (let i = 0; i < oids.length; i += GET_BATCH) out.push(...await request(s, t, kind, oids.slice(i, i + GET_BATCH), hole));
   return out;

@@ -4,7 +4,9 @@
 export type SnmpVersion = 'v1' | 'v2c' | 'v3';
 export const SNMP_VERSIONS = ['v1', 'v2c', 'v3'] as const;
 // One list for inline v3 parameters and stored credentials: the inventory's.
-export { SNMP_AUTH_PROTOCOLS as V3_AUTH_PROTOCOLS, SNMP_LEVELS as V3_LEVELS, SNMP_PRIV_PROTOCOLS as V3_PRIV_PROTOCOLS } from '../brain/contracts.js';
+export {
+  SNMP_AUTH_PROTOCOLS as V3_AUTH_PROTOCOLS, SNMP_LEVELS as V3_LEVELS, SNMP_PRIV_PROTOCOLS as V3_PRIV_PROTOCOLS
+} from '../brain/contracts.js';
 import type { SNMP_AUTH_PROTOCOLS, SNMP_LEVELS, SNMP_PRIV_PROTOCOLS } from '../brain/contracts.js';
 
 export interface V3Params {

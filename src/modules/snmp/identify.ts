@@ -100,7 +100,8 @@ export async function matchProfile(sys: SystemGroup, sources: SourceReader, stor
 }
 
 /** Identifies the agent at `target`. Reader errors (timeout, wrong community...) are thrown as they come. */
-export async function identify(reader: SnmpReader, target: SnmpTarget, store: OidStore, now: () => number = Date.now): Promise<Identification> {
+export async function identify(reader: SnmpReader, target: SnmpTarget, store: OidStore,
+  now: () => number = Date.now): Promise<Identification> {
   const sources = new SourceReader(reader, target, store, now);
   const sys = await readSystem(reader, target, sources, now);
   const matched = await matchProfile(sys, sources, store);

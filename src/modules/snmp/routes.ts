@@ -48,9 +48,11 @@ export function libraryRoutes(store: OidStore): AnyRoute[] {
       handler: (ctx) => {
         const p = profileByKey(ctx.params.vendor_key);
         if (!p) throw notFound(`Vendor profile "${ctx.params.vendor_key}"`);
-        if (ctx.query.variant && !p.variants.some((v) => v.key === ctx.query.variant)) throw notFound(`Variant "${ctx.query.variant}" of ${p.key}`);
+        if (ctx.query.variant && !p.variants.some((v) => v.key === ctx.query.variant))
+          throw notFound(`Variant "${ctx.query.variant}" of ${p.key}`);
         const variant = ctx.query.variant ?? p.variants[0]!.key;
-        return { vendor_key: p.key, name: p.name, variant, variants: p.variants.map((v) => v.key), cards: describeCards(cardsFor(p, variant), store) };
+        return { vendor_key: p.key, name: p.name, variant, variants: p.variants.map((v) => v.key),
+          cards: describeCards(cardsFor(p, variant), store) };
       },
     }),
   ];

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { badRequest } from '../../core/errors.js';
 import { brainServicesOf } from '../brain/index.js';
-import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params } from './contracts.js';
+import {
+  SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params
+} from './contracts.js';
 
 /** A host name or IP literal: letters, digits, dots, hyphens, colons (IPv6), no spaces or schemes. */
 export const TargetHost = z.string().trim().min(1).max(253)
@@ -62,9 +64,11 @@ export class TargetResolver {
     const data = items.toItem(row);
     const version = KIND_VERSION[String(data.kind)];
     if (!version) {
-      throw badRequest('Not an SNMP credential', [{ path: field, message: `${String(data.short_id)} is a ${String(data.kind)} credential, not SNMP` }]);
+      throw badRequest('Not an SNMP credential',
+        [{ path: field, message: `${String(data.short_id)} is a ${String(data.kind)} credential, not SNMP` }]);
     }
-    return { id: String(data.id), short_id: String(data.short_id), name: String(data.name), version, port: typeof data.port === 'number' ? data.port : null };
+    return { id: String(data.id), short_id: String(data.short_id), name: String(data.name), version,
+      port: typeof data.port === 'number' ? data.port : null };
   }
 
   /** Checks the combination of fields without reading any secret (for saving templates and cards). */
@@ -77,7 +81,8 @@ export class TargetResolver {
       if (input.v3 !== undefined) errors.push({ path: 'v3', message: 'give either credential_id or v3' });
     } else if (!opts.secretsAllowed) {
       if (input.community !== undefined || input.v3 !== undefined) {
-        errors.push({ path: input.v3 ? 'v3' : 'community', message: 'not stored here: save it as an SNMP credential in the inventory (the vault encrypts it) and give credential_id' });
+        errors.push({ path: input.v3 ? 'v3' : 'community', message: 'not stored here: save it as an SNMP credential in the ' +
+          'inventory (the vault encrypts it) and give credential_id' });
       }
       errors.push({ path: 'credential_id', message: 'required: the stored SNMP credential to use' });
     } else if (!input.version) {
@@ -106,7 +111,8 @@ export class TargetResolver {
     const version = KIND_VERSION[String(data.kind)]!;
     const port = input.port ?? (typeof data.port === 'number' ? data.port : 161);
     if (version !== 'v3') {
-      if (!plain.community) throw badRequest('The credential has no community set', [{ path: 'credential_id', message: 'set its community first' }]);
+      if (!plain.community)
+        throw badRequest('The credential has no community set', [{ path: 'credential_id', message: 'set its community first' }]);
       return { ...base, port, version, community: plain.community };
     }
     const v3: V3Params = {

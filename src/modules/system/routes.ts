@@ -14,7 +14,8 @@ export function metaRoutes(app: AppContext): AnyRoute[] {
     route({
       method: 'GET', path: '/api/version', auth: 'none', tag: 'system', summary: 'Application version',
       response: Version,
-      handler: () => ({ name: 'netprobe', version: app.version, prerelease: app.version.includes('-'), channel: 'alpha', node: process.version }),
+      handler: () => ({ name: 'netprobe', version: app.version, prerelease: app.version.includes('-'), channel: 'alpha',
+        node: process.version }),
     }),
     route({
       method: 'GET', path: '/api/web-identity', auth: 'none', tag: 'system',
@@ -27,7 +28,8 @@ export function metaRoutes(app: AppContext): AnyRoute[] {
       response: z.record(z.string(), z.unknown()),
       handler: ({ req, res }) => {
         const count = app.routes.all().length;
-        if (openApiCache?.count !== count) openApiCache = { count, doc: new CachedJson(buildOpenApi(app.routes, { version: app.version })) };
+        if (openApiCache?.count !== count)
+          openApiCache = { count, doc: new CachedJson(buildOpenApi(app.routes, { version: app.version })) };
         openApiCache.doc.send(req, res);
       },
     }),
@@ -36,7 +38,8 @@ export function metaRoutes(app: AppContext): AnyRoute[] {
       description: 'Each route names the module and the source file that declare it (docs/development.md, "Where an endpoint lives").',
       response: z.object({
         items: z.array(z.object({
-          method: z.string(), path: z.string(), summary: z.string(), access: z.string(), tag: z.string(), module: z.string(), file: z.string(),
+          method: z.string(), path: z.string(), summary: z.string(), access: z.string(), tag: z.string(),
+          module: z.string(), file: z.string(),
         })),
         total: z.number(),
       }),

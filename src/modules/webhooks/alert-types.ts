@@ -67,7 +67,8 @@ const BUILT_IN: AlertTypeDef[] = [
   { type: 'update_available', severity: 'info', source: 'system',
     description: 'A newer version of netprobe is available from the update source.' },
   { type: 'system_health', severity: 'warning', source: 'system',
-    description: 'The probe itself needs attention: disk or memory nearly full, the clock unsynchronised, the database over its size budget.' },
+    description: 'The probe itself needs attention: disk or memory nearly full, the clock unsynchronised, ' +
+      'the database over its size budget.' },
 ];
 
 for (const def of BUILT_IN) registerAlertType(def);

@@ -71,7 +71,8 @@ export class Alerter {
     const queued = decisions.filter((d) => d.decision === 'queued').length;
     this.log.info(`alert ${alert.type}: ${alert.title}`, {
       alert_id: alert.id, subject: alert.subject, outcome, queued,
-      ...(decisions.length > queued ? { not_sent: decisions.filter((d) => d.decision !== 'queued').map((d) => `${d.webhook_name}: ${d.decision}`) } : {}),
+      ...(decisions.length > queued
+        ? { not_sent: decisions.filter((d) => d.decision !== 'queued').map((d) => `${d.webhook_name}: ${d.decision}`) } : {}),
     });
   }
 
@@ -155,8 +156,10 @@ export class Alerter {
     const before = JSON.parse(hold.alert) as Alert;
     const by = before.details.held_by as { name?: string } | undefined;
     const alert = monitorDownAlert(ev);
-    alert.details.released = { held_since: this.app.clock.iso(hold.held_at), held_by: before.details.held_by ?? null, held_alert_id: before.id };
-    alert.message = `${sentence(alert.message)} Its alert was held back from ${this.app.clock.iso(hold.held_at)} while ${by?.name ?? 'a parent monitor'} was down or failing; it is still down now that the parent is not.`;
+    alert.details.released = { held_since: this.app.clock.iso(hold.held_at), held_by: before.details.held_by ?? null,
+      held_alert_id: before.id };
+    alert.message = `${sentence(alert.message)} Its alert was held back from ${this.app.clock.iso(hold.held_at)} ` +
+      `while ${by?.name ?? 'a parent monitor'} was down or failing; it is still down now that the parent is not.`;
     await this.send(alert, 'released', (tx) => this.outbox.dropHold(tx, id));
   }
 
@@ -169,7 +172,8 @@ export class Alerter {
     // The smallest threshold the certificate is at or below (5 days left: 7; several crossed at once: one alert).
     const crossed = CERT_THRESHOLDS.filter((t) => ev.days_left <= t).pop();
     if (crossed === undefined) {
-      if (state && !sameCert) await this.app.store.write((tx) => tx.run('DELETE FROM webhook_cert_alerts WHERE monitor_id = ?', [id]), 'sync');
+      if (state && !sameCert)
+        await this.app.store.write((tx) => tx.run('DELETE FROM webhook_cert_alerts WHERE monitor_id = ?', [id]), 'sync');
       return;
     }
     if (sameCert && state.threshold <= crossed) return;

@@ -50,10 +50,12 @@ export function downSummaryText(s: DependentsSummary): string {
 
 /** The sentence a parent's recovery alert ends with. */
 export function upSummaryText(heldBack: number, stillDown: readonly DependencyNode[]): string {
-  let text = heldBack ? ` ${plural(heldBack, 'dependent monitor alert was', 'dependent monitor alerts were')} held back during the outage.` : '';
+  let text = heldBack
+    ? ` ${plural(heldBack, 'dependent monitor alert was', 'dependent monitor alerts were')} held back during the outage.` : '';
   if (stillDown.length) {
     const names = stillDown.slice(0, 5).map((d) => d.name).join(', ') + (stillDown.length > 5 ? ', …' : '');
-    text += ` ${plural(stillDown.length, 'dependent monitor is', 'dependent monitors are')} still down (${names}); an alert follows for each that stays down at its next check.`;
+    text += ` ${plural(stillDown.length, 'dependent monitor is', 'dependent monitors are')} still down (${names}); ` +
+      'an alert follows for each that stays down at its next check.';
   }
   return text;
 }

@@ -122,7 +122,8 @@ export class Dispatcher {
       alert_type: alert.type, attempt, status_code: null, latency_ms: null, response_excerpt: null,
     };
     if (!w || !w.enabled) {
-      const rec: AttemptRecord = { ...base, attempt: row.attempts, outcome: 'cancelled', error: w ? 'the webhook is disabled' : 'the webhook was deleted' };
+      const rec: AttemptRecord = { ...base, attempt: row.attempts, outcome: 'cancelled',
+        error: w ? 'the webhook is disabled' : 'the webhook was deleted' };
       await this.outbox.settle(row, rec, null);
       this.log.info('delivery cancelled', { webhook: base.webhook_name, delivery: row.id, alert_type: alert.type, reason: rec.error });
       return;

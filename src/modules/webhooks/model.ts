@@ -49,7 +49,8 @@ const Url = z.string().trim().min(1).max(LIMITS.url).superRefine((s, ctx) => {
 
 const AlertTypes = z.array(z.string()).min(1).max(50).superRefine((list, ctx) => {
   list.forEach((t, i) => {
-    if (!alertType(t)) ctx.addIssue({ code: 'custom', path: [i], message: `Unknown alert type "${t}" (see GET /api/webhooks/alert-types)` });
+    if (!alertType(t))
+      ctx.addIssue({ code: 'custom', path: [i], message: `Unknown alert type "${t}" (see GET /api/webhooks/alert-types)` });
     else if (list.indexOf(t) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `"${t}" is listed twice` });
   });
 }).describe('Alert types that trigger this webhook (GET /api/webhooks/alert-types)');
@@ -59,7 +60,8 @@ const Secret = z.union([
   z.string().min(1).max(LIMITS.secret).regex(/^[^\r\n]*$/, 'A secret is one line'),
   z.null(),
   z.strictObject({ set: z.boolean() }),
-]).describe('Write-only. HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify). Shown as {set: true|false}; null removes it.');
+]).describe('Write-only. HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify). ' +
+  'Shown as {set: true|false}; null removes it.');
 
 const WebhookFields = {
   name: z.string().trim().min(1).max(LIMITS.name),
@@ -168,7 +170,8 @@ export const AlertRecordSchema = z.object({
   at: z.string(),
   type: z.string(),
   subject: z.string(),
-  outcome: z.enum(['routed', 'held', 'released']).describe('routed: offered to the webhooks; held: held back by a parent monitor; released: sent after a hold'),
+  outcome: z.enum(['routed', 'held', 'released'])
+    .describe('routed: offered to the webhooks; held: held back by a parent monitor; released: sent after a hold'),
   decisions: z.array(DecisionSchema),
   alert: z.record(z.string(), z.unknown()),
 });

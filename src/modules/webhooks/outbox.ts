@@ -152,7 +152,8 @@ export class Outbox {
     const now = this.now();
     return this.app.store.write((tx) => {
       if (retryAt == null) tx.run('DELETE FROM webhook_outbox WHERE seq = ?', [row.seq]);
-      else tx.run('UPDATE webhook_outbox SET attempts = ?, next_at = ?, last_error = ? WHERE seq = ?', [rec.attempt, retryAt, rec.error, row.seq]);
+      else tx.run('UPDATE webhook_outbox SET attempts = ?, next_at = ?, last_error = ? WHERE seq = ?',
+        [rec.attempt, retryAt, rec.error, row.seq]);
       this.logAttempt(tx, rec, now);
     }, 'sync');
   }

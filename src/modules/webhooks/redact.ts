@@ -30,7 +30,8 @@ export function urlSecrets(raw: string, type: WebhookType): UrlSecrets {
   };
   if (u.password) { add(u.password); u.password = MASK; }
   const segs = u.pathname.split('/').slice(1);
-  const secretIdx = new Set(providerOf(type).secretSegments?.(segs.map((s) => { try { return decodeURIComponent(s); } catch { return s; } })) ?? []);
+  const secretIdx = new Set(providerOf(type).secretSegments?.(
+    segs.map((s) => { try { return decodeURIComponent(s); } catch { return s; } })) ?? []);
   const out = segs.map((s, i) => {
     if (type === 'telegram' && secretIdx.has(i)) { add(s.slice(3)); return `bot${MASK}`; }
     if (secretIdx.has(i) || looksLikeToken(s)) { add(s); return MASK; }

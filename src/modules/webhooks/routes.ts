@@ -30,7 +30,8 @@ export function webhookRoutes(svc: WebhookService): AnyRoute[] {
       summary: 'Alert types that can trigger webhooks',
       response: listOf(AlertTypeSchema),
       handler: () => {
-        const items = alertTypes().map((t) => ({ type: t.type, description: t.description, severity: t.severity, source: t.source, recovery: !!t.recovery }));
+        const items = alertTypes().map((t) => ({ type: t.type, description: t.description, severity: t.severity, source: t.source,
+          recovery: !!t.recovery }));
         return { items, total: items.length };
       },
     }),

@@ -57,7 +57,8 @@ export function send(req: OutboundRequest, opts: { timeoutMs: number; signal?: A
     }
     const lib = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
     if (!lib) {
-      resolve({ ok: false, status_code: null, latency_ms: null, error: `unsupported URL scheme ${url.protocol}`, response_excerpt: '', retryable: false });
+      resolve({ ok: false, status_code: null, latency_ms: null, error: `unsupported URL scheme ${url.protocol}`,
+        response_excerpt: '', retryable: false });
       return;
     }
     const headers: Record<string, string> = { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)), connection: 'close' };
@@ -77,7 +78,8 @@ export function send(req: OutboundRequest, opts: { timeoutMs: number; signal?: A
     };
     const timer = setTimeout(() => {
       creq.destroy();
-      finish({ ok: false, status_code: status, error: `no response within ${opts.timeoutMs / 1000} s`, response_excerpt: '', retryable: true });
+      finish({ ok: false, status_code: status, error: `no response within ${opts.timeoutMs / 1000} s`,
+        response_excerpt: '', retryable: true });
     }, opts.timeoutMs);
     const onAbort = () => {
       creq.destroy();

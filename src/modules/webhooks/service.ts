@@ -36,11 +36,13 @@ interface AttemptRow {
 }
 
 const attemptOut = (r: AttemptRow): AttemptOut => ({
-  ...r, at: iso(r.t), ok: r.outcome === 'delivered' || (r.outcome === 'test' && r.status_code != null && r.status_code >= 200 && r.status_code < 300),
+  ...r, at: iso(r.t),
+  ok: r.outcome === 'delivered' || (r.outcome === 'test' && r.status_code != null && r.status_code >= 200 && r.status_code < 300),
 });
 
 export class WebhookService {
-  constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender, private readonly kick: () => void) {}
+  constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender,
+    private readonly kick: () => void) {}
 
   private now(): number { return this.app.clock.now(); }
 
@@ -88,7 +90,8 @@ export class WebhookService {
 
   async create(input: CreateWebhookInput, by: Actor): Promise<WebhookOut> {
     if (input.secret && typeof input.secret === 'object' && input.secret.set) {
-      throw badRequest('Invalid webhook: secret: {"set": true} keeps a stored secret; a new webhook has none', [{ path: 'secret', message: 'Send the secret itself' }]);
+      throw badRequest('Invalid webhook: secret: {"set": true} keeps a stored secret; a new webhook has none',
+        [{ path: 'secret', message: 'Send the secret itself' }]);
     }
     const type = input.type ?? defaultType(input.url);
     const secret = WebhookService.secretAfter(input.secret, null);
@@ -194,10 +197,12 @@ export class WebhookService {
     await this.app.store.write((tx) => {
       this.outbox.logAttempt(tx, {
         webhook_id: w.id, webhook_name: w.name, delivery_id: deliveryId, alert_id: alert.id, alert_type: alert.type, attempt: 1,
-        outcome: 'test', status_code: out.status_code, latency_ms: out.latency_ms, error: out.error ?? null, response_excerpt: out.response_excerpt,
+        outcome: 'test', status_code: out.status_code, latency_ms: out.latency_ms, error: out.error ?? null,
+        response_excerpt: out.response_excerpt,
       }, this.now());
       this.app.audit.insert(tx, {
-        ...by.auditEntry('webhooks.test', w.name, { id, type: w.type, status_code: out.status_code, ...(out.error ? { error: out.error } : {}) }),
+        ...by.auditEntry('webhooks.test', w.name,
+          { id, type: w.type, status_code: out.status_code, ...(out.error ? { error: out.error } : {}) }),
         outcome: out.ok ? 'success' : 'failure',
       });
     }, 'sync');
@@ -234,7 +239,8 @@ export class WebhookService {
     const where = q.webhook_id ? 'WHERE webhook_id = ?' : '';
     const params = q.webhook_id ? [q.webhook_id] : [];
     const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_attempts ${where}`, params)!.n;
-    const rows = this.app.store.all<AttemptRow>(`SELECT * FROM webhook_attempts ${where} ORDER BY id DESC LIMIT ? OFFSET ?`, [...params, q.limit, q.offset]);
+    const rows = this.app.store.all<AttemptRow>(`SELECT * FROM webhook_attempts ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
+      [...params, q.limit, q.offset]);
     return { items: rows.map(attemptOut), total };
   }
 
@@ -242,8 +248,10 @@ export class WebhookService {
     const where = q.type ? 'WHERE type = ?' : '';
     const params = q.type ? [q.type] : [];
     const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_alerts ${where}`, params)!.n;
-    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: 'routed' | 'held' | 'released'; alert: string; decisions: string }>(
-      `SELECT id, t, type, subject, outcome, alert, decisions FROM webhook_alerts ${where} ORDER BY n DESC LIMIT ? OFFSET ?`, [...params, q.limit, q.offset]);
+    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: 'routed' | 'held' | 'released';
+      alert: string; decisions: string }>(
+      `SELECT id, t, type, subject, outcome, alert, decisions FROM webhook_alerts ${where} ORDER BY n DESC LIMIT ? OFFSET ?`,
+      [...params, q.limit, q.offset]);
     return {
       items: rows.map((r) => ({
         id: r.id, at: iso(r.t), type: r.type, subject: r.subject, outcome: r.outcome,

@@ -9,7 +9,8 @@ import { CREDENTIAL_KINDS } from './service.js';
 
 const IdParams = z.object({ id: z.string().trim().min(1).max(100).describe('UUID or short ID (CR-n)') });
 const Item = z.object({ id: z.string(), short_id: z.string(), name: z.string(), kind: z.string() }).catchall(z.unknown());
-const Use = z.object({ target: z.string(), protocol: z.string(), outcome: z.enum(['success', 'failure']), detail: z.string().nullable(), at: z.string() });
+const Use = z.object({ target: z.string(), protocol: z.string(), outcome: z.enum(['success', 'failure']),
+  detail: z.string().nullable(), at: z.string() });
 
 export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[] {
   return [
@@ -57,7 +58,8 @@ export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[
       handler: (ctx) => {
         const cred = items.get('credentials', ctx.params.id);
         const rows = app.store.all<{ target: string; protocol: string; outcome: 'success' | 'failure'; detail: string | null; at: number }>(
-          'SELECT target, protocol, outcome, detail, at FROM brain_credential_uses WHERE credential_id = ? ORDER BY at DESC', [String(cred.id)]);
+          'SELECT target, protocol, outcome, detail, at FROM brain_credential_uses WHERE credential_id = ? ORDER BY at DESC',
+          [String(cred.id)]);
         return { items: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })), total: rows.length };
       },
     }),

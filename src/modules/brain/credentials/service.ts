@@ -18,7 +18,8 @@ const KIND_SECRETS: Record<(typeof CREDENTIAL_KINDS)[number], readonly string[]>
   http_basic: ['password'], api_token: ['api_token'],
 };
 
-const secret = z.string().min(1).max(64 * 1024).nullable().optional().describe('Write-only: stored encrypted, shown as {set: true|false}; null removes it');
+const secret = z.string().min(1).max(64 * 1024).nullable().optional()
+  .describe('Write-only: stored encrypted, shown as {set: true|false}; null removes it');
 
 const credentialShape = {
   ...common,
@@ -36,7 +37,8 @@ function checkCredential(d: ItemData) {
   if (d.kind === 'snmp_v3') {
     if (!d.username) errors.push({ path: 'username', message: 'SNMPv3 needs a user name' });
     const level = d.snmpv3_level ?? 'authPriv';
-    if (level !== 'noAuthNoPriv' && !d.snmpv3_auth_protocol) errors.push({ path: 'snmpv3_auth_protocol', message: `Required for ${String(level)}` });
+    if (level !== 'noAuthNoPriv' && !d.snmpv3_auth_protocol)
+      errors.push({ path: 'snmpv3_auth_protocol', message: `Required for ${String(level)}` });
     if (level === 'authPriv' && !d.snmpv3_priv_protocol) errors.push({ path: 'snmpv3_priv_protocol', message: 'Required for authPriv' });
   }
   if ((d.kind === 'ssh_password' || d.kind === 'ssh_key' || d.kind === 'http_basic') && !d.username) {

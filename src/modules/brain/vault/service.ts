@@ -210,7 +210,8 @@ export class Vault {
    */
   async unlock(passphrase: string, limit: UnlockLimit = { keys: [] }): Promise<VaultStatus> {
     const row = this.row();
-    if (!row) throw new HttpError(409, 'vault_not_initialized', 'The vault is not set up yet: set it up first (POST /api/brain/vault/setup)');
+    if (!row)
+      throw new HttpError(409, 'vault_not_initialized', 'The vault is not set up yet: set it up first (POST /api/brain/vault/setup)');
     if (row.format !== FORMAT) throw new VaultIntegrityError(`The stored vault has an unknown format (${row.format})`);
     const kdf = parseKdf(row.kdf);
     this.limiter?.check(limit.keys, 'vault passphrase attempts');
@@ -307,7 +308,8 @@ export class Vault {
       throw new HttpError(423, 'vault_locked', 'The credential vault is not set up: set up the vault first (POST /api/brain/vault/setup)',
         { extra: { initialized: false } });
     }
-    throw new HttpError(423, 'vault_locked', 'The credential vault is locked: an administrator must unlock it (POST /api/brain/vault/unlock)',
+    throw new HttpError(423, 'vault_locked',
+      'The credential vault is locked: an administrator must unlock it (POST /api/brain/vault/unlock)',
       { extra: { initialized: true } });
   }
 

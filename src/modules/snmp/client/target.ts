@@ -81,7 +81,8 @@ function v3Errors(v3: V3Params | undefined, errors: FieldError[]): void {
     if (!(V3_PRIV_PROTOCOLS as readonly (string | undefined)[]).includes(v3.priv_protocol)) {
       errors.push({ path: 'v3.priv_protocol', message: `required for authPriv: one of ${V3_PRIV_PROTOCOLS.join(', ')}` });
     } else if (v3.priv_protocol === 'des' && !desAvailable()) {
-      errors.push({ path: 'v3.priv_protocol', message: 'DES is not available in this Node.js (OpenSSL 3 without the legacy provider); use aes' });
+      errors.push({ path: 'v3.priv_protocol',
+        message: 'DES is not available in this Node.js (OpenSSL 3 without the legacy provider); use aes' });
     }
     key('priv_key', v3.priv_key);
   }
@@ -97,7 +98,8 @@ export function resolveTarget(t: SnmpTarget): ResolvedTarget {
   const port = t.port ?? SNMP_DEFAULTS.port;
   if (!intIn(port, 1, 65535)) errors.push({ path: 'port', message: 'an integer from 1 to 65535' });
   const timeout = t.timeout_ms ?? SNMP_DEFAULTS.timeout_ms;
-  if (!intIn(timeout, 1, SNMP_LIMITS.timeout_ms)) errors.push({ path: 'timeout', message: `from 1 ms to ${SNMP_LIMITS.timeout_ms / 1000} s` });
+  if (!intIn(timeout, 1, SNMP_LIMITS.timeout_ms))
+    errors.push({ path: 'timeout', message: `from 1 ms to ${SNMP_LIMITS.timeout_ms / 1000} s` });
   const retries = t.retries ?? SNMP_DEFAULTS.retries;
   if (!intIn(retries, 0, SNMP_LIMITS.retries)) errors.push({ path: 'retries', message: `an integer from 0 to ${SNMP_LIMITS.retries}` });
   if (t.version === 'v1' || t.version === 'v2c') {
@@ -130,7 +132,8 @@ export function normalizeOid(oid: string): string | undefined {
 
 /** Numeric OIDs of a request; 400 naming `field.N` for each one that is not. */
 export function checkOids(oids: string[], field = 'oids'): string[] {
-  if (!Array.isArray(oids) || oids.length === 0) throw badRequest('At least one OID is required', [{ path: field, message: 'at least one OID' }]);
+  if (!Array.isArray(oids) || oids.length === 0)
+    throw badRequest('At least one OID is required', [{ path: field, message: 'at least one OID' }]);
   const errors: FieldError[] = [];
   const out = oids.map((o, i) => {
     const n = typeof o === 'string' ? normalizeOid(o) : undefined;

@@ -5,15 +5,18 @@ import { actorOf, route, type AnyRoute } from '../../../core/http/registry.js';
 import { DeviceCardsBody, ExtraOid } from '../schemas.js';
 import type { DeviceCardService } from './service.js';
 
-const Params = z.object({ device_name: z.string().trim().min(1).max(200).describe('Device name (or an inventory endpoint\'s UUID or short ID)') });
+const Params = z.object({ device_name: z.string().trim().min(1).max(200)
+  .describe('Device name (or an inventory endpoint\'s UUID or short ID)') });
 const Query = z.object({ live: z.enum(['true', 'false', '1', '0']).optional().describe('Read values now (default true)') });
 
-const RowReadingOut = z.object({ index: z.string(), label: z.string(), value: z.union([z.number(), z.string(), z.null()]), display: z.string() });
+const RowReadingOut = z.object({ index: z.string(), label: z.string(), value: z.union([z.number(), z.string(), z.null()]),
+  display: z.string() });
 const CardOut = z.object({
   key: z.string(), title: z.string(), error: z.string().optional(), error_code: z.string().optional(),
   items: z.array(z.object({
     key: z.string(), label: z.string(), unit: z.string().nullable(), oid: z.string().nullable(), name: z.string().nullable(),
-    value: z.union([z.number(), z.string(), z.array(RowReadingOut), z.null()]), display: z.string().nullable(), read_at: z.string().nullable(),
+    value: z.union([z.number(), z.string(), z.array(RowReadingOut), z.null()]),
+    display: z.string().nullable(), read_at: z.string().nullable(),
   })),
 });
 const DeviceCards = z.object({

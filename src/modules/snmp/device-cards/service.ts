@@ -134,7 +134,8 @@ export class DeviceCardService {
       credential: credential ? { id: credential.id, short_id: credential.short_id, name: credential.name } : null,
       vendor: { key: chosenProfile.key, name: chosenProfile.name, variant: variant ?? null, from },
       identification: identification as Record<string, unknown> | null,
-      selection: { custom: keys.length > 0 || extra.length > 0, cards: cards.filter((c) => c.key !== EXTRA_CARD).map((c) => c.key), extra_oids: extra },
+      selection: { custom: keys.length > 0 || extra.length > 0,
+        cards: cards.filter((c) => c.key !== EXTRA_CARD).map((c) => c.key), extra_oids: extra },
       available_cards: cardsFor(chosenProfile, variant).map((c) => ({ key: c.key, title: c.title })),
       live: liveState,
       cards: readings ?? cards.map(unreadCard),
@@ -165,7 +166,8 @@ export class DeviceCardService {
       const known = cardsFor(profile, next.variant).map((c) => c.key);
       next.cards.forEach((k, i) => {
         if (!known.includes(k)) {
-          errors.push({ path: `cards.${i}`, message: `"${k}" is not a card of ${profile.key}${next.vendor_key ? '' : ' (set vendor_key for a vendor\'s own cards)'}: ${known.join(', ')}` });
+          errors.push({ path: `cards.${i}`, message: `"${k}" is not a card of ${profile.key}` +
+            `${next.vendor_key ? '' : ' (set vendor_key for a vendor\'s own cards)'}: ${known.join(', ')}` });
         }
       });
       if (new Set(next.cards).size !== next.cards.length) errors.push({ path: 'cards', message: 'a card is listed twice' });
@@ -175,7 +177,8 @@ export class DeviceCardService {
       if (!oid) { errors.push({ path: `extra_oids.${i}.oid`, message: `unknown OID or name "${e.oid}"` }); return; }
       const r = this.snmp.oids.resolve(oid);
       if (r && !r.suffix && r.entry.kind !== 'scalar') {
-        errors.push({ path: `extra_oids.${i}.oid`, message: `${r.entry.name} is a ${r.entry.kind}: give one instance (e.g. ${r.entry.name}.1)` });
+        errors.push({ path: `extra_oids.${i}.oid`,
+          message: `${r.entry.name} is a ${r.entry.kind}: give one instance (e.g. ${r.entry.name}.1)` });
       }
     });
     if (errors.length) throw badRequest('Invalid device card selection', errors);

@@ -58,7 +58,8 @@ export class TemplateService {
   private validate(t: TemplateInput) {
     const cred = this.snmp.targets.credential(t.credential_id);
     this.snmp.roots(t.oids);
-    return { ...t, credential_id: cred.id, version: cred.version, port: t.port ?? null, description: t.description ?? null, options: t.options ?? {} };
+    return { ...t, credential_id: cred.id, version: cred.version, port: t.port ?? null,
+      description: t.description ?? null, options: t.options ?? {} };
   }
 
   private unique(name: string, exceptId?: string): void {
@@ -72,9 +73,11 @@ export class TemplateService {
     const id = randomUUID();
     const now = this.app.clock.now();
     await this.app.store.write((tx) => {
-      tx.run(`INSERT INTO snmp_templates (id, name, description, target, port, version, credential_id, oids, options, created_at, updated_at)
+      tx.run(
+        `INSERT INTO snmp_templates (id, name, description, target, port, version, credential_id, oids, options, created_at, updated_at)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, v.name, v.description, v.target, v.port, v.version, v.credential_id, JSON.stringify(v.oids), JSON.stringify(v.options), now, now]);
+        [id, v.name, v.description, v.target, v.port, v.version, v.credential_id, JSON.stringify(v.oids), JSON.stringify(v.options),
+          now, now]);
       this.app.audit.insert(tx, by.auditEntry('snmp.template.create', v.name, { id, target: v.target, credential_id: v.credential_id }));
     }, 'sync');
     return this.get(id);
@@ -91,7 +94,8 @@ export class TemplateService {
       oids: patch.oids ?? old.oids,
       options: patch.options ?? old.options,
     };
-    if (!merged.credential_id) throw new HttpError(400, 'validation_failed', 'credential_id is required', { errors: [{ path: 'credential_id', message: 'required' }] });
+    if (!merged.credential_id) throw new HttpError(400, 'validation_failed', 'credential_id is required',
+      { errors: [{ path: 'credential_id', message: 'required' }] });
     const v = this.validate(merged);
     this.unique(v.name, id);
     const now = this.app.clock.now();

@@ -3,7 +3,10 @@
 // (sysObjectID under HP's hpEtherSwitch or stacking OIDs; sysDescr "..., revision KA.16.10.0010,
 // ROM KA.16.01 ..."; CPU and memory from HP's STATISTICS-MIB and NETSWITCH-MIB). Aruba wireless
 // (enterprise 14823) and HPE Comware switches (H3C, 25506) are other families.
-import { cpuCard, entityIdentity, entitySensorTemperatures, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr, systemCard, temperatureCard } from './common.js';
+import {
+  cpuCard, entityIdentity, entitySensorTemperatures, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr,
+  systemCard, temperatureCard
+} from './common.js';
 import type { VendorProfile } from './types.js';
 
 export const aruba: VendorProfile = {

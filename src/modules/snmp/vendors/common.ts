@@ -52,7 +52,8 @@ export const hostResourcesMemory: CardItem = {
 };
 
 export const ucdMemory: CardItem[] = [
-  { key: 'ucd_used', label: 'Memory used (net-snmp)', percent: { total: { get: 'memTotalReal.0' }, free: { get: 'memAvailReal.0' } }, unit: '%' },
+  { key: 'ucd_used', label: 'Memory used (net-snmp)',
+    percent: { total: { get: 'memTotalReal.0' }, free: { get: 'memAvailReal.0' } }, unit: '%' },
   { key: 'ucd_total', label: 'Memory installed', value: { get: 'memTotalReal.0' } },
 ];
 

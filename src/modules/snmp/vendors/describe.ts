@@ -46,7 +46,8 @@ function itemJson(item: CardItem, store: OidLookup) {
     ...(item.scale !== undefined ? { scale: item.scale } : {}),
     ...(item.value ? { value: asList(item.value).map((s) => sourceJson(s, store)) } : {}),
     ...(item.percent ? {
-      percent: asList(item.percent).map((p) => Object.fromEntries(Object.entries(p).map(([k, s]) => [k, sourceJson(s as ValueSource, store)]))),
+      percent: asList(item.percent).map((p) =>
+        Object.fromEntries(Object.entries(p).map(([k, s]) => [k, sourceJson(s as ValueSource, store)]))),
     } : {}),
     ...(item.rows ? { rows: rowsJson(item.rows, store) } : {}),
   };
@@ -65,7 +66,8 @@ function ruleJson(r: MatchRule, store: OidLookup) {
 }
 
 function identityJson(id: IdentitySpec, store: OidLookup) {
-  return Object.fromEntries(Object.entries(id).map(([field, sources]) => [field, (sources as ValueSource[]).map((s) => sourceJson(s, store))]));
+  return Object.fromEntries(Object.entries(id).map(([field, sources]) =>
+    [field, (sources as ValueSource[]).map((s) => sourceJson(s, store))]));
 }
 
 /** A profile for GET /api/snmp/vendors: match rules, identity sources and, per variant, its cards. */

@@ -23,7 +23,8 @@ export const fortinet: VendorProfile = {
     memoryCard([
       { key: 'used', label: 'Memory used', value: { get: 'fgSysMemUsage.0' }, unit: '%' },
       { key: 'capacity', label: 'Memory installed', value: { get: 'fgSysMemCapacity.0' }, unit: 'KB' },
-      { key: 'disk_used', label: 'Disk used', percent: { used: { get: 'fgSysDiskUsage.0' }, total: { get: 'fgSysDiskCapacity.0' } }, unit: '%' },
+      { key: 'disk_used', label: 'Disk used',
+        percent: { used: { get: 'fgSysDiskUsage.0' }, total: { get: 'fgSysDiskCapacity.0' } }, unit: '%' },
     ]),
     temperatureCard([
       { key: 'sensors', label: 'Hardware sensors', rows: { label: 'fgHwSensorEntName', value: 'fgHwSensorEntValue' } },

@@ -1,7 +1,10 @@
 // Any SNMP agent: MIB-II and the standard MIBs most agents carry. The manufacturer is named from the
 // sysObjectID's private enterprise number; net-snmp hosts (Linux, BSD) are told apart for their OS
 // name and kernel version from sysDescr ("Linux host 6.1.0-18-amd64 #1 SMP ...").
-import { cpuCard, entityIdentity, entitySensorTemperatures, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr, systemCard, temperatureCard, ucdMemory } from './common.js';
+import {
+  cpuCard, entityIdentity, entitySensorTemperatures, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr,
+  systemCard, temperatureCard, ucdMemory
+} from './common.js';
 import type { VendorProfile } from './types.js';
 
 export const generic: VendorProfile = {

@@ -34,11 +34,14 @@ export const juniper: VendorProfile = {
     systemCard,
     cpuCard([
       { key: 're_cpu', label: 'Routing Engine CPU', value: { walk: 'jnxOperatingCPU', where: routingEngine, reduce: 'max' }, unit: '%' },
-      { key: 're_load_1m', label: 'Routing Engine load, 1 minute', value: { walk: 'jnxOperating1MinLoadAvg', where: routingEngine, reduce: 'max' } },
+      { key: 're_load_1m', label: 'Routing Engine load, 1 minute',
+        value: { walk: 'jnxOperating1MinLoadAvg', where: routingEngine, reduce: 'max' } },
     ]),
     memoryCard([
-      { key: 're_buffer', label: 'Routing Engine memory used', value: { walk: 'jnxOperatingBuffer', where: routingEngine, reduce: 'max' }, unit: '%' },
-      { key: 're_dram', label: 'Routing Engine DRAM', value: { walk: 'jnxOperatingDRAMSize', where: routingEngine, reduce: 'max' }, unit: 'bytes' },
+      { key: 're_buffer', label: 'Routing Engine memory used',
+        value: { walk: 'jnxOperatingBuffer', where: routingEngine, reduce: 'max' }, unit: '%' },
+      { key: 're_dram', label: 'Routing Engine DRAM',
+        value: { walk: 'jnxOperatingDRAMSize', where: routingEngine, reduce: 'max' }, unit: 'bytes' },
     ]),
     temperatureCard([
       {

@@ -3,7 +3,9 @@
 // so the variants are told apart by sysDescr; the small Realtek-based EdgeSwitch X models (ES-8XP,
 // ES-10X) keep Realtek's sysObjectID and a chip name as sysDescr, and are recognised by the model name
 // in their ENTITY-MIB chassis row (one extra read, only for that sysObjectID).
-import { cpuCard, entityIdentity, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr, systemCard, ucdMemory } from './common.js';
+import {
+  cpuCard, entityIdentity, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr, systemCard, ucdMemory
+} from './common.js';
 import type { VendorProfile } from './types.js';
 
 const broadcomOrUbiquiti = ['enterprises.4413', 'ubnt'];

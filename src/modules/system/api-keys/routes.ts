@@ -51,7 +51,8 @@ export function apiKeyRoutes(svc: AuthServices): AnyRoute[] {
           throw badRequest('Give expires_at or expires_in_days, not both',
             [{ path: 'expires_in_days', message: 'Cannot be combined with expires_at' }]);
         }
-        const expires_at = b.expires_in_days ? ctx.app.clock.iso(ctx.app.clock.now() + b.expires_in_days * 86_400_000) : b.expires_at ?? null;
+        const expires_at = b.expires_in_days
+          ? ctx.app.clock.iso(ctx.app.clock.now() + b.expires_in_days * 86_400_000) : b.expires_at ?? null;
         const { key, record } = await svc.apiKeys.create(
           { id: p.user.id, username: p.user.username },
           { name: b.name, scopes: b.scopes, expires_at },

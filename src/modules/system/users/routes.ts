@@ -88,7 +88,8 @@ export function userRoutes(svc: AuthServices): AnyRoute[] {
         const { current_password, ...patch } = ctx.body;
         if (!admin) {
           if (patch.role !== undefined && patch.role !== cur.role) throw forbidden('You cannot change your own role');
-          if (patch.disabled !== undefined && patch.disabled !== !!cur.disabled) throw forbidden('You cannot disable or enable your own account');
+          if (patch.disabled !== undefined && patch.disabled !== !!cur.disabled)
+            throw forbidden('You cannot disable or enable your own account');
         }
         if (patch.password !== undefined && self) {
           if (!current_password) {

@@ -29,7 +29,8 @@ export function facts(alert: Alert, ctx: Pick<DeliveryContext, 'probe'>): Fact[]
   if (deps && typeof deps.total === 'number' && deps.total > 0) {
     out.push({ name: 'Dependent monitors', value: `${deps.total}${deps.down ? ` (${deps.down} down)` : ''}; their alerts are held back` });
   }
-  if (typeof d.held_back === 'number' && d.held_back > 0) out.push({ name: 'Held back', value: `${d.held_back} dependent monitor alert(s)` });
+  if (typeof d.held_back === 'number' && d.held_back > 0)
+    out.push({ name: 'Held back', value: `${d.held_back} dependent monitor alert(s)` });
   if (typeof d.valid_to === 'string') out.push({ name: 'Certificate expires', value: d.valid_to });
   out.push({ name: 'Probe', value: ctx.probe.name }, { name: 'Time', value: alert.occurred_at });
   return out;
@@ -49,7 +50,8 @@ export const MARK: Record<Tone, string> = {
   critical: '🔴', error: '🟠', warning: '🟡', info: '🔵', resolved: '✅',
 };
 
-export function jsonRequest(url: string, body: unknown, ctx: Pick<DeliveryContext, 'probe'>, headers: Record<string, string> = {}): OutboundRequest {
+export function jsonRequest(url: string, body: unknown, ctx: Pick<DeliveryContext, 'probe'>,
+  headers: Record<string, string> = {}): OutboundRequest {
   return {
     method: 'POST',
     url,

@@ -15,7 +15,8 @@ export const gotify: Provider = {
   secret: { required: false, role: 'the application token, when it is not in the URL (sent as X-Gotify-Key)' },
   check: (u, hasSecret) => {
     if (!/\/message\/?$/.test(u.pathname)) return [{ path: 'url', message: 'Expected the message URL, https://<server>/message' }];
-    if (!u.searchParams.get('token') && !hasSecret) return [{ path: 'secret', message: 'Gotify needs the application token: token= in the URL, or as the secret' }];
+    if (!u.searchParams.get('token') && !hasSecret)
+      return [{ path: 'secret', message: 'Gotify needs the application token: token= in the URL, or as the secret' }];
     return [];
   },
   build(alert: Alert, ctx: DeliveryContext) {

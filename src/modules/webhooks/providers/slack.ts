@@ -17,7 +17,8 @@ export const slack: Provider = {
   secretSegments: (segs) => (segs[0] === 'services' && segs.length >= 4 ? [3] : []),
   build(alert: Alert, ctx: DeliveryContext) {
     const mark = MARK[toneOf(alert)];
-    const fields = facts(alert, ctx).slice(0, 10).map((f) => ({ type: 'mrkdwn', text: clip(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000) }));
+    const fields = facts(alert, ctx).slice(0, 10)
+      .map((f) => ({ type: 'mrkdwn', text: clip(`*${slackEscape(f.name)}*\n${slackEscape(f.value)}`, 2000) }));
     return jsonRequest(ctx.url, {
       text: clip(`${mark} ${slackEscape(alert.title)}: ${slackEscape(alert.message)}`, 3000),
       blocks: [

@@ -5,7 +5,8 @@ import type { Alert } from '../alert.js';
 import { clip, facts, hostOf, jsonRequest, MARK, toneOf, type Tone } from './format.js';
 import type { DeliveryContext, Provider } from './types.js';
 
-const CARD_COLOR: Record<Tone, string> = { critical: 'Attention', error: 'Attention', warning: 'Warning', info: 'Accent', resolved: 'Good' };
+const CARD_COLOR: Record<Tone, string> = { critical: 'Attention', error: 'Attention', warning: 'Warning', info: 'Accent',
+  resolved: 'Good' };
 
 export const teams: Provider = {
   type: 'teams',
@@ -34,7 +35,8 @@ export const teams: Provider = {
           version: '1.4',
           msteams: { width: 'Full' },
           body: [
-            { type: 'TextBlock', size: 'Large', weight: 'Bolder', wrap: true, color: CARD_COLOR[tone], text: clip(`${MARK[tone]} ${alert.title}`, 300) },
+            { type: 'TextBlock', size: 'Large', weight: 'Bolder', wrap: true, color: CARD_COLOR[tone],
+              text: clip(`${MARK[tone]} ${alert.title}`, 300) },
             { type: 'TextBlock', wrap: true, text: clip(alert.message, 4000) },
             { type: 'FactSet', facts: facts(alert, ctx).map((f) => ({ title: f.name, value: clip(f.value, 1000) })) },
             { type: 'TextBlock', wrap: true, isSubtle: true, size: 'Small', text: `netprobe · ${alert.type}` },

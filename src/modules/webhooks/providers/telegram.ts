@@ -17,8 +17,10 @@ export const telegram: Provider = {
   matches: (u) => hostOf(u) === 'api.telegram.org',
   check: (u) => {
     const errors = [];
-    if (!/\/bot[^/]+\/sendMessage\/?$/.test(u.pathname)) errors.push({ path: 'url', message: 'Expected https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>' });
-    else if (!u.searchParams.get('chat_id')) errors.push({ path: 'url', message: 'Add the chat to the URL: ?chat_id=<chat id or @channel>' });
+    if (!/\/bot[^/]+\/sendMessage\/?$/.test(u.pathname))
+      errors.push({ path: 'url', message: 'Expected https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>' });
+    else if (!u.searchParams.get('chat_id'))
+      errors.push({ path: 'url', message: 'Add the chat to the URL: ?chat_id=<chat id or @channel>' });
     return errors;
   },
   secretSegments: (segs) => segs.flatMap((s, i) => (s.startsWith('bot') && s.length > 3 ? [i] : [])),
