@@ -1,24 +1,29 @@
-// Monitors at scale: runs the real (compiled) service with 1,000 and then 2,000 monitors (40 % http,
-// 25 % tcp, 20 % dns, 15 % ping, all against loopback peers) at a 60 s interval for N minutes each,
-// after seeding 24 h of history, and prints: resident memory, CPU per check, scheduling lag p50/p99,
-// GET /api/monitors latency p50/p99, database and journal size, bytes written to disk per minute.
-// Prints figures, asserts nothing.
+// Monitors at scale: runs the real (compiled) service, with the node flags of systemd/netprobe.service,
+// with 1,000 and then 2,000 monitors (by default 40 % http, 25 % tcp, 20 % dns, 15 % ping, all against
+// loopback peers) at a 60 s interval, after seeding 24 h of history, and prints what issue 13 asks of it:
+// bytes written per minute (checkpoints included, and projected over a checkpoint period), RSS and VmHWM,
+// CPU per check, GET /api/monitors latency, scheduling lag (p50, p99, max; also while the list is
+// answered and while a checkpoint runs) and the start-up time. Prints figures, asserts nothing.
 //
-//   node --import tsx bench/monitors.ts                          # 5 min x 1,000 and 2,000 (~20 min)
-//   node --import tsx bench/monitors.ts --minutes 1 --counts 100  # smoke run (~2 min)
-//   options: --minutes N (default 5), --counts A,B (default 1000,2000), --poll-s S (default 2),
-//            --keep (keep the data directories and service.log), --profile DIR (the measured service run
-//            writes a V8 CPU profile into DIR: for diagnosis only, it inflates the figures)
+//   node --import tsx bench/monitors.ts                              # 30 min x 1,000 and 2,000 (~75 min)
+//   node --import tsx bench/monitors.ts --minutes 3 --counts 1000    # while iterating (~6 min)
+//   node --import tsx bench/monitors.ts --minutes 3 --counts 1000 --mix ping   # ping monitors only
+//   options: --minutes N (window, default 30), --counts A,B (default 1000,2000), --mix mixed|http|ping,
+//            --poll-s S (a GET /api/monitors every S s, default 2), --burst-s S (then S s of back-to-back
+//            lists, default 20), --checkpoint-minutes M (then a run of M minutes with a checkpoint every
+//            minute, default 3; 0 skips it), --keep (keep the data directories and service.log),
+//            --profile DIR (the measured run writes a V8 CPU profile into DIR: it inflates the figures)
 //
 // Per count, in a fresh data directory:
 //   1. start the service, create an admin API key and the monitors through the API; wait until every
 //      monitor has been checked once (up), stop the service;
-//   2. seed 24 h of history into its store (bench/monitors/seed.ts: the monitors module's own result
-//      path, round by round in time order; 1,440 results per monitor and their rollups);
-//   3. start the service again on the seeded data and measure for N minutes (the window opens when it
-//      answers): RSS every poll, GET /api/monitors every poll, /proc CPU and I/O at both ends, then 50
-//      sequential GET /api/monitors; stop it (it checkpoints) and read the window's results back from the
-//      store to count checks and compute the scheduling lag (bench/monitors/lag.ts).
+//   2. seed 24 h of history (bench/monitors/seed.ts: the monitors module's own result path);
+//   3. start the service on the seeded data (start-up time: to its first answer) and measure for N minutes:
+//      RSS and a GET /api/monitors every poll, the scheduler's lag records (bench/monitors/lag.ts), /proc
+//      CPU and I/O at both ends; then the burst of lists; stop it;
+//   4. the checkpoint run: store.checkpoint_age_minutes 1 and a snapshot budget that lets it apply, so that
+//      the lag of the slots inside checkpoints can be measured; stop it;
+//   5. read the window's results back from the monitors channel to count checks by type.
 // Peers: an HTTP server and 8 TCP listeners in a child process (bench/monitors/peers.ts), dnsmasq on
 // 127.0.0.1:<free port>, ping targets 127.0.x.y (loopback only; fping). Their CPU is printed apart.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,14 +33,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE } from '../src/core/store/index.js';
 import { MIGRATIONS } from '../src/main.js';
+import { CHANNEL, decodeMessage } from '../src/modules/monitors/channel.js';
 import { startDnsmasq, DNS_NAMES, type Dnsmasq } from './monitors/dnsmasq.js';
-import { schedulerLogTime, schedulingLag } from './monitors/lag.js';
-import { cpuTimes, io, memory, type CpuTimes, type IoSample } from './monitors/proc.js';
-import { seedHistory, HISTORY_HOURS, type SeedInfo } from './monitors/seed.js';
+import { checkpointsIn, LagCollector, lagFigures, type Interval } from './monitors/lag.js';
+import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
+import { report, type Figures, type FileSizes } from './monitors/report.js';
+import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
 import {
-  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, type MonitorBody, type ServiceProc,
+  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, unitNodeFlags, type MonitorBody, type ServiceProc,
 } from './monitors/service.js';
-import { fmtMs, freePort, int, kib, mib, percentile, sleep } from './monitors/util.js';
+import { fmtMs, freePort, int, mib, percentile, sleep } from './monitors/util.js';
 
 // ---- options -----------------------------------------------------------------------------------
 
@@ -43,18 +50,21 @@ function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
-const MINUTES = Number(option('minutes') ?? 5);
+const MINUTES = Number(option('minutes') ?? 30);
 const COUNTS = (option('counts') ?? '1000,2000').split(',').map((s) => Number(s.trim()));
+const MIX = option('mix') ?? 'mixed';
 const POLL_MS = Number(option('poll-s') ?? 2) * 1000;
+const BURST_MS = Number(option('burst-s') ?? 20) * 1000;
+const CHECKPOINT_MIN = Number(option('checkpoint-minutes') ?? 3);
 const KEEP = process.argv.includes('--keep');
 const PROFILE = option('profile');
-/** The store's checkpoint bounds at their defaults (src/core/config.ts: store.checkpoint_mb, checkpoint_age_minutes). */
-const CHECKPOINT_BYTES = 8 * 1024 * 1024;
-const CHECKPOINT_AGE_MIN = 10;
-const BURST = 50;
+/** The scheduler's ring holds the latest 8,192 starts: polled well before 2,000 monitors fill it. */
+const LAG_POLL_MS = 30_000;
 const TCP_LISTENERS = 8;
-if (!(MINUTES > 0) || COUNTS.some((n) => !Number.isInteger(n) || n < 1) || !(POLL_MS > 0)) {
-  console.error('usage: node --import tsx bench/monitors.ts [--minutes N] [--counts 1000,2000] [--poll-s 2] [--keep]');
+if (!(MINUTES > 0) || COUNTS.some((n) => !Number.isInteger(n) || n < 1) || !(POLL_MS > 0) || !['mixed', 'http', 'ping'].includes(MIX)
+  || !(BURST_MS >= 0) || !(CHECKPOINT_MIN >= 0)) {
+  console.error('usage: node --import tsx bench/monitors.ts [--minutes N] [--counts 1000,2000] [--mix mixed|http|ping] [--poll-s 2] ' +
+    '[--burst-s 20] [--checkpoint-minutes 3] [--keep] [--profile DIR]');
   process.exit(2);
 }
 
@@ -92,10 +102,15 @@ async function startPeers(): Promise<Peers> {
   return { httpPort: ports.http, tcpPorts: ports.tcp, dns, proc };
 }
 
-/** Monitor i of n: 40 % http, 25 % tcp, 20 % dns, 15 % ping (interleaved, so every count has the mix). */
-function monitorBody(i: number, peers: Peers, counters: Record<string, number>): MonitorBody {
+/** The type of monitor i: the mix (40 % http, 25 % tcp, 20 % dns, 15 % ping, interleaved), or one type. */
+function typeOf(i: number): MonitorBody['check_type'] {
+  if (MIX !== 'mixed') return MIX as MonitorBody['check_type'];
   const slot = i % 20;
-  const type = slot < 8 ? 'http' : slot < 13 ? 'tcp' : slot < 17 ? 'dns' : 'ping';
+  return slot < 8 ? 'http' : slot < 13 ? 'tcp' : slot < 17 ? 'dns' : 'ping';
+}
+
+function monitorBody(i: number, peers: Peers, counters: Record<string, number>): MonitorBody {
+  const type = typeOf(i);
   const j = counters[type] = (counters[type] ?? 0) + 1;
   const name = `bench-${String(i + 1).padStart(5, '0')}-${type}`;
   const tags = ['bench', type];
@@ -114,52 +129,32 @@ function monitorBody(i: number, peers: Peers, counters: Record<string, number>):
 
 // ---- one count -----------------------------------------------------------------------------------
 
-interface FileSizes { db: number; journal: number; dbIno: number }
 async function fileSizes(dir: string): Promise<FileSizes> {
   const s = async (f: string) => { try { return await stat(join(dir, f)); } catch { return null; } };
   const db = await s(SNAPSHOT_FILE), j = await s(JOURNAL_FILE);
-  return { db: db?.size ?? 0, journal: j?.size ?? 0, dbIno: db?.ino ?? 0 };
+  return { db: db?.size ?? 0, journal: j?.size ?? 0 };
 }
 
 const cpuSum = (c: CpuTimes | null) => (c ? c.self + c.children : NaN);
-
-interface Figures {
-  n: number;
-  mix: Record<string, number>;
-  createMs: number;
-  seed: SeedInfo;
-  startMs: number;
-  windowMin: number;
-  rss: { start: number; max: number; end: number; hwm: number };
-  cpu: { self: number; sys: number; children: number };
-  checks: number;
-  checksByType: Record<string, number>;
-  listPolls: number;
-  listBurstCpuMs: number;
-  lag: { p50: number; p99: number; max: number; n: number; early: number; tooEarly: number; missed: number; expected: number;
-    overdue: number; planBeforeLogMs: number };
-  list: { p50: number; p99: number; max: number; n: number; burstP50: number; burstP99: number; bytes: number };
-  files: { start: FileSizes; end: FileSizes; maxJournal: number; checkpoints: number };
-  io: { start: IoSample | null; end: IoSample | null };
-  peersCpu: number;
-  dnsmasqCpu: number;
-  warnings: number;
-}
+/** Defaults, except that the service listens on loopback only (its default is 0.0.0.0). */
+const CONFIG = 'server:\n  host: 127.0.0.1\n';
+/** The checkpoint run: a checkpoint each minute whatever the snapshot's size. */
+const CHECKPOINT_CONFIG = `${CONFIG}store:\n  checkpoint_age_minutes: 1\n  snapshot_kib_per_minute: 1048576\n`;
 
 async function runCount(n: number, peers: Peers): Promise<Figures> {
   const dir = await mkdtemp(join(tmpdir(), 'netprobe-bench-monitors-'));
   if (!KEEP) cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const logFile = join(dir, 'service.log');
   const port = await freePort();
-  // Defaults, except that the service listens on loopback only (its default is 0.0.0.0, and the bench
-  // bootstraps an administrator with a known password).
-  await writeFile(join(dir, 'config.yaml'), 'server:\n  host: 127.0.0.1\n');
+  await writeFile(join(dir, 'config.yaml'), CONFIG);
   const say = (s: string) => console.log(`[${n}] ${s}`);
+  let current: ServiceProc | null = null;
+  cleanups.push(async () => { await current?.stop(); });
+  const start = async (extra: string[] = []) => { current = await startServiceProc(dir, port, logFile, extra); return current; };
+  const stop = async () => { await current?.stop(); current = null; };
 
   // 1. monitors through the API, each checked once
-  let svc: ServiceProc = await startServiceProc(dir, port, logFile);
-  let current: ServiceProc | null = svc;
-  cleanups.push(async () => { await current?.stop(); });
+  let svc = await start();
   const key = await adminKey(svc.base, dir);
   const mix: Record<string, number> = {};
   const counters: Record<string, number> = {};
@@ -172,17 +167,8 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   }));
   const createMs = performance.now() - tc;
   say(`created ${int(n)} monitors in ${(createMs / 1000).toFixed(1)} s; waiting for their first checks`);
-  for (let waited = 0; ; waited += 1000) {
-    const { monitors } = await listMonitors(svc.base, key);
-    const pendingN = monitors.filter((m) => m.status === 'unknown' || !m.last_check).length;
-    const bad = monitors.filter((m) => m.last_check && m.status !== 'up');
-    if (bad.length) throw new Error(`${bad.length} monitors not up, e.g. ${bad.slice(0, 3).map((m) => `${m.name}: ${m.status} ${m.last_message}`).join('; ')}`);
-    if (!pendingN) break;
-    if (waited > 180_000) throw new Error(`${pendingN} monitors still unchecked after 180 s`);
-    await sleep(1000);
-  }
-  await svc.stop();
-  current = null;
+  await firstChecks(svc, key);
+  await stop();
 
   // 2. 24 h of history
   say(`seeding ${HISTORY_HOURS} h of history ...`);
@@ -190,8 +176,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   say(`seeded ${int(seed.results)} results in ${(seed.ms / 1000).toFixed(1)} s; snapshot ${mib(seed.snapshotBytes)}`);
 
   // 3. the measured run
-  svc = await startServiceProc(dir, port, logFile, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []);
-  current = svc;
+  svc = await start(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []);
   const startMs = svc.readyAt - svc.spawnedAt;
   const w0 = Date.now();
   const cpu0 = await cpuTimes(svc.pid);
@@ -199,153 +184,152 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const peers0 = await cpuTimes(peers.proc.pid!), dns0 = await cpuTimes(peers.dns.child.pid!);
   const files0 = await fileSizes(dir);
   const mem0 = (await memory(svc.pid))!;
-  say(`service up on the seeded data in ${(startMs / 1000).toFixed(1)} s; measuring for ${MINUTES} min`);
+  const lag = new LagCollector(svc.base, key);
+  await lag.poll();
+  say(`service up on the seeded data in ${(startMs / 1000).toFixed(2)} s; measuring for ${MINUTES} min`);
 
   const rss: number[] = [mem0.rssKb];
   const listMs: number[] = [];
-  let listBytes = 0, maxJournal = files0.journal, checkpoints = 0, lastIno = files0.dbIno;
+  const listing: Interval[] = [];
+  let listBytes = 0, maxJournal = files0.journal;
   const endAt = w0 + MINUTES * 60_000;
-  let lastReport = w0;
+  let lastReport = w0, lastLagPoll = Date.now();
   while (Date.now() < endAt) {
     const tick = Date.now();
-    const r = await listMonitors(svc.base, key);
+    const r = await listMonitors(svc.base, key, false);
     listMs.push(r.ms);
+    listing.push({ from: tick, to: Date.now() });
     listBytes = r.bytes;
     const m = await memory(svc.pid);
     if (!m) throw new Error(`service exited during the run:\n${svc.lines.slice(-20).join('\n')}`);
     rss.push(m.rssKb);
-    const f = await fileSizes(dir);
-    maxJournal = Math.max(maxJournal, f.journal);
-    if (f.dbIno && f.dbIno !== lastIno) { checkpoints++; lastIno = f.dbIno; }
+    maxJournal = Math.max(maxJournal, (await fileSizes(dir)).journal);
+    if (Date.now() - lastLagPoll >= LAG_POLL_MS) { await lag.poll(); lastLagPoll = Date.now(); }
     if (Date.now() - lastReport >= 60_000) {
       lastReport = Date.now();
-      say(`  ${((Date.now() - w0) / 60_000).toFixed(1)} min: RSS ${mib(m.rssKb * 1024)}, list ${fmtMs(r.ms)}, journal ${mib(f.journal)}`);
+      say(`  ${((Date.now() - w0) / 60_000).toFixed(1)} min: RSS ${mib(m.rssKb * 1024)}, list ${fmtMs(r.ms)}, journal ${mib(maxJournal)}`);
     }
     await sleep(Math.max(0, Math.min(endAt - Date.now(), POLL_MS - (Date.now() - tick))));
   }
   const w1 = Date.now();
+  await lag.poll();
   const cpu1 = await cpuTimes(svc.pid);
   const io1 = await io(svc.pid);
   const peers1 = await cpuTimes(peers.proc.pid!), dns1 = await cpuTimes(peers.dns.child.pid!);
   const files1 = await fileSizes(dir);
   const mem1 = (await memory(svc.pid))!;
   rss.push(mem1.rssKb);
-  if (files1.dbIno !== lastIno) checkpoints++;
+  const windowLines = svc.lines.length;
+  const hwmWindow = mem1.hwmKb;
 
-  // The burst: 50 sequential lists, with the service's CPU around it (after the window).
+  // The burst: lists back to back, with the service's CPU around it (after the window).
   const burst: number[] = [];
+  const b0 = Date.now();
   const cb0 = await cpuTimes(svc.pid);
-  for (let i = 0; i < BURST; i++) burst.push((await listMonitors(svc.base, key)).ms);
+  while (Date.now() - b0 < BURST_MS || burst.length < 10) {
+    const t = Date.now();
+    burst.push((await listMonitors(svc.base, key, false)).ms);
+    listing.push({ from: t, to: Date.now() });
+  }
   const cb1 = await cpuTimes(svc.pid);
+  const b1 = Date.now();
+  await lag.poll();
   const hwm = (await memory(svc.pid))!.hwmKb;
   const warnings = svc.lines.filter((l) => / (WARN|ERROR) /.test(l)).length;
-  const logTime = schedulerLogTime(svc.lines);
-  await svc.stop();
-  current = null;
-  if (logTime == null) throw new Error('no "monitor scheduler started" line in the service log');
+  const windowCheckpoints = checkpointsIn(svc.lines.slice(0, windowLines)).filter((c) => c.to >= w0);
+  if (KEEP) await writeFile(join(dir, 'lag-samples.json'), JSON.stringify({ w0, w1, b0, b1, listing, samples: lag.samples }));
+  await stop();
 
-  // Results of the run, from the store the service checkpointed on exit.
+  // 4. the checkpoint run
+  let ckpt: Figures['checkpointRun'] = null;
+  if (CHECKPOINT_MIN > 0) {
+    say(`checkpoint run: ${CHECKPOINT_MIN} min with a checkpoint every minute`);
+    await writeFile(join(dir, 'config.yaml'), CHECKPOINT_CONFIG);
+    svc = await start();
+    const ck = new LagCollector(svc.base, key);
+    const c0 = Date.now();
+    for (await ck.poll(); Date.now() - c0 < CHECKPOINT_MIN * 60_000 + 15_000; await ck.poll()) await sleep(LAG_POLL_MS / 2);
+    const cps = checkpointsIn(svc.lines).filter((c) => c.from >= c0);
+    const m = (await memory(svc.pid))!;
+    ckpt = {
+      rss: m.rssKb * 1024, hwm: m.hwmKb * 1024,
+      checkpoints: cps.length, snapshot: cps.at(-1)?.snapshotBytes ?? 0,
+      ms: percentile(cps.map((c) => c.to - c.from), 50), syncMs: Math.max(...cps.map((c) => c.syncMs)),
+      during: lagFigures(ck.samples, c0, Date.now(), cps), all: lagFigures(ck.samples, c0, Date.now()),
+    };
+    await stop();
+    await writeFile(join(dir, 'config.yaml'), CONFIG);
+  }
+
+  // 5. the window's results, from the monitors channel of the stopped service
   const store = await openStore({ dir, migrations: MIGRATIONS, log: () => undefined });
-  let results: { m: number; t: number; type: string }[];
+  const checksByType: Record<string, number> = {};
+  let checks = 0;
   try {
-    results = store.all<{ m: number; t: number; type: string }>(
-      'SELECT r.m AS m, r.t AS t, mo.check_type AS type FROM monitor_results r JOIN monitors mo ON mo.pk = r.m WHERE r.t > ? ORDER BY r.t',
-      [seed.lastSeeded]);
+    const rows = store.all<{ pk: number; check_type: string }>('SELECT pk, check_type FROM monitors');
+    const types = new Map(rows.map((r) => [r.pk, r.check_type]));
+    store.readChannel(CHANNEL, (entry) => {
+      const e = decodeMessage(entry.bytes.subarray(entry.start, entry.end));
+      if (e.kind !== 'result' || e.result.t < w0 || e.result.t >= w1) return;
+      const type = types.get(e.pk) ?? '?';
+      checksByType[type] = (checksByType[type] ?? 0) + 1;
+      checks++;
+    });
   } finally {
     await store.close();
   }
-  const inWindow = results.filter((r) => r.t >= w0 && r.t < w1);
-  const checksByType: Record<string, number> = {};
-  for (const r of inWindow) checksByType[r.type] = (checksByType[r.type] ?? 0) + 1;
-  const lag = schedulingLag(seed.specs, logTime, results, w1);
-  // Lateness: a check started before its slot (coalescing) was on time.
-  const late = lag.lags.map((l) => Math.max(0, l));
 
   return {
-    n, mix, createMs, seed, startMs, windowMin: (w1 - w0) / 60_000,
-    rss: { start: mem0.rssKb * 1024, max: Math.max(...rss) * 1024, end: mem1.rssKb * 1024, hwm: hwm * 1024 },
+    n, mix: MIX, mixCounts: mix, createMs, seed, startMs, windowMin: (w1 - w0) / 60_000,
+    rss: { start: mem0.rssKb * 1024, max: Math.max(...rss) * 1024, end: mem1.rssKb * 1024, hwm: hwmWindow * 1024, hwmBurst: hwm * 1024 },
     cpu: { self: cpu1!.self - cpu0!.self, sys: cpu1!.sys - cpu0!.sys, children: cpu1!.children - cpu0!.children },
-    checks: inWindow.length, checksByType,
-    listPolls: listMs.length, listBurstCpuMs: (cpuSum(cb1) - cpuSum(cb0)) / BURST,
-    lag: { p50: percentile(late, 50), p99: percentile(late, 99), max: late.reduce((a, b) => Math.max(a, b), -Infinity), n: late.length,
-      early: lag.early, tooEarly: lag.tooEarly, missed: lag.missed, expected: lag.expected, overdue: lag.overdue,
-      planBeforeLogMs: lag.planBeforeLogMs },
+    checks, checksByType,
+    listPolls: listMs.length, listBurstCpuMs: (cpuSum(cb1) - cpuSum(cb0)) / burst.length,
     list: { p50: percentile(listMs, 50), p99: percentile(listMs, 99), max: Math.max(...listMs), n: listMs.length,
-      burstP50: percentile(burst, 50), burstP99: percentile(burst, 99), bytes: listBytes },
-    files: { start: files0, end: files1, maxJournal, checkpoints },
+      burstN: burst.length, burstP50: percentile(burst, 50), burstP99: percentile(burst, 99), bytes: listBytes },
+    lag: {
+      window: lagFigures(lag.samples, w0, w1),
+      listing: lagFigures(lag.samples, w0, b1, listing),
+      burst: lagFigures(lag.samples, b0, b1),
+    },
+    files: { start: files0, end: files1, maxJournal, checkpoints: windowCheckpoints.length, segments: seed.segments },
     io: { start: io0, end: io1 },
+    checkpointRun: ckpt,
     peersCpu: cpuSum(peers1) - cpuSum(peers0),
     dnsmasqCpu: cpuSum(dns1) - cpuSum(dns0),
     warnings,
   };
 }
 
-// ---- printing ------------------------------------------------------------------------------------
-
-function report(f: Figures): string[] {
-  const out: string[] = [];
-  const row = (label: string, value: string) => out.push(`  ${label.padEnd(34)} ${value}`);
-  const cpuTotal = f.cpu.self + f.cpu.children;
-  const listCpu = f.listPolls * f.listBurstCpuMs;
-  const written = f.io.start && f.io.end ? f.io.end.writeBytes - f.io.start.writeBytes : NaN;
-  const cancelled = f.io.start && f.io.end ? f.io.end.cancelledWriteBytes - f.io.start.cancelledWriteBytes : NaN;
-  const mixText = ['http', 'tcp', 'dns', 'ping'].map((t) => `${f.mix[t] ?? 0} ${t}`).join(', ');
-  const s = f.seed;
-  out.push(`${int(f.n)} monitors (${mixText}), interval 60 s, window ${f.windowMin.toFixed(2)} min`);
-  row('create through the API', `${(f.createMs / 1000).toFixed(1)} s (8 in parallel, each checked at once)`);
-  row(`seed ${HISTORY_HOURS} h of history`, `${(s.ms / 1000).toFixed(1)} s: ${int(s.results)} results (${int(s.results / f.n)}/monitor), ` +
-    `rollups ${int(s.rollups.minute)} minute / ${int(s.rollups.hour)} hour / ${int(s.rollups.day)} day, ${int(s.messages)} messages, ${int(s.events)} events`);
-  row('seeded snapshot', `${mib(s.snapshotBytes)} (${int(s.snapshotBytes / f.n)} B/monitor), journal ${int(s.journalBytes)} B`);
-  row('start on the seeded data', `${(f.startMs / 1000).toFixed(2)} s to the first answer`);
-  row('resident memory (VmRSS)', `start ${mib(f.rss.start)}, max ${mib(f.rss.max)}, end ${mib(f.rss.end)}; VmHWM ${mib(f.rss.hwm)}`);
-  row('checks in the window', `${int(f.checks)} (${['http', 'tcp', 'dns', 'ping'].map((t) => `${int(f.checksByType[t] ?? 0)} ${t}`).join(', ')}), ` +
-    `${(f.checks / f.windowMin).toFixed(0)}/min`);
-  row('CPU per check', `${fmtMs(cpuTotal / f.checks)} (service ${(f.cpu.self / 1000).toFixed(1)} s, of which ` +
-    `${(f.cpu.sys / 1000).toFixed(1)} s system, + fping children ` +
-    `${(f.cpu.children / 1000).toFixed(1)} s over ${int(f.checks)} checks)`);
-  row('  without the list polling', `${fmtMs((cpuTotal - listCpu) / f.checks)} (${f.listPolls} polls x ${fmtMs(f.listBurstCpuMs)} CPU ` +
-    `each, from the burst, subtracted)`);
-  row('  CPU share of one core', `${((cpuTotal / (f.windowMin * 60_000)) * 100).toFixed(1)} % (all service work in the window)`);
-  row('scheduling lag', `p50 ${fmtMs(f.lag.p50)}, p99 ${fmtMs(f.lag.p99)}, max ${fmtMs(f.lag.max)} over ${int(f.lag.n)} checks; ` +
-    `missed slots ${int(f.lag.missed)} of ${int(f.lag.expected)} (slots up to 13 s before the end)`);
-  row('  started before the slot (as 0)', `${int(f.lag.early)} checks (coalescing: up to 20 ms early by design)${f.lag.tooEarly ? `; ${f.lag.tooEarly} more than 20 ms early (plan time off?)` : ''}`);
-  row('  start-up plan', `${int(f.lag.overdue)} of ${int(f.n)} monitors overdue (spread over 60 s); plan time ${f.lag.planBeforeLogMs} ms before its log line`);
-  row('GET /api/monitors, every poll', `p50 ${fmtMs(f.list.p50)}, p99 ${fmtMs(f.list.p99)}, max ${fmtMs(f.list.max)} (${f.list.n} requests, ${kib(f.list.bytes)})`);
-  row(`GET /api/monitors, ${BURST} in a row`, `p50 ${fmtMs(f.list.burstP50)}, p99 ${fmtMs(f.list.burstP99)}; ${fmtMs(f.listBurstCpuMs)} service CPU each`);
-  row('netprobe.db', `start ${mib(f.files.start.db)}, end ${mib(f.files.end.db)}`);
-  row('netprobe.journal', `start ${kib(f.files.start.journal)}, end ${kib(f.files.end.journal)}, max seen ${mib(f.files.maxJournal)}`);
-  row('checkpoints in the window', `${f.files.checkpoints} (new netprobe.db inode seen, polled)`);
-  if (Number.isFinite(written)) {
-    row('written to disk (write_bytes)', `${mib(written / f.windowMin)}/min, ${kib(written / f.checks)}/check ` +
-      `(${mib(written)} in the window; cancelled_write_bytes ${mib(cancelled)})`);
-    if (f.files.checkpoints === 0) {
-      // No checkpoint fell in the window: add the snapshot writes the size/age bounds will cause.
-      const journalPerMin = (f.files.end.journal - f.files.start.journal) / f.windowMin;
-      const period = Math.min(CHECKPOINT_AGE_MIN, journalPerMin > 0 ? CHECKPOINT_BYTES / journalPerMin : Infinity);
-      row('  with checkpoints (projected)', `${mib(written / f.windowMin + f.files.end.db / period)}/min: journal grows ` +
-        `${mib(journalPerMin)}/min, so a ${mib(f.files.end.db)} snapshot every ${period.toFixed(1)} min ` +
-        `(bounds ${CHECKPOINT_BYTES / 1024 / 1024} MiB / ${CHECKPOINT_AGE_MIN} min)`);
+/** Waits until every monitor has been checked once, and up. */
+async function firstChecks(svc: ServiceProc, key: string): Promise<void> {
+  for (let waited = 0; ; waited += 1000) {
+    const { monitors } = await listMonitors(svc.base, key);
+    const pendingN = monitors.filter((m) => m.status === 'unknown' || !m.last_check).length;
+    const bad = monitors.filter((m) => m.last_check && m.status !== 'up');
+    if (bad.length) {
+      const some = bad.slice(0, 3).map((m) => `${m.name}: ${m.status} ${m.last_message}`).join('; ');
+      throw new Error(`${bad.length} monitors not up, e.g. ${some}`);
     }
-  } else {
-    row('written to disk', '/proc/<pid>/io unavailable here');
+    if (!pendingN) return;
+    if (waited > 180_000) throw new Error(`${pendingN} monitors still unchecked after 180 s`);
+    await sleep(1000);
   }
-  row('peers\' own CPU (not the service)', `http+tcp process ${(f.peersCpu / 1000).toFixed(2)} s, dnsmasq ${(f.dnsmasqCpu / 1000).toFixed(2)} s`);
-  if (f.warnings) row('service log', `${f.warnings} WARN/ERROR lines (see --keep and service.log)`);
-  return out;
 }
 
 // ---- main ----------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const built = ensureBuilt();
-  console.log(`bench/monitors: ${COUNTS.join(', ')} monitors, ${MINUTES} min each, list polled every ${POLL_MS / 1000} s ` +
-    `(dist/ ${built === 'built' ? 'rebuilt' : 'up to date'})`);
+  console.log(`bench/monitors: ${COUNTS.join(', ')} monitors (${MIX}), ${MINUTES} min each, list polled every ${POLL_MS / 1000} s ` +
+    `(dist/ ${built === 'built' ? 'rebuilt' : 'up to date'}; ` +
+    `node flags from systemd/netprobe.service: ${unitNodeFlags().join(' ') || 'none'})`);
   const peers = await startPeers();
-  console.log(`peers: http 127.0.0.1:${peers.httpPort}, tcp 127.0.0.1:{${peers.tcpPorts.join(',')}}, dnsmasq 127.0.0.1:${peers.dns.port}, ping 127.0.x.y`);
+  console.log(`peers: http 127.0.0.1:${peers.httpPort}, tcp 127.0.0.1:{${peers.tcpPorts.join(',')}}, ` +
+    `dnsmasq 127.0.0.1:${peers.dns.port}, ping 127.0.x.y`);
   const all: string[][] = [];
   for (const n of COUNTS) {
-    const f = await runCount(n, peers);
-    const lines = report(f);
+    const lines = report(await runCount(n, peers));
     all.push(lines);
     console.log('\n' + lines.join('\n') + '\n');
   }

@@ -61,7 +61,8 @@ const phases: Record<string, (dir: string) => Promise<Fields>> = {
     const buildMs = performance.now() - t0;
     const t1 = performance.now();
     await s.close();
-    return { rows, build_ms: buildMs, close_checkpoint_ms: performance.now() - t1, snapshot_bytes: (await stat(join(dir, SNAPSHOT_FILE))).size };
+    const snapshot_bytes = (await stat(join(dir, SNAPSHOT_FILE))).size;
+    return { rows, build_ms: buildMs, close_checkpoint_ms: performance.now() - t1, snapshot_bytes };
   },
 
   /** Load only (empty journal), then one checkpoint; RSS before and peak after. */
@@ -190,7 +191,8 @@ async function main(): Promise<void> {
       `${(c.rss_after_open_mib as number).toFixed(0)} MiB (peak ${(c.peak_after_open_mib as number).toFixed(0)} MiB)`);
     console.log(`  checkpoint (export + write + fsync + rename + dir fsync + truncate): ` +
       `${(c.checkpoint_ms as number[]).map(ms).join(', ')}; peak RSS after the first ` +
-      `${(c.peak_after_first_checkpoint_mib as number).toFixed(0)} MiB, after three ${(c.peak_after_checkpoints_mib as number).toFixed(0)} MiB ` +
+      `${(c.peak_after_first_checkpoint_mib as number).toFixed(0)} MiB, ` +
+      `after three ${(c.peak_after_checkpoints_mib as number).toFixed(0)} MiB ` +
       `(RSS after ${(c.rss_after_checkpoints_mib as number).toFixed(0)} MiB)`);
     const j = await runPhase('journal', big);
     const r = await runPhase('replay', big);

@@ -65,6 +65,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
     migrations: MIGRATIONS,
     checkpointBytes: cfg.store.checkpoint_mb * 1024 * 1024,
     checkpointAgeMs: cfg.store.checkpoint_age_minutes * 60_000,
+    snapshotBytesPerMinute: cfg.store.snapshot_kib_per_minute * 1024,
     groupCommitMs: cfg.store.group_commit_ms,
     now: () => clock.now(),
     log: (level, msg, fields) => log.child('store').log(level, msg, fields),

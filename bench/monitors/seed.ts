@@ -1,18 +1,19 @@
 // Seeds 24 h of check history into a stopped service's data directory, as if the service had been
-// running for a day: 1,440 results per monitor at a 60 s interval, with their hour/day rollups (and
-// minute rollups where the module keeps them), the monitors' current state and the status_change
-// events, all written by the monitors module's own code path.
+// running for a day: 1,440 results per monitor at a 60 s interval in the monitors channel, the hour and
+// day rollups the service writes as hours close, the monitors' current state and the status_change
+// events, all written by the monitors module's own code.
 //
 // How: the store is opened in this process (openStore with the service's MIGRATIONS) and a
-// MonitorService is built on it without the HTTP layer. Its `apply` (the method the scheduler's
-// results go through: raw row, message dictionary, rollups, state machine, events) is called for
-// every seeded result, round by round in time order, as the scheduler would write them, so the
-// B-tree pages fill the way they do in a running service. One store transaction per round holds
-// all the monitors' results of that minute (apply's own write() is redirected into it), instead of
-// one per result: only the journal's record boundaries differ, and the journal is folded into the
-// snapshot at the end. The seeded checks reuse what the real first check of each monitor returned
-// (message and details; the status_change row keeps the details, as the service does), with
-// response times drawn from the real first checks of monitors of the same type.
+// MonitorService is built on it without the HTTP layer. Its `apply` (the method the scheduler's results
+// go through: channel entry, message dictionary, state machine, events) is called for every seeded
+// result, round by round in time order, as the scheduler would write them. One store transaction per
+// round holds all the monitors' results of that minute (apply's own write() is redirected into it),
+// instead of one per result: only the journal's record boundaries differ. Then a second MonitorService
+// starts on the store as the service would (loading the channel) and writes the rollups of every closed
+// hour (its HourCloser); closing the store moves the channel entries into a segment file. The seeded
+// checks reuse what the real first check of each monitor returned (message and details; the
+// status_change row keeps the details, as the service does), with response times drawn from the real
+// first checks of monitors of the same type.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../src/core/context.js';
@@ -20,9 +21,11 @@ import { Logger } from '../../src/core/log.js';
 import { systemClock } from '../../src/core/clock.js';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Durability, type Store, type Tx } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/main.js';
+import { CHANNEL, decodeMessage, encodeMessage } from '../../src/modules/monitors/channel.js';
 import type { CheckResult, CheckType } from '../../src/modules/monitors/checks/types.js';
-import type { MonitorRow } from '../../src/modules/monitors/model.js';
-import { phaseOf, type ScheduleSpec } from '../../src/modules/monitors/scheduler.js';
+import { hourOf } from '../../src/modules/monitors/hours.js';
+import type { LiveMonitor } from '../../src/modules/monitors/live.js';
+import { batchGrid, phaseOf } from '../../src/modules/monitors/scheduler.js';
 import { MonitorService } from '../../src/modules/monitors/service.js';
 
 export const HISTORY_HOURS = 24;
@@ -31,18 +34,17 @@ export interface SeedInfo {
   ms: number;
   rounds: number;
   results: number;
-  rollups: { minute: number; hour: number; day: number };
+  rollups: { hour: number; day: number };
+  /** Channel segment files after the seeding, and their bytes. */
+  segments: { files: number; bytes: number };
   messages: number;
   events: number;
   snapshotBytes: number;
   journalBytes: number;
-  /** What the service loads into its scheduler at start-up (for the lag calculation). */
-  specs: ScheduleSpec[];
-  /** The newest seeded result, epoch ms. */
-  lastSeeded: number;
 }
 
-type ApplyFn = (row: MonitorRow, result: CheckResult, at: number, opts: { manualBy?: string | null }, durability: Durability) => Promise<unknown>;
+type ApplyFn = (m: LiveMonitor, result: CheckResult, at: number, opts: { manualBy?: string | null },
+  durability: Durability) => Promise<unknown>;
 
 interface Template { pk: number; id: string; type: CheckType; intervalMs: number; message: string; details: Record<string, unknown> }
 
@@ -63,17 +65,24 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
   // No checkpoint while seeding (the journal is folded in once, by close()).
   const store = await openStore({
     dir, migrations: MIGRATIONS, checkpointBytes: 2 ** 42, checkpointAgeMs: 86_400_000,
-    log: (level, msg, fields) => { if (level === 'warn' || level === 'error') console.error(`[seed store ${level}] ${msg}`, fields ?? ''); },
+    log: (level, msg, fields) => {
+      if (level === 'warn' || level === 'error') console.error(`[seed store ${level}] ${msg}`, fields ?? '');
+    },
   });
   try {
     // ---- templates: what each monitor's real checks returned ----
     const monitors = store.all<{ pk: number; id: string; check_type: CheckType; interval_s: number }>(
       'SELECT pk, id, check_type, interval_s FROM monitors ORDER BY pk');
-    const real = store.all<{ m: number; t: number; s: number; rt: number | null; message: string | null; d: string | null }>(
-      `SELECT r.m AS m, r.t AS t, r.s AS s, r.rt AS rt,
-              CASE WHEN typeof(r.msg) = 'integer' THEN mm.text ELSE r.msg END AS message, r.d AS d
-         FROM monitor_results r LEFT JOIN monitor_messages mm ON typeof(r.msg) = 'integer' AND mm.id = r.msg
-        ORDER BY r.m, r.t`);
+    // The first result of each monitor's real checks, from the monitors channel.
+    const texts = new Map(store.all<{ id: number; text: string }>('SELECT id, text FROM monitor_messages').map((r) => [r.id, r.text]));
+    const real: { m: number; s: number; rt: number | null; message: string; d: string | null }[] = [];
+    store.readChannel(CHANNEL, (entry) => {
+      const e = decodeMessage(entry.bytes.subarray(entry.start, entry.end));
+      if (e.kind !== 'result') return;
+      const r = e.result;
+      const message = typeof r.msg === 'string' ? r.msg : texts.get(r.msg) ?? '';
+      real.push({ m: e.pk, s: r.status === 'up' ? 1 : 0, rt: r.rt, message, d: r.d });
+    });
     const first = new Map<number, (typeof real)[number]>();
     for (const r of real) if (!first.has(r.m)) first.set(r.m, r);
     const pool = new Map<CheckType, number[]>();
@@ -98,17 +107,20 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
     const rounds = (HISTORY_HOURS * 3_600_000) / intervalMs;
     const end = Math.floor(Date.now() / intervalMs) * intervalMs;
     const base = end - rounds * intervalMs;
-    const order = templates.map((t) => ({ t, phase: phaseOf(t.id, t.intervalMs) }))
+    const order = templates.map((t) => ({ t, phase: phaseOf(t.id, t.intervalMs, t.type === 'ping' ? batchGrid(t.intervalMs) : 0) }))
       .sort((a, b) => a.phase - b.phase || a.t.pk - b.t.pk);
 
-    // ---- back to "just created": the real checks' rows go, the dictionary and 'created' events stay ----
+    // ---- back to "just created": the real checks' results go (a `cleared` channel entry), the dictionary
+    // and 'created' events stay; rollups are written from the base hour on, as the seeded hours close ----
     await store.write((tx) => {
-      tx.run('DELETE FROM monitor_results');
       tx.run('DELETE FROM monitor_rollups');
       tx.run('DELETE FROM monitor_incidents');
       tx.run("DELETE FROM monitor_events WHERE kind = 'status_change'");
       tx.run(`UPDATE monitors SET status = 'unknown', fail_streak = 0, last_check = NULL, last_rt = NULL, last_message = NULL,
                 cert_valid_to = NULL, cert_checked_at = NULL, created_at = ?, updated_at = ?`, [base - intervalMs, base - intervalMs]);
+      tx.run("INSERT OR REPLACE INTO monitor_meta (key, value) VALUES ('rollups_written_to', ?), ('state_saved_at', ?)",
+        [hourOf(base), base]);
+      tx.emit(CHANNEL, encodeMessage({ kind: 'cleared' }));
     }, 'sync');
 
     // ---- the module's own write path, without HTTP: apply() of a MonitorService on this store ----
@@ -122,6 +134,8 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
       },
       checkpoint: () => store.checkpoint(),
       flush: () => store.flush(),
+      readChannel: (channel, fn) => store.readChannel(channel, fn),
+      dropChannelBefore: (channel, t, prepare) => store.dropChannelBefore(channel, t, prepare),
       stats: () => store.stats(),
       close: () => Promise.resolve(),
     };
@@ -130,8 +144,13 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
       config: { get: () => ({ monitors: {} }) },
     } as unknown as AppContext;
     const svc = new MonitorService(app);
+    svc.registry.load(store, base);
+    svc.messages.load(store);
+    svc.closer.watermark = hourOf(base); // every seeded hour is still to be written
     const apply = (svc as unknown as { apply?: ApplyFn }).apply;
-    if (typeof apply !== 'function') throw new Error('MonitorService.apply is gone: update bench/monitors/seed.ts to the service\'s result path');
+    if (typeof apply !== 'function') {
+      throw new Error('MonitorService.apply is gone: update bench/monitors/seed.ts to the service\'s result path');
+    }
 
     const random = rng(0x5eed);
     const rtOf = (type: CheckType): number => {
@@ -146,7 +165,7 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
           for (const { t, phase } of order) {
             const at = base + k * intervalMs + phase;
             const result: CheckResult = { status: 'up', response_time_ms: rtOf(t.type), message: t.message, details: t.details };
-            pending.push(apply.call(svc, { pk: t.pk, id: t.id } as MonitorRow, result, at, {}, 'group'));
+            pending.push(apply.call(svc, svc.registry.get(t.pk)!, result, at, {}, 'group'));
           }
         } finally {
           cur = null;
@@ -158,27 +177,29 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
       await new Promise((r) => setImmediate(r)); // let the group commit run
     }
 
+    // ---- the rollups of the closed hours, written as the service writes them once it runs ----
+    const writer = new MonitorService({ ...app, store } as AppContext);
+    await writer.init();
+    await writer.closer.closeDue();
+
     const n = (sql: string) => store.get<{ n: number }>(sql)?.n ?? 0;
     const info = {
       rounds,
-      results: n('SELECT count(*) AS n FROM monitor_results'),
+      results: writer.history.stats().results,
       rollups: {
-        minute: n('SELECT count(*) AS n FROM monitor_rollups WHERE k = 0'),
         hour: n('SELECT count(*) AS n FROM monitor_rollups WHERE k = 1'),
         day: n('SELECT count(*) AS n FROM monitor_rollups WHERE k = 2'),
       },
       messages: n('SELECT count(*) AS n FROM monitor_messages'),
       events: n('SELECT count(*) AS n FROM monitor_events'),
-      specs: store.all<{ pk: number; id: string; interval_s: number; last_check: number | null; status: string }>(
-        'SELECT pk, id, interval_s, last_check, status FROM monitors').map((r) => ({
-        pk: r.pk, id: r.id, intervalMs: r.interval_s * 1000, lastCheck: r.last_check, paused: r.status === 'paused',
-      })),
-      lastSeeded: n('SELECT max(t) AS n FROM monitor_results'),
     };
     await store.close();
     const snapshotBytes = (await stat(join(dir, SNAPSHOT_FILE))).size;
     const journalBytes = (await stat(join(dir, JOURNAL_FILE))).size;
-    return { ...info, ms: performance.now() - t0, snapshotBytes, journalBytes };
+    const after = await openStore({ dir, migrations: MIGRATIONS, log: () => undefined });
+    const segments = after.stats().segments;
+    await after.close();
+    return { ...info, ms: performance.now() - t0, snapshotBytes, journalBytes, segments };
   } catch (e) {
     await store.close().catch(() => undefined);
     throw e;

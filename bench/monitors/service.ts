@@ -1,6 +1,6 @@
 // The compiled service as a child process (dist/src/main.js), and the few API calls the bench makes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, statSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sleep } from './util.js';
@@ -26,6 +26,17 @@ export function ensureBuilt(): 'fresh' | 'built' {
   return 'built';
 }
 
+/**
+ * The node flags the appliance runs the service with: those between `node` and the script in
+ * systemd/netprobe.service's ExecStart, so that the bench measures what a probe runs.
+ */
+export function unitNodeFlags(): string[] {
+  const unit = readFileSync(join(process.cwd(), 'systemd/netprobe.service'), 'utf8');
+  const exec = /^ExecStart=\S*node((?:\s+--\S+)*)\s+\S+main\.js\s*$/m.exec(unit);
+  if (!exec) throw new Error('systemd/netprobe.service: no ExecStart=...node [flags] .../main.js line');
+  return exec[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
 export interface ServiceProc {
   child: ChildProcess;
   pid: number;
@@ -45,7 +56,7 @@ export async function startServiceProc(dataDir: string, port: number, logFile: s
   env.NETPROBE_DATA_DIR = dataDir;
   env.NETPROBE_PORT = String(port);
   const spawnedAt = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, COMPILED], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...unitNodeFlags(), ...nodeArgs, COMPILED], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile, { flags: 'a' });
   const lines: string[] = [];
   let partial = '';
@@ -83,8 +94,10 @@ export async function startServiceProc(dataDir: string, port: number, logFile: s
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-async function call<T>(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: T }> {
-  const r = await fetch(base + path, { method, headers: { ...JSON_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+async function call<T>(base: string, method: string, path: string, headers: Record<string, string>,
+  body?: unknown): Promise<{ status: number; json: T }> {
+  const r = await fetch(base + path,
+    { method, headers: { ...JSON_HEADERS, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await r.text();
   return { status: r.status, json: (text ? JSON.parse(text) : null) as T };
 }
@@ -96,7 +109,8 @@ export async function adminKey(base: string, dataDir: string): Promise<string> {
   const creds = { username: 'bench', password: 'bench password 123' };
   const boot = await call(base, 'POST', '/api/setup/bootstrap', {}, { ...(setupCode ? { setup_code: setupCode } : {}), ...creds });
   if (boot.status !== 201) throw new Error(`bootstrap: ${boot.status} ${JSON.stringify(boot.json)}`);
-  const login = await fetch(base + '/api/auth/login', { method: 'POST', headers: { ...JSON_HEADERS, origin: base }, body: JSON.stringify(creds) });
+  const login = await fetch(base + '/api/auth/login',
+    { method: 'POST', headers: { ...JSON_HEADERS, origin: base }, body: JSON.stringify(creds) });
   await login.arrayBuffer();
   const cookie = login.headers.get('set-cookie')?.split(';')[0];
   if (login.status !== 200 || !cookie) throw new Error(`login: ${login.status}`);
@@ -120,12 +134,16 @@ export interface ListedMonitor {
   stats_24h: { checks: number; uptime_pct: number | null };
 }
 
-/** GET /api/monitors: the monitors, the response size and the time to the last body byte. */
-export async function listMonitors(base: string, key: string): Promise<{ monitors: ListedMonitor[]; bytes: number; ms: number }> {
+/**
+ * GET /api/monitors: the monitors (unless `parse` is false: back-to-back lists leave the CPU to the
+ * service), the response size and the time to the last body byte.
+ */
+export async function listMonitors(base: string, key: string, parse = true):
+  Promise<{ monitors: ListedMonitor[]; bytes: number; ms: number }> {
   const t0 = performance.now();
   const r = await fetch(base + '/api/monitors', { headers: { 'x-api-key': key } });
   const buf = Buffer.from(await r.arrayBuffer());
   const ms = performance.now() - t0;
   if (r.status !== 200) throw new Error(`GET /api/monitors: ${r.status} ${buf.toString().slice(0, 300)}`);
-  return { monitors: (JSON.parse(buf.toString()) as { monitors: ListedMonitor[] }).monitors, bytes: buf.length, ms };
+  return { monitors: parse ? (JSON.parse(buf.toString()) as { monitors: ListedMonitor[] }).monitors : [], bytes: buf.length, ms };
 }

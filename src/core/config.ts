@@ -79,6 +79,8 @@ const CORE_SECTIONS = {
   store: section({
     checkpoint_mb: z.number().min(1).max(1024).default(8),
     checkpoint_age_minutes: z.number().min(1).max(24 * 60).default(10),
+    // Checkpoints by age write a large snapshot less often: at most this much per minute on average.
+    snapshot_kib_per_minute: z.number().min(1).max(1024 * 1024).default(32),
     group_commit_ms: z.number().int().min(0).max(60_000).default(2000),
   }),
   monitors: section({

@@ -161,7 +161,8 @@ describe('dns check: record types', () => {
   test('NS and SOA', async () => {
     const ns = await runCheck('dns', 'test', at({ record_type: 'NS', expected: 'ns1.test', match: 'equals' }), ctx);
     assert.equal(ns.status, 'up', ns.message);
-    const soa = await runCheck('dns', 'test', at({ record_type: 'SOA', expected: 'ns1.test hostmaster.test 2024010101', match: 'contains' }), ctx);
+    const soaSettings = at({ record_type: 'SOA', expected: 'ns1.test hostmaster.test 2024010101', match: 'contains' });
+    const soa = await runCheck('dns', 'test', soaSettings, ctx);
     assert.equal(soa.status, 'up', soa.message);
     assert.deepEqual(soa.details.answers, ['ns1.test hostmaster.test 2024010101 3600 600 86400 300']);
   });

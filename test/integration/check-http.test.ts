@@ -275,7 +275,8 @@ describe('http check: redirects', () => {
       json_path: '$.headers.x-keep', json_expected: '1',
     }, ctx);
     assert.equal(r.status, 'up', r.message);
-    const auth = await runCheck('http', `${H}/to-other-origin`, { auth: { type: 'bearer', token: 'tok-123' }, json_path: '$.headers.authorization' }, ctx);
+    const bearer = { auth: { type: 'bearer', token: 'tok-123' }, json_path: '$.headers.authorization' };
+    const auth = await runCheck('http', `${H}/to-other-origin`, bearer, ctx);
     assert.equal(auth.status, 'down');
     assert.match(auth.message, /not found/);
   });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { run as execRun, type RunOptions } from '../../src/core/exec.js';
 import { runCheck } from '../../src/modules/monitors/checks/index.js';
-import { PingBatcher, runWith, type ExecFn, type PingSettings } from '../../src/modules/monitors/checks/ping.js';
+import { batchLimit, PingBatcher, runWith, type ExecFn, type PingSettings } from '../../src/modules/monitors/checks/ping.js';
 
 const fast: PingSettings = { count: 2, packet_size: 56, per_packet_timeout_ms: 200 };
 const ctx = { timeout: 10 };
@@ -61,6 +61,16 @@ describe('ping check on loopback', () => {
     }
   });
 
+  test('a batch holds at most batchLimit checks: more start fping processes side by side', async () => {
+    const { batcher, calls } = countingBatcher();
+    assert.equal(batchLimit(fast), 10);
+    const targets = Array.from({ length: 25 }, (_, i) => `127.0.1.${i + 1}`);
+    const results = await Promise.all(targets.map((t) => runWith(batcher, t, fast, ctx)));
+    assert.deepEqual(calls.map((c) => c.input.trim().split('\n').length), [10, 10, 5]);
+    assert.deepEqual(calls.flatMap((c) => c.input.trim().split('\n')), targets);
+    for (const r of results) assert.equal(r.status, 'up', r.message);
+  });
+
   test('different packet settings make separate batches', async () => {
     const { batcher, calls } = countingBatcher();
     const big = { ...fast, packet_size: 1400 };
@@ -90,6 +100,28 @@ describe('ping check on loopback', () => {
     const p = runCheck('ping', '127.0.0.1', slow, { timeout: 10, signal: ac.signal });
     setTimeout(() => ac.abort(), 50);
     assert.equal((await p).message, 'check aborted');
+  });
+
+  test('fping is stopped once every check it serves has timed out or been aborted', async () => {
+    const slow = { count: 3, packet_size: 56, per_packet_timeout_ms: 1000 };
+    const ends: string[] = [];
+    const exec: ExecFn = async (program, args, opts) => {
+      try {
+        return await execRun(program, args, opts); // rejects when the signal kills fping
+      } finally {
+        ends.push(opts?.signal?.aborted ? 'stopped' : 'finished');
+      }
+    };
+    const batcher = new PingBatcher({ exec });
+    const ac = new AbortController();
+    const a = runWith(batcher, '127.0.0.1', slow, { timeout: 0.3 });
+    const b = runWith(batcher, '127.0.0.2', slow, { timeout: 10, signal: ac.signal });
+    assert.equal((await a).message, 'timed out after 0.3 s waiting for ping replies');
+    assert.deepEqual(ends, [], 'the other check still waits for fping');
+    ac.abort();
+    assert.equal((await b).message, 'check aborted');
+    while (!ends.length) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(ends, ['stopped']);
   });
 });
 

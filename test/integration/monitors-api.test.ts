@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { monitorsRetentionOf } from '../../src/modules/monitors/index.js';
+import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
 import type { MonitorBusEvent } from '../../src/modules/monitors/service.js';
 import { startTestApp, type TestApp, assertProblem } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
@@ -114,12 +114,15 @@ describe('create and update validation', () => {
 
   test('settings are validated by the check type\'s schema', async () => {
     const base = { name: 's', interval: 60 };
-    assertProblem(await api('POST', '/api/monitors', { ...base, check_type: 'http', target: web.url, settings: { method: 'FETCH' } }), 400, 'settings.method');
-    assertProblem(await api('POST', '/api/monitors', { ...base, check_type: 'http', target: web.url, settings: { accepted_status: ['99'] } }), 400, 'settings.accepted_status.0');
-    assertProblem(await api('POST', '/api/monitors', { ...base, check_type: 'tcp', target: '127.0.0.1:80', settings: { tls: 'yes' } }), 400, 'settings.tls');
-    assertProblem(await api('POST', '/api/monitors', { ...base, check_type: 'ping', target: '127.0.0.1', settings: { count: 0 } }), 400, 'settings.count');
+    const post = (body: Record<string, unknown>) => api('POST', '/api/monitors', { ...base, ...body });
+    assertProblem(await post({ check_type: 'http', target: web.url, settings: { method: 'FETCH' } }), 400, 'settings.method');
+    assertProblem(await post({ check_type: 'http', target: web.url, settings: { accepted_status: ['99'] } }), 400,
+      'settings.accepted_status.0');
+    assertProblem(await post({ check_type: 'tcp', target: '127.0.0.1:80', settings: { tls: 'yes' } }), 400, 'settings.tls');
+    assertProblem(await post({ check_type: 'ping', target: '127.0.0.1', settings: { count: 0 } }), 400, 'settings.count');
     // 10 packets x 2 s each cannot finish within a 10 s timeout.
-    assertProblem(await api('POST', '/api/monitors', { ...base, check_type: 'ping', target: '127.0.0.1', timeout: 10, settings: { count: 10, per_packet_timeout_ms: 2000 } }), 400, 'timeout');
+    const slowPing = { count: 10, per_packet_timeout_ms: 2000 };
+    assertProblem(await post({ check_type: 'ping', target: '127.0.0.1', timeout: 10, settings: slowPing }), 400, 'timeout');
     const unknown = await api('POST', '/api/monitors', { ...base, check_type: 'tcp', target: '127.0.0.1:80', settings: { nonsense: 1 } });
     assertProblem(unknown, 400);
     assert.ok(unknown.body.errors.some((e: { path: string }) => e.path.startsWith('settings')), unknown.text);
@@ -174,7 +177,8 @@ describe('status, incidents and events', () => {
   test('unknown -> up -> degraded -> down -> up, with an incident opened and closed', async () => {
     web.state.status = 200;
     bus.length = 0;
-    const m = await create({ name: 'web-sm', check_type: 'http', target: web.url, interval: 10, timeout: 2, failure_threshold: 2, tags: ['sm'] });
+    const m = await create({ name: 'web-sm', check_type: 'http', target: web.url, interval: 10, timeout: 2, failure_threshold: 2,
+      tags: ['sm'] });
     assert.equal(m.status, 'unknown');
     assert.equal(m.last_check, null);
     const t0 = clock.now();
@@ -338,15 +342,28 @@ describe('status, incidents and events', () => {
     await api('DELETE', `/api/monitors/${m.id}`);
   });
 
-  test('a monitor checked once a minute or less often keeps no minute rollups: its raw results are them', async () => {
+  test('an hour\'s rollups are written from its raw results once it has closed; until then its figures come from memory', async () => {
     web.state.status = 200;
     const m = await create({ name: 'minutely', check_type: 'http', target: web.url, interval: 60 });
     await tick(m.id, 0);
     await tick(m.id, 60_000);
     await api('POST', `/api/monitors/${m.id}/pause`);
-    const kinds = await t.service.app.store.all<{ k: number; checks: number }>(
-      'SELECT r.k, sum(r.checks) AS checks FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? GROUP BY r.k ORDER BY r.k', [m.id]);
-    assert.deepEqual(kinds, [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
+    const rows = () => t.service.app.store.all<{ k: number; checks: number }>(
+      'SELECT r.k, sum(r.checks) AS checks FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m ' +
+      'WHERE mo.id = ? GROUP BY r.k ORDER BY r.k', [m.id]);
+    assert.deepEqual(rows(), [], 'nothing written while the hour is open');
+    const open = (await api('GET', `/api/monitors/${m.id}`)).body.stats;
+    assert.equal(open.checks_24h, 2);
+    assert.equal(open.uptime_30d, 100);
+    // The hour closes 6 minutes after it ends (checks that started in it have finished by then).
+    const closes = (Math.floor(clock.now() / 3600_000) + 1) * 3600_000 + 6 * 60_000;
+    clock.advance(closes - clock.now());
+    for (let i = 0; i < 200 && rows().length < 2; i++) await sleep(10);
+    // No minute rollups: a minute of a monitor checked every 60 s is its raw result.
+    assert.deepEqual(rows(), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
+    const closed = (await api('GET', `/api/monitors/${m.id}`)).body.stats;
+    assert.deepEqual({ ...closed, current_incident: null, last_result: null }, { ...open, current_incident: null, last_result: null },
+      'the same figures, now from the written rows');
     assert.equal((await api('GET', `/api/monitors/${m.id}/results`)).body.total, 2);
     await api('DELETE', `/api/monitors/${m.id}`);
   });
@@ -413,21 +430,24 @@ describe('results, incidents and events', () => {
     assert.equal(one.body.items[0].monitor_name, 'ev-3', 'the log outlives the monitor');
     const deleted = await api('GET', `/api/monitors/events?kind=deleted&since=${new Date(t0 + 1000).toISOString()}&limit=100`);
     assert.equal(deleted.body.total, 27);
-    const created = await api('GET', `/api/monitors/events?kind=created&since=${new Date(t0).toISOString()}&until=${new Date(t0 + 999).toISOString()}&limit=100`);
+    const window = `since=${new Date(t0).toISOString()}&until=${new Date(t0 + 999).toISOString()}`;
+    const created = await api('GET', `/api/monitors/events?kind=created&${window}&limit=100`);
     assert.equal(created.body.total, 27);
     const paged = await api('GET', `/api/monitors/events?kind=created&since=${new Date(t0).toISOString()}&limit=10&offset=20`);
     assert.equal(paged.body.items.length, 7);
   });
 
   test('CSV export: header row, filename, RFC 4180 quoting and neutralised formula cells', async () => {
-    const evil = await create({ name: '=HYPERLINK("http://evil.example","x")', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600, tags: ['csv'] });
+    const evil = await create({ name: '=HYPERLINK("http://evil.example","x")', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600,
+      tags: ['csv'] });
     const comma = await create({ name: 'a, "quoted" name', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const plus = await create({ name: '+SUM(1)', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const at = await create({ name: '@cmd', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const minus = await create({ name: '-2+3', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     const tab = await create({ name: '  =1', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 });
     // Names are one line: a line break or tab is refused before it can reach a CSV cell.
-    assertProblem(await t.request('POST', '/api/monitors', { key, body: { name: 'two\nlines', check_type: 'tcp', target: '127.0.0.1:9' } }), 400, 'name');
+    const twoLines = { name: 'two\nlines', check_type: 'tcp', target: '127.0.0.1:9' };
+    assertProblem(await t.request('POST', '/api/monitors', { key, body: twoLines }), 400, 'name');
     const r = await t.request('GET', '/api/monitors/events/export?kind=created', { key });
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
@@ -457,7 +477,8 @@ describe('list, stats and tags', () => {
     web.state.status = 200;
     const a = await create({ name: 'b-web', check_type: 'http', target: web.url, tags: ['zeta', 'alpha'] });
     const port = await freePort();
-    const b = await create({ name: 'a-closed', check_type: 'tcp', target: `127.0.0.1:${port}`, failure_threshold: 1, tags: ['alpha', 'mid'] });
+    const b = await create({ name: 'a-closed', check_type: 'tcp', target: `127.0.0.1:${port}`, failure_threshold: 1,
+      tags: ['alpha', 'mid'] });
     const c = await create({ name: 'c-paused', check_type: 'tcp', target: '127.0.0.1:9', interval: 3600, tags: [] });
     await api('POST', `/api/monitors/${c.id}/pause`);
     await tick(a.id, 0);
@@ -493,8 +514,9 @@ describe('list, stats and tags', () => {
     assert.deepEqual((await api('GET', '/api/monitors?check_type=http')).body.monitors.map((m: any) => m.id), [a.id]);
     assertProblem(await api('GET', '/api/monitors?status=sleepy'), 400, 'query.status');
 
-    // The stats come from rollups: raw rows gone (as after raw retention), the 24 h figures stay.
-    await t.service.app.store.write((tx) => { tx.run('DELETE FROM monitor_results'); }, 'sync');
+    // The list's figures are hourly counts kept in memory, not a scan of raw results: without them, the same.
+    const svc = monitorsServiceOf(t.service.app)!;
+    svc.history.drop(svc.registry.byId(a.id)!.row.pk);
     assert.equal((await api('GET', `/api/monitors/${a.id}/results`)).body.total, 0);
     const again = (await api('GET', '/api/monitors')).body.monitors.find((m: any) => m.id === a.id);
     assert.deepEqual(again.stats_24h, wa.stats_24h);
@@ -506,13 +528,42 @@ describe('list, stats and tags', () => {
     assert.deepEqual((await api('GET', '/api/monitors/tags')).body, []);
   });
 
+  test('the list follows every change: a check, pause and resume, a rename, parents', async () => {
+    web.state.status = 200;
+    const a = await create({ name: 'follow-a', check_type: 'http', target: web.url });
+    const b = await create({ name: 'follow-b', check_type: 'http', target: web.url });
+    const item = async (id: string) => (await api('GET', '/api/monitors')).body.monitors.find((m: any) => m.id === id);
+    const checked = await tick(a.id, 0);
+    let got = await item(a.id);
+    assert.deepEqual(got, { ...got, status: 'up', last_check: checked.last_check, response_time: checked.response_time });
+    assert.equal(got.stats_24h.checks, 1);
+    clock.advance(1000);
+    const paused = (await api('POST', `/api/monitors/${a.id}/pause`)).body;
+    got = await item(a.id);
+    assert.equal(got.status, 'paused');
+    assert.equal(got.updated_at, paused.updated_at);
+    assert.equal((await api('POST', `/api/monitors/${a.id}/pause`)).body.status, 'unknown');
+    assert.equal((await item(a.id)).status, 'unknown');
+    await api('PUT', `/api/monitors/${a.id}`, { name: 'follow-z', parents: [b.id] });
+    got = await item(a.id);
+    assert.equal(got.name, 'follow-z');
+    assert.deepEqual(got.parents, [b.id]);
+    const names = (await api('GET', '/api/monitors')).body.monitors.map((m: any) => m.name);
+    assert.ok(names.indexOf('follow-b') < names.indexOf('follow-z'), 'sorted by the new name');
+    await api('DELETE', `/api/monitors/${b.id}`);
+    assert.deepEqual((await item(a.id)).parents, [], 'a deleted parent is gone from the list');
+    await api('DELETE', `/api/monitors/${a.id}`);
+  });
+
   test('delete removes the monitor and its history; unknown ids are 404', async () => {
     const m = await create({ name: 'doomed', check_type: 'http', target: web.url });
     await tick(m.id, 0);
     const d = await api('DELETE', `/api/monitors/${m.id}`);
     assert.equal(d.status, 204);
     assert.equal(d.text, '');
-    for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/pause'], ['POST', '/check'], ['GET', '/results'], ['GET', '/incidents']]) {
+    const calls = [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/pause'], ['POST', '/check'], ['GET', '/results'],
+      ['GET', '/incidents']];
+    for (const [method, suffix] of calls) {
       for (const id of [m.id, randomUUID(), 'not-a-uuid']) {
         const r = await api(method!, `/api/monitors/${id}${suffix}`, method === 'PUT' ? { name: 'x' } : undefined);
         assertProblem(r, 404);
@@ -526,6 +577,8 @@ describe('list, stats and tags', () => {
       const orphans = store.get<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE m NOT IN (SELECT pk FROM monitors)`);
       assert.equal(orphans!.n, 0, `${table} rows of the deleted monitor are gone`);
     }
+    const svc = monitorsServiceOf(t.service.app)!;
+    assert.deepEqual([...svc.history.monitors()].filter((pk) => !svc.registry.get(pk)), [], 'its raw results are gone from memory');
   });
 
   test('clear history deletes results, rollups, closed incidents and events; keeps an open incident; is audited', async () => {
@@ -557,6 +610,8 @@ describe('list, stats and tags', () => {
     const f = (await api('GET', `/api/monitors/${flapper.id}`)).body;
     assert.equal(f.status, 'up', 'current status is not history');
     assert.equal(f.stats.checks_24h, 0);
+    const listed = (await api('GET', '/api/monitors')).body.monitors.find((m: any) => m.id === flapper.id);
+    assert.deepEqual([listed.status, listed.stats_24h.checks], ['up', 0], 'the list too');
     const audit = await api('GET', '/api/audit-log?action=monitors.history_cleared');
     assert.equal(audit.body.total, 1);
     assert.equal(audit.body.items[0].details.kept_open_incidents, 1);
@@ -629,7 +684,7 @@ describe('secrets and scopes', () => {
 // ---- retention -----------------------------------------------------------------------------------
 
 describe('retention', () => {
-  test('raw results and minute rollups go after 24 h; hour and day rollups stay', async () => {
+  test('raw results go after 24 h; hour and day rollups stay', async () => {
     web.state.status = 200;
     const m = await create({ name: 'aging', check_type: 'http', target: web.url });
     await tick(m.id, 0);
@@ -637,12 +692,12 @@ describe('retention', () => {
     await api('POST', `/api/monitors/${m.id}/pause`);
     const count = async (k: number) => (await t.service.app.store.all<{ n: number }>(
       'SELECT count(*) AS n FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? AND r.k = ?', [m.id, k]))[0]!.n;
-    assert.equal(await count(0), 1);
     clock.advance(25 * 3600_000);
     await settle();
     const stats = await monitorsRetentionOf(t.service.app)!.runOnce();
     assert.ok(stats.results >= 3, JSON.stringify(stats));
     assert.equal((await api('GET', `/api/monitors/${m.id}/results`)).body.total, 0);
+    assert.equal((await api('GET', `/api/monitors/${m.id}`)).body.stats.last_result, null);
     assert.equal(await count(0), 0);
     assert.equal(await count(1), 1);
     assert.equal(await count(2), 1);

@@ -73,7 +73,8 @@ test('history and status survive a restart; monitors resume from their last chec
     const clock2 = new ManualClock(restartAt);
     t = await startTestApp({ dataDir: dir, clock: clock2 });
     const cookie = await t.login(admin.username, admin.password);
-    const key = (await t.request('POST', '/api/api-keys', { cookie, body: { name: 'after-restart', scopes: ['monitors:write'] } })).body.key;
+    const body = { name: 'after-restart', scopes: ['monitors:write'] };
+    const key = (await t.request('POST', '/api/api-keys', { cookie, body })).body.key;
     call = api(t, key);
 
     const after = (await call('GET', '/api/monitors')).body.monitors as any[];
@@ -85,7 +86,8 @@ test('history and status survive a restart; monitors resume from their last chec
     }
     assert.equal((await call('GET', `/api/monitors/${webs[0]}/results`)).body.total, 2);
     assert.equal((await call('GET', '/api/monitors/events?limit=200')).body.total, eventsBefore);
-    assert.deepEqual((await call('GET', `/api/monitors/${down}/incidents`)).body.items[0], { ...incidentBefore, duration: (restartAt - Date.parse(incidentBefore.opened_at)) / 1000 });
+    assert.deepEqual((await call('GET', `/api/monitors/${down}/incidents`)).body.items[0],
+      { ...incidentBefore, duration: (restartAt - Date.parse(incidentBefore.opened_at)) / 1000 });
 
     // The plan: the hourly monitor at its last check + 1 h; the 30 s ones, all overdue, spread over 30 s
     // in the order they fell due; the paused one not at all.
@@ -98,7 +100,8 @@ test('history and status survive a restart; monitors resume from their last chec
     assert.equal(new Set(overdue).size, overdue.length, 'not all at once');
 
     // Moving the clock step by step: at most a couple start together, and each overdue one once.
-    const resultsOf = async () => Promise.all([...webs, down].map(async (id) => (await call('GET', `/api/monitors/${id}/results?limit=1`)).body.total as number));
+    const resultsOf = async () =>
+      Promise.all([...webs, down].map(async (id) => (await call('GET', `/api/monitors/${id}/results?limit=1`)).body.total as number));
     const start = await resultsOf();
     clock2.advance(0);
     await sleep(200);
@@ -108,7 +111,8 @@ test('history and status survive a restart; monitors resume from their last chec
     await waitChecked(t, call, [...webs, down], 3);
     const end = await resultsOf();
     assert.deepEqual(end.map((n, i) => n - start[i]!), end.map(() => 1), 'each overdue monitor checked once in the spread window');
-    const times = await Promise.all([...webs, down].map(async (id) => (await call('GET', `/api/monitors/${id}`)).body.last_check as string));
+    const times = await Promise.all([...webs, down].map(async (id) =>
+      (await call('GET', `/api/monitors/${id}`)).body.last_check as string));
     assert.ok(new Set(times).size >= 10, `checks at different times: ${new Set(times).size}`);
     assert.equal((await call('GET', `/api/monitors/${slow}/results`)).body.total, 1, 'the hourly monitor is not due yet');
     assert.equal((await call('GET', `/api/monitors/${down}`)).body.status, 'down');

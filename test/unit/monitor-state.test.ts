@@ -9,7 +9,7 @@ import {
   bucketLower, bucketOf, bucketStart, bucketUpper, decodeHist, emptyHist, encodeHist, HIST_BUCKETS, KIND, quantile,
   toRtUnits, uptimePct, windowStart,
 } from '../../src/modules/monitors/rollups.js';
-import { phaseOf, phaseSlot, restartPlan, Scheduler, type ScheduleSpec } from '../../src/modules/monitors/scheduler.js';
+import { batchGrid, phaseOf, phaseSlot, restartPlan, Scheduler, type ScheduleSpec } from '../../src/modules/monitors/scheduler.js';
 import { nextState, type MachineState } from '../../src/modules/monitors/service.js';
 
 const quiet = Logger.create({ write: () => {} });
@@ -169,18 +169,20 @@ describe('scheduler', () => {
     return { clock, sched, starts, open, settle };
   }
 
-  test('phases are stable, in whole seconds, within the interval', () => {
+  test('phases are stable and within the interval: to the millisecond, or on the batch grid', () => {
     const id = '3f0b6c1e-8d7a-4a57-9a11-2b7f3e1c9d00';
     assert.equal(phaseOf(id, 60_000), phaseOf(id, 60_000));
     assert.ok(phaseOf(id, 60_000) >= 0 && phaseOf(id, 60_000) < 60_000);
-    assert.equal(phaseOf(id, 60_000) % 1000, 0);
+    assert.equal(phaseOf(id, 60_000, 10_000) % 10_000, 0);
     const now = Date.parse('2026-01-01T00:00:00.500Z');
     const slot = phaseSlot(id, 60_000, now);
     assert.ok(slot >= now && slot < now + 60_000);
     assert.equal((slot - phaseOf(id, 60_000)) % 60_000, 0);
-    // Phases of many monitors spread over the interval.
+    // Phases of many monitors spread over the interval; batched ones share the grid's six points.
     const phases = new Set(Array.from({ length: 200 }, (_, i) => phaseOf(`m-${i}`, 60_000)));
-    assert.ok(phases.size > 40, `${phases.size} distinct phases`);
+    assert.ok(phases.size > 190, `${phases.size} distinct phases`);
+    assert.equal(new Set(Array.from({ length: 200 }, (_, i) => phaseOf(`m-${i}`, 60_000, 10_000))).size, 6);
+    assert.deepEqual([60_000, 45_000, 30_000, 7_000, 86_400_000].map(batchGrid), [10_000, 5000, 10_000, 1000, 10_000]);
   });
 
   test('a new monitor is checked at once, then on absolute slots that do not drift', async () => {
@@ -239,14 +241,43 @@ describe('scheduler', () => {
     assert.deepEqual(h.starts.map((s) => s.pk), [1, 2, 3, 4, 5]);
   });
 
-  test('checks due together start in the same turn (ping batching)', () => {
-    const h = harness();
-    h.sched.load([spec(1, 60, 0), spec(2, 60, 0), spec(3, 60, 5)].map((s) => ({ ...s, lastCheck: h.clock.now() - 30_000 + (s.lastCheck ?? 0) })));
-    h.clock.advance(30_000);
-    // pk 1 and 2 fall due at the same moment and started before any timer of the other ran.
-    const at1 = h.starts.find((s) => s.pk === 1)!.at, at2 = h.starts.find((s) => s.pk === 2)!.at;
-    assert.equal(at1, at2);
-    assert.equal(h.starts.length, 3, 'pk 3 (5 ms later) coalesced into the same turn');
+  test('batched checks (ping) stay on their grid, start together and do not count against the cap', async () => {
+    const h = harness({ max: 1, durationMs: 3000 });
+    const now = h.clock.now();
+    // Checked before, at different moments: their next slots round to the same point of the grid.
+    h.sched.load([1, 2, 3].map((pk) => ({ ...spec(pk, 60, now - 55_000 + pk * 700), alignMs: 10_000 })));
+    h.sched.add(spec(9, 60)); // an http check, holding the only place under the cap
+    h.clock.advance(0);
+    h.clock.advance(10_000);
+    const batch = h.starts.filter((s) => s.pk !== 9);
+    assert.equal(batch.length, 3, 'all three in spite of the cap');
+    assert.equal(new Set(batch.map((s) => s.at)).size, 1, 'in the same turn');
+    assert.equal(batch[0]!.at % 10_000, 0, 'on the grid');
+    // One created later is checked at once, then goes onto the grid.
+    h.sched.add({ ...spec(4, 60), alignMs: 10_000 });
+    h.clock.advance(1234);
+    for (let i = 0; i < 70; i++) { h.clock.advance(1000); await h.settle(); }
+    const four = h.starts.filter((s) => s.pk === 4).map((s) => s.at);
+    assert.equal(four.length, 2);
+    assert.equal(four[1]! % 10_000, 0);
+  });
+
+  test('the scheduler records how late each check started after its slot', () => {
+    const manual = new ManualClock();
+    let late = 0; // the timer fires this late (a busy event loop)
+    const clock = { now: () => manual.now() + late, iso: (ms?: number) => manual.iso(ms),
+      setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms) };
+    const sched = new Scheduler({ clock, log: quiet, maxConcurrent: 10, run: () => Promise.resolve() });
+    const h = { sched };
+    h.sched.load([spec(1, 60, manual.now() - 30_000)]);
+    late = 40;
+    manual.advance(30_000);
+    const lag = h.sched.stats().lag;
+    assert.equal(lag.checks, 1);
+    assert.equal(lag.max_ms, 40);
+    assert.equal(lag.over_20ms, 1);
+    assert.deepEqual(lag.histogram, [{ le_ms: 40, count: 1 }]);
+    assert.deepEqual(h.sched.recentLag().map((r) => r.lag_ms), [40]);
   });
 
   test('after a restart, monitors resume from their last check; overdue ones are spread, not fired together', () => {
@@ -270,14 +301,18 @@ describe('scheduler', () => {
     // The most overdue goes first.
     assert.ok(plan.get(39)! <= plan.get(10)!);
     assert.ok(plan.get(50)! < now + 10_000);
-    // Whole seconds, so monitors sharing a second share it at every later slot (ping batching).
-    assert.ok([...plan.values()].every((d) => d % 1000 === 0), 'slots on whole seconds');
+    // Spread to the millisecond, so that checks do not wait for each other; batched ones keep to their grid.
     const many = restartPlan(Array.from({ length: 600 }, (_, i) => spec(1000 + i, 60, now - 3600_000 - i * 7)), now + 123);
-    assert.ok(new Set(many.values()).size <= 60, 'overdue monitors share whole-second slots');
+    assert.equal(new Set(many.values()).size, 600, 'overdue monitors each get their own moment');
+    const pingSpecs = Array.from({ length: 60 }, (_, i) => ({ ...spec(2000 + i, 60, now - 3600_000 - i * 7), alignMs: 10_000 }));
+    const pings = restartPlan(pingSpecs, now + 123);
+    assert.ok([...pings.values()].every((d) => d % 10_000 === 0), 'batched: on the grid');
+    assert.ok(new Set(pings.values()).size <= 7, 'batched overdue monitors share the grid\'s points');
 
     const clock = new ManualClock(now);
     const starts: number[] = [];
-    const sched = new Scheduler({ clock, log: quiet, maxConcurrent: 100, run: () => { starts.push(clock.now()); return Promise.resolve(); } });
+    const run = () => { starts.push(clock.now()); return Promise.resolve(); };
+    const sched = new Scheduler({ clock, log: quiet, maxConcurrent: 100, run });
     sched.load(specs);
     clock.advance(0);
     assert.ok(starts.length <= 2, `only the first of the overdue at once, got ${starts.length}`);
@@ -286,6 +321,7 @@ describe('scheduler', () => {
     const perSecond = new Map<number, number>();
     for (const s of starts) perSecond.set(Math.floor(s / 1000), (perSecond.get(Math.floor(s / 1000)) ?? 0) + 1);
     assert.ok(Math.max(...perSecond.values()) <= 3, 'spread over the window');
+    assert.ok(new Set(starts).size >= starts.length - 2, 'at different moments');
   });
 
   test('pause, resume, update and remove reschedule at once; stop aborts running checks', async () => {

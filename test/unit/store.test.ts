@@ -3,45 +3,22 @@
 // through the same replay a restart after power loss would.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, cp, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   MIGRATION_RANGES, openStore, JOURNAL_FILE, SNAPSHOT_FILE, type Migration, type Store, type StoreOptions,
 } from '../../src/core/store/index.js';
-import { encodeParams, encodeRecord, HEADER_BYTES, Journal } from '../../src/core/store/journal.js';
-
-type T = { after(fn: () => Promise<void>): void };
-type LogEntry = { level: string; msg: string; fields?: Record<string, unknown> };
+import { HEADER_BYTES, Journal, journalHeader, JOURNAL_VERSION, LEGACY_VERSION } from '../../src/core/store/journal.js';
+import { encodeLegacyRecord } from '../../src/core/store/legacy.js';
+import { pendingStatement, RecordEncoder } from '../../src/core/store/record.js';
+import { crashImage, openTestStore, tempDir, type LogEntry, type T } from '../helpers/store.js';
 
 const SCHEMA: Migration[] = [
   { version: 1, name: 'items', up: 'CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, data BLOB, big INTEGER)' },
 ];
-
-async function tempDir(t: T): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'netprobe-store-'));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-/** Opens a store that is closed (if still open) when the test ends. */
-async function open(t: T, dir: string, extra: Partial<StoreOptions> = {}, logs?: LogEntry[]): Promise<Store> {
-  const store = await openStore({
-    dir, migrations: SCHEMA, groupCommitMs: 60_000,
-    log: (level, msg, fields) => logs?.push({ level, msg, fields }),
-    ...extra,
-  });
-  t.after(() => store.close().catch(() => undefined));
-  return store;
-}
-
-/** What a crash right now would leave on disk. */
-async function crashImage(t: T, dir: string): Promise<string> {
-  const copy = await tempDir(t);
-  await cp(dir, copy, { recursive: true });
-  return copy;
-}
+const open = (t: T, dir: string, extra: Partial<StoreOptions> = {}, logs?: LogEntry[]): Promise<Store> =>
+  openTestStore(t, dir, SCHEMA, extra, logs);
 
 const insert = (store: Store, id: number, durability: 'sync' | 'group' = 'sync'): Promise<unknown> =>
   store.write((tx) => tx.run('INSERT INTO items (id, name) VALUES (?, ?)', [id, `item-${id}`]), durability);
@@ -50,7 +27,7 @@ const ids = (store: Store): number[] => store.all<{ id: number }>('SELECT id FRO
 const range = (a: number, b: number): number[] => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
 test('sync writes survive a crash through journal replay, and a clean close/reopen', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   for (let i = 1; i <= 20; i++) await insert(store, i);
   // 20 records plus the migration's.
@@ -72,7 +49,7 @@ test('sync writes survive a crash through journal replay, and a clean close/reop
 });
 
 test('writes after a checkpoint replay on top of the snapshot', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   for (let i = 1; i <= 5; i++) await insert(store, i);
   await store.checkpoint();
@@ -90,7 +67,7 @@ test('writes after a checkpoint replay on top of the snapshot', async (t) => {
 });
 
 test('a throwing or async callback rolls back and journals nothing', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   await insert(store, 1);
   const before = store.stats();
@@ -126,7 +103,7 @@ test('a throwing or async callback rolls back and journals nothing', async (t) =
 });
 
 test('a caught statement failure that left changes behind aborts the whole write', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   await insert(store, 1);
   const lsn = store.stats().last_lsn;
@@ -161,7 +138,7 @@ test('a caught statement failure that left changes behind aborts the whole write
 });
 
 test('misuse is refused: nested write, stale tx, BEGIN/COMMIT inside, writes through store.all', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   let inner: Promise<unknown> | undefined;
   await store.write((tx) => {
@@ -192,7 +169,7 @@ test('misuse is refused: nested write, stale tx, BEGIN/COMMIT inside, writes thr
 });
 
 test('group writes resolve at once and are durable after flush() or the group timer', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir, { groupCommitMs: 100 });
   for (let i = 1; i <= 50; i++) await insert(store, i, 'group');
   assert.deepEqual(ids(store), range(1, 50)); // visible at once
@@ -207,7 +184,7 @@ test('group writes resolve at once and are durable after flush() or the group ti
 });
 
 test('a sync write flushes earlier group writes first, in commit order', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   const lsn0 = store.stats().last_lsn;
   await insert(store, 1, 'group');
@@ -226,14 +203,14 @@ test('a sync write flushes earlier group writes first, in commit order', async (
 });
 
 test('concurrent sync writes share fsyncs and all resolve durable', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   await Promise.all(range(1, 200).map((i) => insert(store, i)));
   assert.deepEqual(ids(await open(t, await crashImage(t, dir))), range(1, 200));
 });
 
 test('a checkpoint with writes racing it loses nothing', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const logs: LogEntry[] = [];
   const store = await open(t, dir, { groupCommitMs: 5 }, logs);
   // Some bulk so that the snapshot write takes a moment (built in SQL to keep the record small).
@@ -270,16 +247,18 @@ test('a checkpoint with writes racing it loses nothing', async (t) => {
 });
 
 test('checkpoints trigger on journal size and on age', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir, { checkpointBytes: 4096 });
   const c0 = store.stats().checkpoints;
-  for (let i = 1; i <= 100; i++) await insert(store, i);
+  // Binary records are about 20 bytes each: 400 of them pass the bound in one group commit.
+  for (let i = 1; i <= 400; i++) void insert(store, i, 'group');
   await store.flush();
+  await store.flush(); // the checkpoint queued behind the first one
   assert.ok(store.stats().checkpoints > c0, 'size trigger');
   assert.ok(store.stats().journal_bytes < 4096 + 200);
 
   let now = 1_000_000;
-  const aged = await open(t, await tempDir(t), { checkpointAgeMs: 200, now: () => now });
+  const aged = await open(t, await tempDir(t, 'store'), { checkpointAgeMs: 200, now: () => now });
   const a0 = aged.stats().checkpoints;
   await insert(aged, 1);
   now += 1_000;
@@ -288,12 +267,46 @@ test('checkpoints trigger on journal size and on age', async (t) => {
   assert.equal(aged.stats().journal_records, 0);
 });
 
+test('checkpoint bounds grow with the snapshot: a large database is rewritten less often', async (t) => {
+  let now = 1_000_000;
+  const store = await open(t, await tempDir(t, 'store'), {
+    checkpointBytes: 4096, checkpointAgeMs: 200, snapshotBytesPerMinute: 100 * 1024, now: () => now,
+  });
+  assert.deepEqual(store.stats().checkpoint_bounds, { bytes: 4096, age_ms: 200 }, 'a small database keeps the configured bounds');
+  await store.write((tx) => tx.run(
+    'WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 799) ' +
+    'INSERT INTO items (id, data) SELECT 100000 + i, zeroblob(400) FROM n'));
+  await store.checkpoint();
+  const size = store.stats().snapshot_bytes;
+  assert.ok(size > 300_000, `snapshot ${size}`);
+  const { bytes, age_ms } = store.stats().checkpoint_bounds;
+  assert.equal(bytes, size, 'the journal may grow to the snapshot\'s size');
+  assert.equal(age_ms, Math.round((size / (100 * 1024)) * 60_000), 'by age, the snapshot costs at most 100 KiB a minute');
+  const c0 = store.stats().checkpoints;
+  // Well past the configured bounds, within the scaled ones: no checkpoint.
+  for (let i = 1; i <= 400; i++) void insert(store, i, 'group');
+  await store.flush();
+  now += age_ms - 1000;
+  await new Promise((r) => setTimeout(r, 150));
+  assert.equal(store.stats().checkpoints, c0);
+  now += 2000;
+  for (let i = 0; i < 50 && store.stats().checkpoints === c0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(store.stats().checkpoints, c0 + 1, 'age trigger, scaled');
+  // And by size: a journal as large as the snapshot.
+  await store.write((tx) => tx.run(
+    'INSERT INTO items (id, data) VALUES (?, ?)', [1_000_000, new Uint8Array(store.stats().checkpoint_bounds.bytes + 1000)]));
+  await store.flush();
+  for (let i = 0; i < 50 && store.stats().checkpoints === c0 + 1; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(store.stats().checkpoints, c0 + 2, 'size trigger, scaled');
+});
+
 test('migrations apply once, in order, each journaled; a newer database is refused', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const order: number[] = [];
   const migs = (n: number): Migration[] => ([
     { version: 10, name: 'ten', up: (tx) => { order.push(10); tx.run('CREATE TABLE b (a_id INTEGER REFERENCES a(id))'); } },
-    { version: 2, name: 'two', up: 'CREATE TABLE a (id INTEGER PRIMARY KEY); INSERT INTO a (id) VALUES (1); INSERT INTO a (id) VALUES (2)' },
+    { version: 2, name: 'two',
+      up: 'CREATE TABLE a (id INTEGER PRIMARY KEY); INSERT INTO a (id) VALUES (1); INSERT INTO a (id) VALUES (2)' },
     { version: 30, name: 'thirty', up: (tx) => { order.push(30); tx.run('INSERT INTO b VALUES (2)'); } },
   ] satisfies Migration[]).slice(0, n);
   const now = Date.parse('2024-05-01T12:00:00Z');
@@ -330,7 +343,7 @@ test('migrations apply once, in order, each journaled; a newer database is refus
 });
 
 test('a failing migration rolls back and stops the start', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const bad: Migration[] = [...SCHEMA, { version: 2, name: 'bad', up: 'CREATE TABLE x (a); INSERT INTO nope VALUES (1)' }];
   await assert.rejects(openStore({ dir, migrations: bad, log: () => undefined }), /no such table: nope/);
   const s = await open(t, dir);
@@ -349,7 +362,7 @@ const applied = (s: Store): number[] =>
 const quiet = { log: () => undefined };
 
 test('a pending migration in a lower range than the highest applied one is applied, in version order', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const s1 = await openStore({ dir, migrations: [mig(1), mig(200), mig(201), mig(600)], ...quiet });
   await s1.close();
   // An upgrade that adds a new module (v1sion, 400) and a monitors migration (202) to a probe at 600.
@@ -363,7 +376,7 @@ test('a pending migration in a lower range than the highest applied one is appli
 });
 
 test('migrations run in version order, across modules, whatever order they are given in', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const order: number[] = [];
   // Each one references the table of the one before, so a wrong order fails.
   const migs = [
@@ -379,7 +392,7 @@ test('migrations run in version order, across modules, whatever order they are g
 });
 
 test('a pending migration below its own module\'s newest applied one is refused, naming the module', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   await (await openStore({ dir, migrations: [mig(1), mig(3), mig(200), mig(202), mig(600)], ...quiet })).close();
   // 201 (monitors) sorts after 202: forward-only within the range. 400 alone would be fine.
   await assert.rejects(openStore({ dir, migrations: [mig(1), mig(3), mig(200), mig(201), mig(202), mig(400), mig(600)], ...quiet }),
@@ -391,7 +404,7 @@ test('a pending migration below its own module\'s newest applied one is refused,
 });
 
 test('a database newer than the build in some module\'s range is refused, naming the module', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   await (await openStore({ dir, migrations: [mig(1), mig(200), mig(401), mig(600)], ...quiet })).close();
   // A downgrade to a build without v1sion, or with an older v1sion.
   await assert.rejects(openStore({ dir, migrations: [mig(1), mig(200), mig(600)], ...quiet }),
@@ -405,14 +418,14 @@ test('a database newer than the build in some module\'s range is refused, naming
 });
 
 test('a database version outside every known range is refused; so is a migration outside every range', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const future = [...MIGRATION_RANGES, { module: 'future', from: 700, to: 799 }];
   await (await openStore({ dir, migrations: [mig(1), mig(700)], ranges: future, ...quiet })).close();
   await assert.rejects(openStore({ dir, migrations: [mig(1)], ...quiet }),
     /the database has migration 700, outside every module's range this build knows \(core 1-99, .*webhooks 600-699\); refusing/);
   assert.deepEqual(applied(await open(t, dir, { migrations: [mig(1), mig(700)], ranges: future })), [1, 700]);
 
-  const fresh = await tempDir(t);
+  const fresh = await tempDir(t, 'store');
   await assert.rejects(openStore({ dir: fresh, migrations: [mig(1), mig(1000)], ...quiet }),
     /migration 1000 \(m1000\) lies outside every module's migration range/);
   const overlapping = [{ module: 'a', from: 1, to: 10 }, { module: 'b', from: 10, to: 20 }];
@@ -421,13 +434,14 @@ test('a database version outside every known range is refused; so is a migration
 });
 
 test('blobs, bigints, named params and odd numbers round-trip through the journal', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   const blob = new Uint8Array(1000).map((_, i) => (i * 31) & 255);
   const big = 2n ** 62n + 3n;
   await store.write((tx) => {
     tx.run('INSERT INTO items (id, data, big) VALUES (?, ?, ?)', [1, blob, big]);
-    tx.run('INSERT INTO items (id, name, data) VALUES (:id, :name, :data)', { ':id': 2, ':name': 'ü € 😀', ':data': new Uint8Array(0) });
+    tx.run('INSERT INTO items (id, name, data) VALUES (:id, :name, :data)',
+      { ':id': 2, ':name': 'ü € 😀', ':data': new Uint8Array(0) });
     tx.run('INSERT INTO items (id, big) VALUES ($id, $big)', { $id: 3, $big: -(2n ** 63n) });
     tx.run('INSERT INTO items (id, name, big) VALUES (?, ?, ?)', [4, null, 0.1 + 0.2]);
     tx.run('INSERT INTO items (id, big) VALUES (?, ?)', [5, Infinity]);
@@ -446,9 +460,55 @@ test('blobs, bigints, named params and odd numbers round-trip through the journa
   assert.equal(store.get('SELECT id FROM items WHERE id = 6'), undefined);
 });
 
+test('records are binary and carry each statement\'s SQL once per journal file', async (t) => {
+  const dir = await tempDir(t, 'store');
+  const store = await open(t, dir);
+  await insert(store, 1);
+  const first = store.stats().journal_bytes;
+  await insert(store, 2);
+  const second = store.stats().journal_bytes - first;
+  assert.ok(second < 40, `a repeated statement costs its params and a few bytes (${second} bytes)`);
+  const text = await readFile(join(dir, JOURNAL_FILE));
+  assert.equal(text.toString('latin1').split('INSERT INTO items').length - 1, 1, 'the SQL text is there once');
+  await store.checkpoint(); // truncates: the next record defines it again
+  await insert(store, 3);
+  assert.ok((await readFile(join(dir, JOURNAL_FILE))).includes(Buffer.from('INSERT INTO items')));
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 2, 3]);
+});
+
+test('an earlier build\'s journal (format 1) replays once and the file starts over in format 2', async (t) => {
+  // As a probe upgraded after a crash holds it: no snapshot yet, the old build's records in the journal.
+  const dir = await tempDir(t, 'store');
+  const legacy = Buffer.concat([journalHeader(LEGACY_VERSION),
+    encodeLegacyRecord(1, [[SCHEMA[0]!.up as string, null],
+      ['INSERT INTO _migrations (version, name, applied_at) VALUES (?, ?, ?)', [1, 'items', '2024-01-01T00:00:00.000Z']]]),
+    encodeLegacyRecord(2, [['INSERT INTO items (id, name, data) VALUES (?, ?, ?)', [1, 'old', new Uint8Array([7])]]]),
+    encodeLegacyRecord(3, [['INSERT INTO items (id, name, big) VALUES (?, ?, ?)', [2, 'older', 2n ** 60n]]])]);
+  await writeFile(join(dir, JOURNAL_FILE), legacy);
+  const s = await open(t, dir);
+  assert.deepEqual(s.all('SELECT id, name, data, big FROM items ORDER BY id'),
+    [{ id: 1, name: 'old', data: new Uint8Array([7]), big: null }, { id: 2, name: 'older', data: null, big: 2 ** 60 }]);
+  assert.equal(s.stats().replayed_records, 3);
+  assert.equal(s.stats().checkpoints, 1, 'a snapshot took the legacy records in');
+  const j = await readFile(join(dir, JOURNAL_FILE));
+  assert.deepEqual(j.subarray(0, HEADER_BYTES), journalHeader(JOURNAL_VERSION));
+  await insert(s, 3);
+  assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 2, 3]);
+  // A legacy journal with no records (the earlier build stopped cleanly) only gets the new header.
+  const clean = await tempDir(t, 'store');
+  const s0 = await open(t, clean);
+  await insert(s0, 9);
+  await s0.close();
+  await writeFile(join(clean, JOURNAL_FILE), journalHeader(LEGACY_VERSION));
+  const s1 = await open(t, clean);
+  assert.deepEqual(ids(s1), [9]);
+  assert.equal(s1.stats().checkpoints, 0);
+  assert.deepEqual(await readFile(join(clean, JOURNAL_FILE)), journalHeader(JOURNAL_VERSION));
+});
+
 /** Three records, then a tail of `last`'s record, returned with its byte extent. */
 async function journalWithLast(t: T): Promise<{ dir: string; lastStart: number; lastEnd: number }> {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   await insert(store, 1);
   await insert(store, 2);
@@ -494,7 +554,7 @@ test('a bit-flipped last record is skipped, and the journal is cut there before 
 });
 
 test('a journal record that no longer applies is rolled back and cut, not half-applied', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   await insert(store, 1);
   await insert(store, 2);
@@ -503,11 +563,13 @@ test('a journal record that no longer applies is rolled back and cut, not half-a
   const path = join(image, JOURNAL_FILE);
   const goodSize = (await stat(path)).size;
   // Intact (CRC-valid) records whose second statement conflicts: as if the SQL were not deterministic.
-  const bad = encodeRecord(lsn + 1, [
-    ['INSERT INTO items (id) VALUES (?)', encodeParams([3])],
-    ['INSERT INTO items (id) VALUES (?)', encodeParams([1])],
+  // A fresh encoder, as a writer restarted on the file: its definitions replace the file's earlier ones.
+  const e = new RecordEncoder();
+  const bad = e.encode(lsn + 1, [
+    pendingStatement('INSERT INTO items (id) VALUES (?)', [3]),
+    pendingStatement('INSERT INTO items (id) VALUES (?)', [1]),
   ]);
-  const after = encodeRecord(lsn + 2, [['INSERT INTO items (id) VALUES (?)', encodeParams([4])]]);
+  const after = e.encode(lsn + 2, [pendingStatement('INSERT INTO items (id) VALUES (?)', [4])]);
   await appendFile(path, Buffer.concat([bad, after]));
   const logs: LogEntry[] = [];
   const s = await open(t, image, {}, logs);
@@ -520,10 +582,11 @@ test('a journal record that no longer applies is rolled back and cut, not half-a
 });
 
 test('prepared statements keep working after a checkpoint and foreign_keys stays on', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const fk: Migration[] = [
     ...SCHEMA,
-    { version: 2, name: 'fk', up: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER NOT NULL REFERENCES parent(id))' },
+    { version: 2, name: 'fk',
+      up: 'CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (p INTEGER NOT NULL REFERENCES parent(id))' },
   ];
   const store = await open(t, dir, { migrations: fk });
   const q = 'SELECT count(*) AS n FROM items WHERE id > ?';
@@ -547,7 +610,7 @@ test('prepared statements keep working after a checkpoint and foreign_keys stays
 });
 
 test('tx.run reports changes; RETURNING through tx.all/get is journaled', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   const r = await store.write((tx) => {
     const a = tx.run('INSERT INTO items (id) VALUES (1), (2), (3)');
@@ -564,7 +627,7 @@ test('tx.run reports changes; RETURNING through tx.all/get is journaled', async 
 });
 
 test('start-up removes a leftover snapshot temp file and refuses a foreign journal', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const s = await open(t, dir);
   await insert(s, 1);
   await s.close();
@@ -581,7 +644,7 @@ test('start-up removes a leftover snapshot temp file and refuses a foreign journ
 });
 
 test('a crash between snapshot and journal truncation: stale records are skipped and the journal reset', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const store = await open(t, dir);
   for (let i = 1; i <= 3; i++) await insert(store, i);
   const before = await crashImage(t, dir); // journal: migration + 3 records, no snapshot
@@ -600,7 +663,7 @@ test('a crash between snapshot and journal truncation: stale records are skipped
 });
 
 test('a journal that does not belong to the snapshot is refused, not silently dropped', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const s = await open(t, dir);
   for (let i = 1; i <= 3; i++) await insert(s, i);
   await s.checkpoint();
@@ -612,13 +675,13 @@ test('a journal that does not belong to the snapshot is refused, not silently dr
 });
 
 test('stats() reports the interface fields', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const s = await open(t, dir);
   await insert(s, 1);
   const st = s.stats();
   assert.deepEqual(Object.keys(st).sort(), [
-    'checkpoints', 'discarded_bytes', 'io_error', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
-    'page_count', 'page_size', 'replayed_records', 'snapshot_bytes',
+    'checkpoint_bounds', 'checkpoints', 'discarded_bytes', 'io_error', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
+    'page_count', 'page_size', 'replayed_records', 'segments', 'snapshot_bytes',
   ]);
   assert.equal(st.io_error, null);
   assert.equal(st.page_size, 4096);
@@ -628,7 +691,7 @@ test('stats() reports the interface fields', async (t) => {
 });
 
 test('a failed journal append refuses writes until a checkpoint repairs the journal', async (t) => {
-  const dir = await tempDir(t);
+  const dir = await tempDir(t, 'store');
   const logs: LogEntry[] = [];
   const store = await open(t, dir, {}, logs);
   await insert(store, 1);

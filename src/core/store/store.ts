@@ -1,26 +1,32 @@
 // The Store: one sql.js database in memory, made durable by a write-ahead journal of the statements each
 // write transaction ran, plus periodic full snapshots (checkpoints). Format and guarantees: docs/store.md.
 import { createRequire } from 'node:module';
-import { mkdir, readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { BindParams, Database, SqlJsStatic, Statement } from 'sql.js';
 import type {
-  Durability, Migration, MigrationRange, Row, SqlParams, Store, StoreOptions, StoreStats, Tx,
+  ChannelEntry, Durability, Migration, MigrationRange, Row, SqlParams, Store, StoreOptions, StoreStats, Tx,
 } from './types.js';
+import { HEADER_BYTES, Journal, JOURNAL_FILE, JOURNAL_VERSION } from './journal.js';
 import {
-  encodeParams, encodeRecord, HEADER_BYTES, Journal, JOURNAL_FILE,
-  type EncodedStatement, type JournalRecord,
-} from './journal.js';
+  MAX_RECORD_BYTES, pendingStatement, RecordDecoder, recordSizeBound, RecordEncoder,
+  type EmittedEntry, type JournalRecord, type PendingStatement,
+} from './record.js';
+import { listSegments, readSegment, segmentWrittenAt, writeSegment, type SegmentEntry } from './segment.js';
 import { MIGRATION_RANGES, planMigrations, rangeOf, validateMigrations } from './migrations.js';
-import { readSnapshot, removeStaleTemp, SNAPSHOT_FILE, writeSnapshot } from './snapshot.js';
+import { fsyncDir } from './files.js';
+import { installSnapshot, readSnapshot, removeStaleTemp, SNAPSHOT_FILE, writeSnapshotTemp } from './snapshot.js';
 
 export { JOURNAL_FILE, SNAPSHOT_FILE };
 
 const DEFAULT_CHECKPOINT_BYTES = 8 * 1024 * 1024;
 const DEFAULT_CHECKPOINT_AGE_MS = 10 * 60 * 1000;
+const DEFAULT_SNAPSHOT_BYTES_PER_MINUTE = 32 * 1024;
 const DEFAULT_GROUP_COMMIT_MS = 2000;
 const STATEMENT_CACHE_SIZE = 128;
+const CHANNEL_NAME = /^[a-z0-9_.-]{1,64}$/;
 
 type LogFn = NonNullable<StoreOptions['log']>;
 
@@ -29,10 +35,11 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
-/** A committed transaction whose record is not yet in the journal file. */
+/** A committed transaction whose record is not yet in the journal file (encoded when appended). */
 interface PendingRecord {
   lsn: number;
-  bytes: Buffer;
+  statements: PendingStatement[];
+  emits: EmittedEntry[];
   committedAt: number;
   /** Set for 'sync' writes: resolved once the record (or a snapshot covering it) is durable. */
   waiter: Waiter | null;
@@ -89,11 +96,14 @@ class SqlJsStore implements Store {
   private readonly dir: string;
   private readonly checkpointBytes: number;
   private readonly checkpointAgeMs: number;
+  private readonly snapshotBytesPerMinute: number;
   private readonly groupCommitMs: number;
   private readonly now: () => number;
   private readonly ranges: readonly MigrationRange[];
 
   private journal: Journal | null = null;
+  /** The statement dictionary of the journal file as written so far; reset with the file. */
+  private readonly encoder = new RecordEncoder();
   private readonly stmts = new Map<string, Statement>();
   private state: 'opening' | 'open' | 'closing' | 'closed' = 'opening';
   private inTx = false;
@@ -103,6 +113,8 @@ class SqlJsStore implements Store {
   /** LSN covered by the snapshot on disk. */
   private snapshotLsn = 0;
   private pending: PendingRecord[] = [];
+  /** The batch being appended right now (neither pending nor in the file yet). */
+  private appending: PendingRecord[] = [];
   /** Commit time of the oldest transaction not yet covered by a snapshot. */
   private oldestUncheckpointed: number | null = null;
 
@@ -135,6 +147,7 @@ class SqlJsStore implements Store {
     this.dir = opts.dir;
     this.checkpointBytes = positive(opts.checkpointBytes, DEFAULT_CHECKPOINT_BYTES, 'checkpointBytes');
     this.checkpointAgeMs = positive(opts.checkpointAgeMs, DEFAULT_CHECKPOINT_AGE_MS, 'checkpointAgeMs');
+    this.snapshotBytesPerMinute = positive(opts.snapshotBytesPerMinute, DEFAULT_SNAPSHOT_BYTES_PER_MINUTE, 'snapshotBytesPerMinute');
     this.groupCommitMs = positive(opts.groupCommitMs, DEFAULT_GROUP_COMMIT_MS, 'groupCommitMs');
     this.now = opts.now ?? Date.now;
     this.ranges = opts.ranges ?? MIGRATION_RANGES;
@@ -168,16 +181,23 @@ class SqlJsStore implements Store {
         discarded_bytes: fileSize - cutAt, offset: cutAt, reason,
       });
     }
-    if (records > 0 && this.lsn === this.snapshotLsn) {
+    if (this.counters.replayed_records > 0) this.oldestUncheckpointed = this.now();
+    if (this.journal.version !== JOURNAL_VERSION) {
+      // An earlier build's journal: new records cannot follow its records. A snapshot of what it held
+      // starts the file over in this build's format (a crash before that replays it again).
+      if (this.lsn > this.snapshotLsn) await this.runCheckpoint();
+      else await this.journal.reset();
+      this.counters.journal_records = 0;
+    } else if (records > 0 && this.lsn === this.snapshotLsn) {
       // Every record is covered by the snapshot (a crash between snapshot and truncation): finish that
       // truncation, so that new records never follow stale ones.
-      await this.journal.truncate(HEADER_BYTES);
+      await this.journal.reset();
       this.counters.journal_records = 0;
     } else if (cutAt < fileSize) {
       // New records must not land behind the damaged tail, where a scan would never reach them.
       await this.journal.truncate(cutAt);
     }
-    if (this.counters.replayed_records > 0) this.oldestUncheckpointed = this.now();
+    await this.removeSegmentLeftovers();
     const replayMs = performance.now() - t0;
     this.applyPragmas(false);
     this.state = 'open';
@@ -186,10 +206,10 @@ class SqlJsStore implements Store {
     this.ageTimer.unref();
 
     const applied = await this.migrate(migrations);
-    // No unconditional checkpoint at start: replaying a journal under checkpointBytes is cheap, while a
+    // No unconditional checkpoint at start: replaying a journal under its bound is cheap, while a
     // snapshot of a large database on an SD card is not (and a crash loop would write one per start).
     // The usual size rule applies, so a journal that outgrew it (checkpoints failing) is folded in now.
-    if (this.journal.size - HEADER_BYTES > this.checkpointBytes) await this.checkpoint();
+    if (this.overSizeBound()) await this.checkpoint();
     this.log('info', 'opened', {
       dir: this.dir, snapshot_bytes: this.counters.snapshot_bytes, load_ms: round(this.loadMs),
       replayed_records: this.counters.replayed_records, replay_ms: round(replayMs),
@@ -240,6 +260,7 @@ class SqlJsStore implements Store {
   }
 
   private applyRecord(rec: JournalRecord): Error | null {
+    if (rec.statements.length === 0) return null; // channel entries only: nothing for the database
     this.db.run('BEGIN');
     try {
       for (const [sql, params] of rec.statements) this.execWrite(sql, params);
@@ -248,6 +269,20 @@ class SqlJsStore implements Store {
     } catch (err) {
       this.rollbackQuietly();
       return toError(err);
+    }
+  }
+
+  /**
+   * A checkpoint that crashed before its snapshot was renamed may have left segments past the snapshot
+   * (their entries are still in the journal) and temp files: both go.
+   */
+  private async removeSegmentLeftovers(): Promise<void> {
+    const { segments, temps } = listSegments(this.dir);
+    const orphans = segments.filter((g) => g.lastLsn > this.snapshotLsn).map((g) => g.file);
+    for (const f of [...temps, ...orphans]) await rm(join(this.dir, f), { force: true });
+    if (temps.length || orphans.length) {
+      await fsyncDir(this.dir);
+      this.log('info', 'removed channel segments left by an interrupted checkpoint', { files: temps.length + orphans.length });
     }
   }
 
@@ -289,7 +324,8 @@ class SqlJsStore implements Store {
     if (this.ioError) {
       // Space may have come back since: try the recovery checkpoint now rather than at the next tick.
       this.checkpoint().catch(() => undefined);
-      return Promise.reject(storageFailure(`store cannot journal writes (${this.ioError.message}); retrying with a checkpoint`, this.ioError));
+      const why = `store cannot journal writes (${this.ioError.message}); retrying with a checkpoint`;
+      return Promise.reject(storageFailure(why, this.ioError));
     }
     let out: { result: T; record: PendingRecord | null };
     try {
@@ -317,24 +353,36 @@ class SqlJsStore implements Store {
 
   /** BEGIN; fn(tx); COMMIT, collecting the statements to journal. Throws (after ROLLBACK) on failure. */
   private runTransaction<T>(fn: (tx: Tx) => T): { result: T; record: PendingRecord | null } {
-    const recorded: EncodedStatement[] = [];
+    const recorded: PendingStatement[] = [];
+    const emits: EmittedEntry[] = [];
+    const onCommit: (() => void)[] = [];
     let live = true;
+    let begun = false;
     let aborted: Error | null = null;
+    const alive = () => {
+      if (!live) throw new Error('transaction is finished: tx was used after write() returned');
+      if (aborted) throw aborted;
+    };
     // Every statement goes through here: only successful ones are journaled, so a failure that fn
     // catches must have left nothing behind. SQLite undoes a failed statement (default ABORT), except
     // OR FAIL (keeps earlier rows) and errors that roll back the whole transaction: those abort the write.
     const step = <R>(sql: string, params: SqlParams | undefined, exec: (read: boolean) => R): R => {
-      if (!live) throw new Error('transaction is finished: tx was used after write() returned');
-      if (aborted) throw aborted;
+      alive();
       if (typeof sql !== 'string') throw new TypeError('sql must be a string');
       assertNotTxControl(sql);
       const read = isPlainRead(sql);
       // Encode first: an unjournalable value must fail before it changes anything.
-      const enc = encodeParams(params);
+      const pending = read ? null : pendingStatement(sql, params);
+      // BEGIN at the first statement: a transaction that only emits channel entries never touches sql.js.
+      if (!begun) {
+        this.control('BEGIN');
+        this.setWritable(true);
+        begun = true;
+      }
       const before = read ? 0 : this.totalChanges();
       try {
         const out = exec(read);
-        if (!read) recorded.push([sql, enc]);
+        if (pending) recorded.push(pending);
         return out;
       } catch (err) {
         if (!read && (this.totalChanges() !== before || !this.inTransaction())) {
@@ -349,12 +397,20 @@ class SqlJsStore implements Store {
       // A write with RETURNING runs to completion (all rows), as it will on replay.
       get: <R>(sql: string, params?: SqlParams): R | undefined =>
         step(sql, params, (read) => (read ? this.queryOne<R>(sql, params) : this.query<R>(sql, params)[0])),
+      emit: (channel, data) => {
+        alive();
+        if (typeof channel !== 'string' || !CHANNEL_NAME.test(channel)) throw new TypeError(`invalid channel name ${String(channel)}`);
+        if (!(data instanceof Uint8Array)) throw new TypeError('channel entries are bytes (a Uint8Array)');
+        emits.push({ channel, data: new Uint8Array(data) }); // a copy (Buffer#slice would not be): callers reuse buffers
+      },
+      onCommit: (fn) => {
+        alive();
+        onCommit.push(fn);
+      },
     };
 
     this.inTx = true;
     try {
-      this.control('BEGIN');
-      this.setWritable(true);
       const result = fn(tx);
       if (aborted) throw aborted;
       if (isThenable(result)) {
@@ -363,24 +419,85 @@ class SqlJsStore implements Store {
         throw new TypeError('write() callback returned a Promise: it must be synchronous (do async work before write())');
       }
       let record: PendingRecord | null = null;
-      if (recorded.length > 0) {
-        record = { lsn: this.lsn + 1, bytes: encodeRecord(this.lsn + 1, recorded), committedAt: this.now(), waiter: null };
+      if (recorded.length > 0 || emits.length > 0) {
+        const bound = recordSizeBound(recorded, emits);
+        if (bound > MAX_RECORD_BYTES) throw new RangeError(`transaction too large for one journal record (up to ${bound} bytes)`);
+        record = { lsn: this.lsn + 1, statements: recorded, emits, committedAt: this.now(), waiter: null };
       }
-      this.control('COMMIT');
+      if (begun) this.control('COMMIT');
+      live = false;
+      for (const hook of onCommit) {
+        try {
+          hook();
+        } catch (err) {
+          this.log('error', 'an onCommit callback failed (the transaction is committed)', { error: errMessage(err) });
+        }
+      }
       return { result, record };
     } catch (err) {
-      this.rollbackQuietly();
+      if (begun) this.rollbackQuietly();
       throw err;
     } finally {
       live = false;
       this.inTx = false;
-      this.setWritable(false);
+      if (begun) this.setWritable(false);
     }
   }
 
   flush(): Promise<void> {
     if (this.state === 'closed') return Promise.reject(new Error('store is closed'));
     return this.requestFlush();
+  }
+
+  // ---- channels -----------------------------------------------------------------------------------
+
+  readChannel(channel: string, fn: (entry: ChannelEntry) => void): void {
+    if (this.state === 'closed') throw new Error('store is closed');
+    let last = 0;
+    const entry: ChannelEntry = { lsn: 0, bytes: new Uint8Array(0), start: 0, end: 0 };
+    const deliver = (lsn: number, bytes: Uint8Array, start = 0, end = bytes.length) => {
+      last = lsn;
+      entry.lsn = lsn;
+      entry.bytes = bytes;
+      entry.start = start;
+      entry.end = end;
+      fn(entry);
+    };
+    // Segments up to the snapshot (a newer one belongs to a checkpoint still writing: the journal has it).
+    for (const g of listSegments(this.dir).segments) {
+      if (g.channel !== channel || g.lastLsn > this.snapshotLsn) continue;
+      const damage = readSegment(join(this.dir, g.file), deliver);
+      if (damage) {
+        this.log('error', 'a channel segment is damaged; the entries after the damage are lost', { file: g.file, reason: damage });
+      }
+    }
+    // The journal's records past the snapshot: the appends completed so far (journal.size), in order.
+    if (this.journal && this.journal.version === JOURNAL_VERSION) {
+      const decoder = new RecordDecoder();
+      for (const { payload } of this.journal.payloads()) {
+        const { lsn, emits } = decoder.decodeEmits(payload);
+        if (lsn <= this.snapshotLsn) continue;
+        for (const e of emits) if (e.channel === channel) deliver(lsn, e.data);
+      }
+    }
+    // Committed, not yet in the file: the batch being appended, then the queue.
+    for (const r of [...this.appending, ...this.pending]) {
+      if (r.lsn <= last) continue;
+      for (const e of r.emits) if (e.channel === channel) deliver(r.lsn, e.data);
+    }
+  }
+
+  async dropChannelBefore(channel: string, t: number, prepare?: () => Promise<void>): Promise<number> {
+    if (this.state === 'closed') throw new Error('store is closed');
+    const old = listSegments(this.dir).segments.filter((g) => {
+      if (g.channel !== channel || g.lastLsn > this.snapshotLsn) return false;
+      const writtenAt = segmentWrittenAt(join(this.dir, g.file));
+      return writtenAt === null || writtenAt < t;
+    });
+    if (!old.length) return 0;
+    await prepare?.();
+    for (const g of old) await rm(join(this.dir, g.file), { force: true });
+    return old.length;
   }
 
   checkpoint(): Promise<void> {
@@ -423,8 +540,11 @@ class SqlJsStore implements Store {
       clearTimeout(this.groupTimer);
       this.groupTimer = null;
     }
+    this.appending = batch;
     try {
-      await this.journal.append(batch.length === 1 ? batch[0].bytes : Buffer.concat(batch.map((r) => r.bytes)));
+      // Encoded here, not at commit: the dictionaries are the file's, as appended so far.
+      const bytes = batch.map((r) => this.encoder.encode(r.lsn, r.statements, r.emits));
+      await this.journal.append(bytes.length === 1 ? bytes[0]! : Buffer.concat(bytes));
     } catch (err) {
       const e = toError(err);
       this.ioError = e;
@@ -436,10 +556,12 @@ class SqlJsStore implements Store {
       }
       this.pending = batch.concat(this.pending);
       throw e;
+    } finally {
+      this.appending = [];
     }
     this.counters.journal_records += batch.length;
     for (const r of batch) r.waiter?.resolve();
-    if (this.journal.size - HEADER_BYTES > this.checkpointBytes) this.checkpoint().catch(() => undefined);
+    if (this.overSizeBound()) this.checkpoint().catch(() => undefined);
   }
 
   /**
@@ -464,16 +586,24 @@ class SqlJsStore implements Store {
     }
     let bytes: Uint8Array | null = this.db.export();
     this.afterExport();
+    // The only part that holds the event loop (checks start late meanwhile); the file writes do not.
+    const syncMs = performance.now() - t0;
     const size = bytes.length;
+    let segments: number;
     try {
-      await writeSnapshot(this.dir, bytes);
+      await writeSnapshotTemp(this.dir, bytes);
+      bytes = null; // the only full copy outside sql.js: let it go before anything else allocates
+      // Channel entries leave the journal with this checkpoint, and the snapshot does not hold them: their
+      // segments must be durable before the snapshot's rename makes the journal's records stale.
+      segments = await this.writeSegments(x);
+      await installSnapshot(this.dir);
     } catch (err) {
       const e = toError(err);
       this.log('error', 'checkpoint failed; the journal is kept', { error: e.message });
       if (this.ioError) this.failWaiters(e);
       throw e;
     } finally {
-      bytes = null; // the only full copy outside sql.js: let it go before anything else allocates
+      bytes = null;
     }
     this.snapshotLsn = x;
     this.counters.snapshot_bytes = size;
@@ -485,7 +615,8 @@ class SqlJsStore implements Store {
     this.oldestUncheckpointed = this.pending[0]?.committedAt ?? null;
     for (const r of covered) r.waiter?.resolve();
     try {
-      await this.journal.truncate(HEADER_BYTES);
+      await this.journal.reset();
+      this.encoder.reset();
       this.counters.journal_records = 0;
       if (this.ioError) this.log('info', 'journal recovered by a checkpoint');
       this.ioError = null;
@@ -495,10 +626,43 @@ class SqlJsStore implements Store {
       this.ioError = toError(err);
       this.log('error', 'journal truncation failed after checkpoint', { error: this.ioError.message });
     }
-    this.log('debug', 'checkpoint', {
-      lsn: x, snapshot_bytes: size, ms: round(performance.now() - t0), carried_records: this.pending.length,
+    this.log('info', 'checkpoint', {
+      lsn: x, snapshot_bytes: size, segments, ms: round(performance.now() - t0), sync_ms: round(syncMs),
+      carried_records: this.pending.length,
     });
     if (this.pending.some((r) => r.waiter)) this.requestFlush().catch(() => undefined);
+  }
+
+  /**
+   * Moves the channel entries of records <= X into one new segment per channel: those in the journal file
+   * (read without blocking) and those committed but not appended yet. Returns how many segments.
+   */
+  private async writeSegments(x: number): Promise<number> {
+    const byChannel = new Map<string, SegmentEntry[]>();
+    const add = (lsn: number, emits: readonly EmittedEntry[]) => {
+      for (const e of emits) {
+        const list = byChannel.get(e.channel);
+        if (list) list.push({ lsn, data: e.data });
+        else byChannel.set(e.channel, [{ lsn, data: e.data }]);
+      }
+    };
+    let inFile = 0;
+    if (this.journal && this.journal.version === JOURNAL_VERSION) {
+      const decoder = new RecordDecoder();
+      await this.journal.forEachPayload((payload) => {
+        const { lsn, emits } = decoder.decodeEmits(payload);
+        if (lsn > x) return;
+        inFile = lsn;
+        add(lsn, emits);
+      });
+    }
+    // After a failed append the file may end early: the rest is still queued.
+    for (const r of this.pending) if (r.lsn > inFile && r.lsn <= x) add(r.lsn, r.emits);
+    if (byChannel.size === 0) return 0;
+    const at = this.now();
+    for (const [channel, entries] of byChannel) await writeSegment(this.dir, channel, x, at, entries);
+    await fsyncDir(this.dir);
+    return byChannel.size;
   }
 
   private failWaiters(err: Error): void {
@@ -508,9 +672,27 @@ class SqlJsStore implements Store {
     }
   }
 
+  /**
+   * A checkpoint rewrites the whole snapshot, so its bounds grow with it: the journal may reach the
+   * snapshot's size (then a checkpoint writes at most twice what the journal did), and by age a snapshot
+   * of S bytes is rewritten at most every S / snapshotBytesPerMinute minutes. Small databases keep the
+   * configured bounds. See docs/store.md, "Checkpoint".
+   */
+  private bounds(): { bytes: number; age_ms: number } {
+    const s = this.counters.snapshot_bytes;
+    return {
+      bytes: Math.max(this.checkpointBytes, s),
+      age_ms: Math.max(this.checkpointAgeMs, Math.round((s / this.snapshotBytesPerMinute) * 60_000)),
+    };
+  }
+
+  private overSizeBound(): boolean {
+    return !!this.journal && this.journal.size - HEADER_BYTES > this.bounds().bytes;
+  }
+
   private onAgeTick(): void {
     if (this.state !== 'open') return;
-    const due = this.oldestUncheckpointed !== null && this.now() - this.oldestUncheckpointed >= this.checkpointAgeMs;
+    const due = this.oldestUncheckpointed !== null && this.now() - this.oldestUncheckpointed >= this.bounds().age_ms;
     if (due || this.ioError) {
       this.checkpoint().catch((err: unknown) => this.log('warn', 'timed checkpoint failed', { error: errMessage(err) }));
     }
@@ -561,7 +743,16 @@ class SqlJsStore implements Store {
     try {
       st.bind(params as BindParams | undefined);
       const rows: T[] = [];
-      while (st.step()) rows.push(st.getAsObject() as T);
+      // getAsObject() decodes the column names again for every row: read them once (large reads
+      // otherwise make several times their own size in garbage).
+      let names: string[] | null = null;
+      while (st.step()) {
+        names ??= st.getColumnNames();
+        const values = st.get();
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+        rows.push(row as T);
+      }
       return rows;
     } finally {
       st.reset();
@@ -683,12 +874,22 @@ class SqlJsStore implements Store {
       last_lsn: this.lsn,
       last_checkpoint_at: this.counters.last_checkpoint_at,
       checkpoints: this.counters.checkpoints,
+      checkpoint_bounds: this.bounds(),
       replayed_records: this.counters.replayed_records,
       discarded_bytes: this.counters.discarded_bytes,
       page_count: pragma('page_count'),
       page_size: pragma('page_size'),
       io_error: this.ioError ? { code: (this.ioError as NodeJS.ErrnoException).code ?? null, message: this.ioError.message } : null,
+      segments: this.segmentStats(),
     };
+  }
+
+  private segmentStats(): { files: number; bytes: number } {
+    if (this.state === 'closed') return { files: 0, bytes: 0 };
+    const { segments } = listSegments(this.dir);
+    let bytes = 0;
+    for (const g of segments) bytes += statSync(join(this.dir, g.file), { throwIfNoEntry: false })?.size ?? 0;
+    return { files: segments.length, bytes };
   }
 
   close(): Promise<void> {

@@ -21,6 +21,28 @@ export interface Tx {
   run(sql: string, params?: SqlParams): { changes: number };
   all<T = Row>(sql: string, params?: SqlParams): T[];
   get<T = Row>(sql: string, params?: SqlParams): T | undefined;
+  /**
+   * Adds an entry to a channel: bytes the owning module encodes, committed in this transaction's journal
+   * record (atomically with its statements, in commit order) and read back with Store.readChannel. It
+   * changes nothing in the database and is never replayed into it; checkpoints move it from the journal
+   * into the channel's segment files, where it stays until Store.dropChannelBefore. For high-rate data
+   * kept outside the database (docs/store.md, "Channels"). Names: lowercase letters, digits, '.', '-', '_'.
+   */
+  emit(channel: string, data: Uint8Array): void;
+  /** Runs fn right after COMMIT, before write() returns: for in-memory state that mirrors the transaction. */
+  onCommit(fn: () => void): void;
+}
+
+/**
+ * One entry of a channel as Store.readChannel delivers it: its bytes are `bytes[start, end)`. The object
+ * and the buffer are reused for the next entry (reading millions at start-up allocates nothing per entry):
+ * valid only during the callback.
+ */
+export interface ChannelEntry {
+  lsn: number;
+  bytes: Uint8Array;
+  start: number;
+  end: number;
 }
 
 export interface Migration {
@@ -47,10 +69,15 @@ export interface StoreOptions {
   migrations: Migration[];
   /** Each module's version range (default MIGRATION_RANGES): forward-only holds within each one. */
   ranges?: readonly MigrationRange[];
-  /** Checkpoint when the journal grows past this many bytes. */
+  /** Checkpoint when the journal grows past this many bytes, or past the snapshot's size if larger. */
   checkpointBytes?: number;
-  /** Checkpoint when the oldest un-checkpointed record is older than this. */
+  /**
+   * Checkpoint when the oldest un-checkpointed record is older than this, or than the snapshot's size
+   * divided by snapshotBytesPerMinute if longer (a large snapshot is rewritten less often).
+   */
   checkpointAgeMs?: number;
+  /** What checkpoints by age may write on average, in bytes per minute (default 32 KiB). */
+  snapshotBytesPerMinute?: number;
   /** Interval between group commits (one fsync for all queued 'group' records). */
   groupCommitMs?: number;
   /** Milliseconds since the epoch; injectable for tests. */
@@ -65,6 +92,8 @@ export interface StoreStats {
   last_lsn: number;
   last_checkpoint_at: string | null;
   checkpoints: number;
+  /** When the next checkpoint is due, for the snapshot as large as it is now: journal bytes, record age. */
+  checkpoint_bounds: { bytes: number; age_ms: number };
   replayed_records: number;
   /** Records skipped at start because they were torn or failed their checksum. */
   discarded_bytes: number;
@@ -72,6 +101,8 @@ export interface StoreStats {
   page_size: number;
   /** Set while the journal cannot be written (ENOSPC: the disk is full); writes are refused meanwhile. */
   io_error: { code: string | null; message: string } | null;
+  /** Channel segment files and their bytes. */
+  segments: { files: number; bytes: number };
 }
 
 export interface Store {
@@ -87,6 +118,16 @@ export interface Store {
   checkpoint(): Promise<void>;
   /** Flushes queued group records with an fsync. */
   flush(): Promise<void>;
+  /**
+   * Calls fn for every entry the channel holds, in commit order: its segments, then the journal, then
+   * entries not yet appended. Synchronous (a module loads its channel once, at start-up).
+   */
+  readChannel(channel: string, fn: (entry: ChannelEntry) => void): void;
+  /**
+   * Deletes the channel's segments whose entries were all committed before `t` (epoch ms); returns how
+   * many. `prepare` runs first, only when there is something to delete (a module saving what it must keep).
+   */
+  dropChannelBefore(channel: string, t: number, prepare?: () => Promise<void>): Promise<number>;
   stats(): StoreStats;
   /** Flushes, checkpoints and releases the files. */
   close(): Promise<void>;

@@ -99,13 +99,16 @@ export function csvLine(cells: readonly unknown[]): string {
   return cells.map(csvCell).join(',') + '\r\n';
 }
 
-export const CSV_HEADER = ['id', 'time', 'kind', 'monitor_id', 'monitor_name', 'from_status', 'to_status', 'message', 'actor', 'details'] as const;
+export const CSV_HEADER = [
+  'id', 'time', 'kind', 'monitor_id', 'monitor_name', 'from_status', 'to_status', 'message', 'actor', 'details',
+] as const;
 
 /**
  * The filtered log as CSV, oldest first, in pages (keyset on id) handed to `write`, which may return a
  * promise to apply backpressure.
  */
-export async function exportCsv(store: Store, f: EventFilter, write: (chunk: string) => void | Promise<void>, pageSize = 500): Promise<number> {
+export async function exportCsv(store: Store, f: EventFilter, write: (chunk: string) => void | Promise<void>,
+  pageSize = 500): Promise<number> {
   await write(csvLine(CSV_HEADER));
   const w = where(f);
   let after = 0;

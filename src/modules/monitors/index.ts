@@ -27,6 +27,7 @@ export const monitorsModule: Module = {
   async register(app: AppContext) {
     await sealStoredSettings(app); // secrets an earlier build stored in clear
     const service = new MonitorService(app);
+    await service.init(); // rows, results and state into memory
     const retention = new RetentionJob(app, service);
     services.set(app, { service, retention });
     app.routes.add(...monitorRoutes(service));
@@ -40,6 +41,7 @@ export const monitorsModule: Module = {
     s.service.startScheduler();
     s.retention.start();
     app.onShutdown(async () => {
+      s.service.closer.stop();
       await s.retention.stop();
       await s.service.scheduler.stop();
     });

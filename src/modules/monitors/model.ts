@@ -51,7 +51,8 @@ const MonitorFields = {
     .describe('ping only: partial packet loss above this percentage is degraded'),
   settings: z.record(z.string(), z.unknown()).describe('Check-type specific settings; see docs/monitors.md'),
   parents: z.array(z.uuid()).max(LIMITS.parents)
-    .describe('Parent monitors (alert dependencies): while one is down, this monitor\'s down and failure alerts are held back; see docs/webhooks.md'),
+    .describe('Parent monitors (alert dependencies): while one is down, this monitor\'s down and failure alerts are held back; ' +
+      'see docs/webhooks.md'),
 };
 
 export const CreateMonitorBody = z.strictObject({
@@ -199,6 +200,29 @@ export type EventOut = z.infer<typeof EventSchema>;
 
 export const CheckNowSchema = z.object({ result: ResultSchema, monitor: MonitorDetailSchema });
 
+export const SchedulerQuery = z.object({
+  recent: z.coerce.number().int().min(0).max(8192).default(0).describe('Also list the latest this many slots with their lag'),
+});
+
+export const SchedulerSchema = z.object({
+  monitors: z.number().int(),
+  scheduled: z.number().int().describe('Not paused'),
+  running: z.number().int(),
+  queued: z.number().int().describe('Due, waiting for a free place under max_concurrent_checks'),
+  started: z.number().int(),
+  missed: z.number().int().describe('Slots skipped: the previous check was still running, or the slot was already past'),
+  max_concurrent: z.number().int(),
+  lag: z.object({
+    checks: z.number().int(),
+    p50_ms: z.number().nullable(),
+    p99_ms: z.number().nullable(),
+    max_ms: z.number().nullable(),
+    over_20ms: z.number().int(),
+    histogram: z.array(z.object({ le_ms: z.number(), count: z.number().int() })),
+  }).describe('How late scheduled checks started, since the service started'),
+  recent: z.array(z.object({ slot: z.string(), lag_ms: z.number() })).optional(),
+});
+
 export const ClearedSchema = z.object({
   deleted: z.object({ results: z.number().int(), rollups: z.number().int(), incidents: z.number().int(), events: z.number().int() }),
   kept_open_incidents: z.number().int(),
@@ -263,8 +287,8 @@ export function normaliseTags(tags: readonly string[]): string[] {
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
-export function monitorOut(row: MonitorRow, redact: (type: CheckType, s: Record<string, unknown>) => Record<string, unknown>,
-  parents: string[]): MonitorOut {
+/** The API view of a row; `tags` and `settings` (redacted) come parsed, as the service caches them. */
+export function monitorOut(row: MonitorRow, tags: string[], settings: Record<string, unknown>, parents: string[]): MonitorOut {
   return {
     id: row.id,
     name: row.name,
@@ -273,14 +297,14 @@ export function monitorOut(row: MonitorRow, redact: (type: CheckType, s: Record<
     interval: row.interval_s,
     timeout: row.timeout_s,
     failure_threshold: row.failure_threshold,
-    tags: parseTags(row.tags),
+    tags,
     status: row.status,
     last_check: iso(row.last_check),
     response_time: row.last_rt == null ? null : row.last_rt / 100,
     last_message: row.last_message,
     degraded_ms: row.degraded_ms,
     max_loss_pct: row.max_loss_pct,
-    settings: redact(row.check_type, parseJsonObject(row.settings)),
+    settings,
     parents,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,

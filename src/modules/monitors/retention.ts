@@ -1,10 +1,13 @@
-// The retention job: raw results older than raw_retention_hours, minute/hour/day rollups older than
-// their windows, closed incidents and events older than day_retention_days (events also capped by
-// count), and message-dictionary entries no result uses any more. Runs every
-// retention_interval_minutes on the Clock. Deletes go per batch of monitors (each a primary-key range
-// seek, in its own 'group' write) so a large backlog never holds the event loop for long.
+// The retention job: raw results older than raw_retention_hours (in memory, and the monitors channel's
+// segment files on disk), minute/hour/day rollups older than their windows, closed incidents and events
+// older than day_retention_days (events also capped by count), and message-dictionary entries no result
+// uses any more. Runs every retention_interval_minutes on the Clock. Rollup deletes go per batch of
+// monitors (each a primary-key range seek, in its own 'group' write) so a large backlog never holds the
+// event loop for long.
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
+import { CHANNEL } from './channel.js';
+import { HOUR_MS } from './hours.js';
 import { monitorConfig, type MonitorConfig, type MonitorService } from './service.js';
 
 const HOUR = 3_600_000;
@@ -16,7 +19,10 @@ const BATCH = 200;
 const DICT_GC_MIN = 256;
 
 export interface RetentionStats {
+  /** Raw results freed from memory. */
   results: number;
+  /** Channel segment files deleted. */
+  segments: number;
   rollups: number;
   incidents: number;
   events: number;
@@ -71,32 +77,43 @@ export class RetentionJob {
     const minuteCut = Math.floor((now - c.minute_retention_hours * HOUR) / 1000);
     const hourCut = Math.floor((now - c.hour_retention_days * DAY) / 1000);
     const dayCut = Math.floor((now - c.day_retention_days * DAY) / 1000);
-    const stats: RetentionStats = { results: 0, rollups: 0, incidents: 0, events: 0, messages: 0 };
+    const stats: RetentionStats = { results: 0, segments: 0, rollups: 0, incidents: 0, events: 0, messages: 0 };
 
     const pks = store.all<{ pk: number }>('SELECT pk FROM monitors ORDER BY pk').map((r) => r.pk);
     for (let i = 0; i < pks.length && !this.stopped; i += BATCH) {
       const list = JSON.stringify(pks.slice(i, i + BATCH));
       await store.write((tx) => {
-        stats.results += tx.run('DELETE FROM monitor_results WHERE m IN (SELECT value FROM json_each(?)) AND t < ?', [list, rawCut]).changes;
         for (const [k, cut] of [[0, minuteCut], [1, hourCut], [2, dayCut]] as const) {
-          stats.rollups += tx.run('DELETE FROM monitor_rollups WHERE m IN (SELECT value FROM json_each(?)) AND k = ? AND b < ?', [list, k, cut]).changes;
+          stats.rollups += tx.run(
+            'DELETE FROM monitor_rollups WHERE m IN (SELECT value FROM json_each(?)) AND k = ? AND b < ?', [list, k, cut]).changes;
         }
       }, 'group');
     }
     if (this.stopped) return stats;
 
+    // Raw results: never those of hours whose rollups are still to be written from them.
+    const svc = this.service;
+    const cut = Math.min(rawCut, svc.closer.watermark * HOUR_MS);
+    stats.results = svc.history.trim(cut);
+    // Segments whose results are past retention. What they say of each monitor's state goes into the
+    // table first (unless saved since they were written), since their entries may be a monitor's last.
+    stats.segments = await store.dropChannelBefore(CHANNEL, cut, async () => {
+      if (svc.stateSavedAt() < cut) await svc.saveState();
+    });
+
+    const unused = svc.messages.size > DICT_GC_MIN ? svc.messages.unused(svc.history.messageIds()) : [];
     await store.write((tx) => {
-      stats.incidents = tx.run('DELETE FROM monitor_incidents WHERE closed_at IS NOT NULL AND closed_at < ?', [now - c.day_retention_days * DAY]).changes;
+      stats.incidents = tx.run(
+        'DELETE FROM monitor_incidents WHERE closed_at IS NOT NULL AND closed_at < ?', [now - c.day_retention_days * DAY]).changes;
       stats.events = tx.run('DELETE FROM monitor_events WHERE t < ?', [now - c.day_retention_days * DAY]).changes;
       stats.events += tx.run(
         'DELETE FROM monitor_events WHERE id <= (SELECT id FROM monitor_events ORDER BY id DESC LIMIT 1 OFFSET ?)', [MAX_EVENTS]).changes;
-      const dict = tx.get<{ n: number }>('SELECT count(*) AS n FROM monitor_messages')?.n ?? 0;
-      if (dict > DICT_GC_MIN) {
+      if (unused.length) {
         stats.messages = tx.run(
-          `DELETE FROM monitor_messages WHERE id NOT IN (SELECT msg FROM monitor_results WHERE typeof(msg) = 'integer')`).changes;
+          'DELETE FROM monitor_messages WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(unused)]).changes;
+        tx.onCommit(() => svc.messages.forget(unused));
       }
     }, 'group');
-    if (stats.messages) this.service.resetDictionaryCount();
     const total = stats.results + stats.rollups + stats.incidents + stats.events + stats.messages;
     this.log[total ? 'info' : 'debug']('monitor retention pass', { ...stats });
     return stats;

@@ -178,7 +178,8 @@ export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatu
   for (const k of kinds) {
     const b = bucketStart(k, tMs);
     const row = tx.get<RollupRow>(SELECT_ROLLUP, [m, k, b]);
-    const r: RollupRow = row ? expandRollup(row) : { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: null };
+    const r: RollupRow = row ? expandRollup(row)
+      : { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: null };
     r.checks += 1;
     r[status] += 1;
     let hist: Uint8Array | null = r.hist;

@@ -1,41 +1,34 @@
 // The fourteen monitor endpoints of SPEC.md, "Monitors". Scopes: monitors:read for GET, monitors:write
 // for everything else (the registry enforces the method/scope pairing).
-import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
 import { csvFilename, exportCsv, queryEvents } from './events-log.js';
 import {
   CheckNowSchema, ClearedSchema, CountsSchema, CreateMonitorBody, EventSchema, EventsQuery, ExportQuery, IdParams,
   IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, ResultSchema,
-  ResultsQuery, UpdateMonitorBody,
+  ResultsQuery, SchedulerQuery, SchedulerSchema, UpdateMonitorBody,
 } from './model.js';
 import type { MonitorService } from './service.js';
-
-/** Resolves when the response can take more data, or when it closed (the client went away). */
-function drainOrClose(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
+import { drainOrClose, writeJsonList } from './stream.js';
 
 export function monitorRoutes(svc: MonitorService): AnyRoute[] {
   return [
     route({
       method: 'GET', path: '/api/monitors', scope: 'monitors:read',
       summary: 'List all monitors with current status and 24-hour stats',
-      description: 'stats_24h comes from the hourly rollups of the last 24 hour buckets (the current hour and the 23 before it).',
+      description: 'stats_24h counts the last 24 hour buckets (the current hour and the 23 before it), kept in memory ' +
+        'as results arrive.',
       query: ListMonitorsQuery, response: z.object({ monitors: z.array(MonitorListItemSchema) }),
-      handler: (ctx) => ({ monitors: svc.list(ctx.query) }),
+      // Written in pieces (stream.ts): a list of 2,000 monitors is 1.2 MiB of JSON.
+      handler: (ctx) => writeJsonList(ctx.res, 'monitors', svc.listPieces(ctx.query)),
     }),
 
     route({
       method: 'POST', path: '/api/monitors', scope: 'monitors:write', status: 201,
       summary: 'Create a monitor',
       description: 'A new monitor is `unknown` and is checked at once. interval and timeout are seconds ' +
-        '(defaults 60 and 10; interval at least 5; timeout below interval); failure_threshold is consecutive failed checks (default 3, 1-20).',
+        '(defaults 60 and 10; interval at least 5; timeout below interval); failure_threshold is consecutive failed checks ' +
+        '(default 3, 1-20).',
       body: CreateMonitorBody, response: MonitorDetailSchema,
       handler: async (ctx) => reply(201, await svc.create(ctx.body, actorOf(ctx))),
     }),
@@ -48,6 +41,15 @@ export function monitorRoutes(svc: MonitorService): AnyRoute[] {
     }),
 
     route({
+      method: 'GET', path: '/api/monitors/scheduler', scope: 'monitors:read',
+      summary: 'The check scheduler: monitors scheduled, checks running and queued, and how late checks started',
+      description: 'lag counts every scheduled check since the service started: start minus slot, in ms (1 ms buckets up ' +
+        'to one second). recent=N adds the latest N slots (up to 8192) with their lag.',
+      query: SchedulerQuery, response: SchedulerSchema,
+      handler: (ctx) => svc.schedulerState(ctx.query.recent),
+    }),
+
+    route({
       method: 'GET', path: '/api/monitors/tags', scope: 'monitors:read',
       summary: 'Unique tags across all monitors, sorted',
       response: z.array(z.string()),
@@ -57,7 +59,8 @@ export function monitorRoutes(svc: MonitorService): AnyRoute[] {
     route({
       method: 'GET', path: '/api/monitors/events', scope: 'monitors:read',
       summary: 'Monitor event log, newest first',
-      description: 'Status changes, incidents opened and closed, pause and resume, create, update and delete, manual checks and the clearing of history.',
+      description: 'Status changes, incidents opened and closed, pause and resume, create, update and delete, manual checks ' +
+        'and the clearing of history.',
       query: EventsQuery, response: listOf(EventSchema),
       handler: (ctx) => queryEvents(ctx.app.store, ctx.query),
     }),
@@ -128,7 +131,8 @@ export function monitorRoutes(svc: MonitorService): AnyRoute[] {
     route({
       method: 'POST', path: '/api/monitors/:id/check', scope: 'monitors:write',
       summary: 'Run a check at once, outside the schedule',
-      description: 'Waits for the check (within the monitor\'s timeout), applies it like a scheduled result and records a manual_check event.',
+      description: 'Waits for the check (within the monitor\'s timeout), applies it like a scheduled result and records ' +
+        'a manual_check event.',
       params: IdParams, response: CheckNowSchema,
       handler: (ctx) => svc.checkNow(ctx.params.id, actorOf(ctx)),
     }),

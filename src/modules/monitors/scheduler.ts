@@ -8,10 +8,13 @@
 //     spread over min(interval, 60 s) in the order they fell due, so a restart does not fire them all
 //     together;
 //   - at start-up, a monitor never checked: a stable phase within its interval (a hash of its id).
-// Checks due within COALESCE_MS of each other start in the same event-loop turn, so the ping checker's
-// batcher can put them into one fping run.
+// Batched checks (ping: one fping serves every check due at the same moment) sit on a grid of `alignMs`
+// (a few seconds), so that they fall due together, and do not count against maxConcurrent; the others
+// are spread to the millisecond, so that they do not wait for each other.
+// The scheduler knows each slot, so it records how late each check started (lag.ts).
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/log.js';
+import { LagRecorder, type LagStats } from './lag.js';
 
 export interface ScheduleSpec {
   pk: number;
@@ -20,6 +23,11 @@ export interface ScheduleSpec {
   /** Epoch ms of the last check, or null. */
   lastCheck: number | null;
   paused: boolean;
+  /**
+   * Checks that join a shared batch (ping): slots on a grid of this many ms (a divisor of the interval),
+   * not counted against maxConcurrent. 0 for the others.
+   */
+  alignMs?: number;
 }
 
 export interface SchedulerOptions {
@@ -32,7 +40,7 @@ export interface SchedulerOptions {
    * result must be thrown away.
    */
   run: (pk: number, signal: AbortSignal) => Promise<void>;
-  /** Checks due this close together start together (default 20 ms). */
+  /** Checks due this close together start in the same turn (default 2 ms: a timer's granularity). */
   coalesceMs?: number;
   /** The longest restart spread window (default 60 s). */
   spreadMs?: number;
@@ -42,6 +50,7 @@ interface Entry {
   pk: number;
   id: string;
   intervalMs: number;
+  alignMs: number;
   paused: boolean;
   /** Next slot, epoch ms; null while paused. */
   due: number | null;
@@ -49,6 +58,8 @@ interface Entry {
   running: Promise<unknown> | null;
   controller: AbortController | null;
   queued: boolean;
+  /** The slot a queued check waits with (its lag counts from there). */
+  slot: number;
   /** Check again as soon as the running check ends (its result is being thrown away). */
   rerun: boolean;
   missed: number;
@@ -64,53 +75,57 @@ export interface SchedulerStats {
   started: number;
   missed: number;
   max_concurrent: number;
+  lag: LagStats;
 }
 
-/** FNV-1a of the id: a stable phase in whole seconds within the interval. */
-export function phaseOf(id: string, intervalMs: number): number {
+/** The grid batched checks of this interval sit on: the largest of 10, 5, 2 and 1 s that divides it. */
+export function batchGrid(intervalMs: number): number {
+  return [10_000, 5000, 2000, 1000].find((g) => intervalMs % g === 0) ?? 1000;
+}
+
+/** FNV-1a of the id: a stable phase within the interval, on the grid (to the millisecond without one). */
+export function phaseOf(id: string, intervalMs: number, alignMs = 0): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
     h ^= id.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  const slots = Math.max(1, Math.floor(intervalMs / 1000));
-  return (h % slots) * 1000;
+  const step = alignMs || 1;
+  return (h % Math.max(1, Math.floor(intervalMs / step))) * step;
 }
 
 /** The first time at or after `now` that lies on the monitor's phase grid (epoch-aligned). */
-export function phaseSlot(id: string, intervalMs: number, now: number): number {
-  const phase = phaseOf(id, intervalMs);
+export function phaseSlot(id: string, intervalMs: number, now: number, alignMs = 0): number {
+  const phase = phaseOf(id, intervalMs, alignMs);
   const k = Math.ceil((now - phase) / intervalMs);
   return k * intervalMs + phase;
 }
 
-/**
- * Slots sit on whole seconds (as phase slots do), so monitors that share a second keep sharing it at
- * every later slot: ping checks among them start in one turn and go out in one fping run. A spread at
- * millisecond spacing would keep every ping check alone for good.
- */
-const wholeSecond = (ms: number) => Math.round(ms / 1000) * 1000;
+/** `t` on the grid (to the nearest point), or as is without one. */
+const onGrid = (t: number, alignMs: number) => (alignMs ? Math.round(t / alignMs) * alignMs : t);
 
 /**
- * Start-up placement: each monitor's next slot from its last check (on a whole second); the overdue ones spread evenly
- * over min(interval, spreadMs), most overdue first. Pure, for the unit tests.
+ * Start-up placement: each monitor's next slot from its last check; the overdue ones spread evenly over
+ * min(interval, spreadMs), most overdue first. Batched monitors keep to their grid (the overdue ones on
+ * its points within the window), so that those sharing a point keep sharing it at every later slot.
+ * Pure, for the unit tests.
  */
 export function restartPlan(specs: readonly ScheduleSpec[], now: number, spreadMs = 60_000): Map<number, number> {
   const out = new Map<number, number>();
-  const overdue: { pk: number; next: number; interval: number }[] = [];
+  const overdue: { pk: number; next: number; interval: number; align: number }[] = [];
   for (const s of specs) {
     if (s.paused) continue;
-    if (s.lastCheck == null) { out.set(s.pk, phaseSlot(s.id, s.intervalMs, now)); continue; }
-    const next = wholeSecond(s.lastCheck + s.intervalMs);
+    const align = s.alignMs ?? 0;
+    if (s.lastCheck == null) { out.set(s.pk, phaseSlot(s.id, s.intervalMs, now, align)); continue; }
+    const next = onGrid(s.lastCheck + s.intervalMs, align);
     if (next > now) out.set(s.pk, next);
-    else overdue.push({ pk: s.pk, next, interval: s.intervalMs });
+    else overdue.push({ pk: s.pk, next, interval: s.intervalMs, align });
   }
   overdue.sort((a, b) => a.next - b.next || a.pk - b.pk);
   const n = overdue.length;
-  const start = Math.ceil(now / 1000) * 1000;
   overdue.forEach((o, i) => {
-    const window = Math.min(o.interval, spreadMs);
-    out.set(o.pk, start + Math.floor((i * window) / n / 1000) * 1000);
+    const at = now + Math.floor((i * Math.min(o.interval, spreadMs)) / n);
+    out.set(o.pk, o.align ? Math.ceil(at / o.align) * o.align : at);
   });
   return out;
 }
@@ -124,6 +139,7 @@ export class Scheduler {
   private stopped = false;
   private started = 0;
   private missedTotal = 0;
+  private readonly lag = new LagRecorder();
   private maxConcurrent: number;
   private readonly coalesceMs: number;
   private readonly spreadMs: number;
@@ -134,7 +150,7 @@ export class Scheduler {
     this.clock = opts.clock;
     this.log = opts.log;
     this.maxConcurrent = Math.max(1, opts.maxConcurrent);
-    this.coalesceMs = opts.coalesceMs ?? 20;
+    this.coalesceMs = opts.coalesceMs ?? 2;
     this.spreadMs = opts.spreadMs ?? 60_000;
   }
 
@@ -165,14 +181,20 @@ export class Scheduler {
     if (!e) { this.add(s); return; }
     const intervalChanged = e.intervalMs !== s.intervalMs;
     e.intervalMs = s.intervalMs;
+    e.alignMs = s.alignMs ?? 0;
     e.id = s.id;
     if (s.paused) { this.pause(s.pk); return; }
     const wasPaused = e.paused;
     e.paused = false;
     const now = this.clock.now();
     if (recheck || wasPaused) {
-      if (e.running && e.controller) { e.controller.abort(new Error('monitor changed')); e.rerun = true; this.setDue(e, now + s.intervalMs); }
-      else this.setDue(e, now);
+      if (e.running && e.controller) {
+        e.controller.abort(new Error('monitor changed'));
+        e.rerun = true;
+        this.setDue(e, now + s.intervalMs);
+      } else {
+        this.setDue(e, now);
+      }
     } else if (intervalChanged) {
       const next = (s.lastCheck ?? now) + s.intervalMs;
       this.setDue(e, Math.max(now, next));
@@ -275,8 +297,13 @@ export class Scheduler {
     for (const e of this.entries.values()) { if (e.due != null) scheduled++; if (e.running) running++; }
     return {
       monitors: this.entries.size, scheduled, running, queued: this.queue.length,
-      started: this.started, missed: this.missedTotal, max_concurrent: this.maxConcurrent,
+      started: this.started, missed: this.missedTotal, max_concurrent: this.maxConcurrent, lag: this.lag.stats(),
     };
+  }
+
+  /** The latest scheduled starts: slot (epoch ms) and how late the check started (ms), oldest first. */
+  recentLag(limit?: number): { slot: number; lag_ms: number }[] {
+    return this.lag.recent(limit);
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -284,12 +311,13 @@ export class Scheduler {
   private entryFor(s: ScheduleSpec): Entry {
     let e = this.entries.get(s.pk);
     if (!e) {
-      e = { pk: s.pk, id: s.id, intervalMs: s.intervalMs, paused: s.paused, due: null, gen: 0, running: null,
-        controller: null, queued: false, rerun: false, missed: 0 };
+      e = { pk: s.pk, id: s.id, intervalMs: s.intervalMs, alignMs: s.alignMs ?? 0, paused: s.paused, due: null, gen: 0,
+        running: null, controller: null, queued: false, slot: 0, rerun: false, missed: 0 };
       this.entries.set(s.pk, e);
     } else {
       e.id = s.id;
       e.intervalMs = s.intervalMs;
+      e.alignMs = s.alignMs ?? 0;
       e.paused = s.paused;
     }
     return e;
@@ -316,25 +344,28 @@ export class Scheduler {
     this.timer = null;
     if (this.stopped) return;
     const now = this.clock.now();
-    const due: Entry[] = [];
+    const due: { e: Entry; slot: number }[] = [];
     for (let top = this.peek(); top && top.due <= now + this.coalesceMs; top = this.peek()) {
       this.pop();
       const e = this.entries.get(top.pk)!;
-      // Next slot: the previous one plus the interval; slots already past are skipped, never burst.
+      // Next slot: the previous one plus the interval; slots already past are skipped, never burst. A
+      // batched check off its grid (checked at once when created or resumed) goes back onto it.
       let next = top.due + e.intervalMs;
+      if (e.alignMs) next = Math.ceil(next / e.alignMs) * e.alignMs;
       if (next <= now) {
         const skipped = Math.ceil((now - next + 1) / e.intervalMs);
         next += skipped * e.intervalMs;
         this.missed(e, skipped, 'late');
       }
       this.setDue(e, next);
-      due.push(e);
+      due.push({ e, slot: top.due });
     }
-    // Start everything due in this one turn (ping batching).
-    for (const e of due) {
+    // Start everything due in this one turn (batched checks go out together). Batched checks share one
+    // process: they do not count against the cap.
+    for (const { e, slot } of due) {
       if (e.running || e.queued) { this.missed(e, 1, 'previous check still running'); continue; }
-      if (this.inflight >= this.maxConcurrent) { e.queued = true; this.queue.push(e); continue; }
-      this.start(e);
+      if (!e.alignMs && this.inflight >= this.maxConcurrent) { e.queued = true; e.slot = slot; this.queue.push(e); continue; }
+      this.start(e, slot);
     }
     this.arm();
   }
@@ -345,10 +376,13 @@ export class Scheduler {
     this.log.debug('missed check slot', { monitor: e.id, slots: n, reason: why });
   }
 
-  private start(e: Entry): void {
+  /** Starts a check; `slot` is the scheduled time it belongs to (null for a re-run after a change). */
+  private start(e: Entry, slot: number | null): void {
+    if (slot !== null) this.lag.record(slot, this.clock.now());
     const ctrl = new AbortController();
     e.controller = ctrl;
-    this.inflight++;
+    const capped = !e.alignMs;
+    if (capped) this.inflight++;
     this.started++;
     let p: Promise<void>;
     try {
@@ -359,7 +393,7 @@ export class Scheduler {
     const tracked = p.catch((err: unknown) => {
       this.log.error('check run failed', { monitor: e.id, err: err as Error });
     }).finally(() => {
-      this.inflight--;
+      if (capped) this.inflight--;
       if (e.running === tracked) { e.running = null; e.controller = null; }
       this.afterRun(e);
     });
@@ -370,8 +404,8 @@ export class Scheduler {
     if (this.stopped) return;
     if (e.rerun && this.entries.get(e.pk) === e && !e.paused && !e.running) {
       e.rerun = false;
-      if (this.inflight < this.maxConcurrent) this.start(e);
-      else if (!e.queued) { e.queued = true; this.queue.push(e); }
+      if (e.alignMs || this.inflight < this.maxConcurrent) this.start(e, null);
+      else if (!e.queued) { e.queued = true; e.slot = Number.NaN; this.queue.push(e); }
     }
     this.drain();
   }
@@ -386,7 +420,7 @@ export class Scheduler {
       if (e.running) { this.missed(e, 1, 'previous check still running'); continue; }
       batch.push(e);
     }
-    for (const e of batch) this.start(e);
+    for (const e of batch) this.start(e, Number.isNaN(e.slot) ? null : e.slot);
   }
 
   // ---- heap of (due, pk, gen); stale nodes (gen mismatch, removed entries) are dropped lazily ----

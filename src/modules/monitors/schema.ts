@@ -115,4 +115,18 @@ export const monitorMigrations: Migration[] = [
       CREATE INDEX monitor_parents_parent ON monitor_parents(parent, m);
     `,
   },
+  {
+    version: 202,
+    name: 'monitors: bookkeeping of results kept outside the database',
+    up: `
+      -- Raw results now live in the store's monitors.results channel (docs/monitors.md, "Storage"):
+      -- monitor_results stays empty once an earlier build's rows are moved there. Keys:
+      --   rollups_written_to  hour (since the epoch) up to which monitor_rollups holds every result
+      --   state_saved_at      when the monitors' status, failure run and last check were last written here
+      CREATE TABLE monitor_meta (
+        key   TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -13,6 +13,8 @@ export interface OpenedSettings {
   settings: Obj;
   /** Paths ("settings.auth.password") of sealed values this probe cannot open (another key, or altered). */
   unreadable: string[];
+  /** How many secrets were opened (settings holding clear secrets are not kept beyond the check run). */
+  opened: number;
 }
 
 /**
@@ -23,17 +25,20 @@ export interface OpenedSettings {
 export function openSettings(box: SecretBox, type: CheckType, stored: Obj, standIn?: string): OpenedSettings {
   const settings = structuredClone(stored); // stored settings passed validation: bounded depth
   const unreadable: string[] = [];
+  let opened = 0;
   for (const [parent, key, path] of secretSlots(type, settings)) {
     const v = parent[key];
     if (!isSealed(v)) continue;
     const clear = box.tryOpen(v);
-    if (clear !== null) parent[key] = clear;
-    else {
+    if (clear !== null) {
+      parent[key] = clear;
+      opened++;
+    } else {
       unreadable.push(`settings.${path}`);
       if (standIn !== undefined) parent[key] = standIn;
     }
   }
-  return { settings, unreadable };
+  return { settings, unreadable, opened };
 }
 
 /** A value no one types: stands in for a secret this probe cannot open while an update is validated. */

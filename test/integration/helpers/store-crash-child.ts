@@ -1,4 +1,5 @@
-// Child process for store-crash.test.ts: opens the store in argv[2] and writes until it is killed.
+// Child process for store-crash.test.ts: opens the store in argv[2] and writes until it is killed (or,
+// with argv[3] = "open", only opens it: the start-up rounds).
 // Prints "ready" once open, each id only after its sync write() resolved, "c" after each checkpoint, and
 // "cs"/"ce" around the explicit ones (so the parent can tell a kill landed inside one).
 import { realpathSync } from 'node:fs';
@@ -27,13 +28,24 @@ async function main(dir: string): Promise<void> {
   });
   let next = (store.get<{ m: number | null }>('SELECT max(id) AS m FROM acks')?.m ?? 0) + 1;
   out('ready');
+  if (process.argv[3] === 'open') return new Promise(() => undefined); // wait for the kill
   const pad = 'p'.repeat(200);
   const worker = async (): Promise<never> => {
     for (;;) {
       const id = next++;
-      // Group records interleave with the sync ones, so sync flushes carry them along.
-      void store.write((tx) => tx.run('INSERT INTO noise (v) VALUES (?)', [`g${id}`]), 'group');
-      await store.write((tx) => tx.run('INSERT INTO acks (id, pad) VALUES (?, ?)', [id, pad]), 'sync');
+      // Group records interleave with the sync ones, so sync flushes carry them along. Every eighth is
+      // large (64-256 KiB), so that kills also land in the middle of appending a record.
+      // Channel entries ride along: each ack also on `crash.acks`, and large ones on `crash.noise`, so
+      // checkpoints write sizeable segments (kills land while they are written, too).
+      const big = id % 8 === 0 ? 'b'.repeat(65_536 * (1 + (id % 4))) : '';
+      void store.write((tx) => {
+        tx.run('INSERT INTO noise (v) VALUES (?)', [`g${id}${big}`]);
+        if (big) tx.emit('crash.noise', Buffer.from(big));
+      }, 'group');
+      await store.write((tx) => {
+        tx.run('INSERT INTO acks (id, pad) VALUES (?, ?)', [id, pad]);
+        tx.emit('crash.acks', Buffer.from(String(id)));
+      }, 'sync');
       out(String(id));
       if (id % 60 === 0) {
         out('cs');

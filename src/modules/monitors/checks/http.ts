@@ -6,7 +6,9 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import type { CheckContext, CheckResult } from './types.js';
-import { closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo } from './net.js';
+import {
+  closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
+} from './net.js';
 
 /** Bytes of body read for keyword and JSON checks; the rest is not read (the connection is closed). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -280,7 +282,8 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
         }
         let next: URL;
         try { next = new URL(location, url); } catch {
-          return down(`redirect to an invalid URL: ${location}`, dl.elapsed(), details({ status_code: code, final_url: url.href, redirects }));
+          const facts = details({ status_code: code, final_url: url.href, redirects });
+          return down(`redirect to an invalid URL: ${location}`, dl.elapsed(), facts);
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
           return down(`redirect to an unsupported URL scheme: ${next.protocol}`, dl.elapsed(),

@@ -50,21 +50,32 @@ export function validateCheck(type: CheckType, target: string, rawSettings: unkn
   return { ok: true, settings: parsed.data as Record<string, unknown> };
 }
 
+/** Settings checked once for many runs (runPrepared): validated and defaulted, or the result every run gives. */
+export type PreparedCheck = { ok: true; settings: Record<string, unknown> } | { ok: false; result: CheckResult };
+
+export function prepareCheck(type: CheckType, target: string, rawSettings: unknown): PreparedCheck {
+  const down = (message: string, details: Record<string, unknown>): PreparedCheck =>
+    ({ ok: false, result: { status: 'down', response_time_ms: null, message, details } });
+  if (!CHECKS[type]) return down(`unknown check type "${String(type)}"`, {});
+  const v = validateCheck(type, target, rawSettings);
+  if (v.ok) return v;
+  return down(`invalid monitor: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, { errors: v.errors });
+}
+
 /**
  * Validate, run, and apply degraded_ms: an `up` result slower than degraded_ms becomes `degraded`
  * with the reason appended. Never throws: bad input and unexpected failures come back as `down`.
  */
 export async function runCheck(type: CheckType, target: string, rawSettings: unknown, ctx: CheckContext): Promise<CheckResult> {
-  const def = CHECKS[type];
-  if (!def) return { status: 'down', response_time_ms: null, message: `unknown check type "${String(type)}"`, details: {} };
-  const v = validateCheck(type, target, rawSettings);
-  if (!v.ok) {
-    const text = v.errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-    return { status: 'down', response_time_ms: null, message: `invalid monitor: ${text}`, details: { errors: v.errors } };
-  }
+  return runPrepared(type, target, prepareCheck(type, target, rawSettings), ctx);
+}
+
+/** runCheck with settings prepared before (a scheduled check reuses its monitor's). */
+export async function runPrepared(type: CheckType, target: string, prepared: PreparedCheck, ctx: CheckContext): Promise<CheckResult> {
+  if (!prepared.ok) return prepared.result;
   let result: CheckResult;
   try {
-    result = await def.run(target, v.settings, ctx);
+    result = await CHECKS[type].run(target, prepared.settings, ctx);
   } catch (e) {
     // A bug, not a target failure; still a result, so one bad check cannot stop the scheduler.
     return { status: 'down', response_time_ms: null, message: `check failed: ${e instanceof Error ? e.message : String(e)}`, details: {} };

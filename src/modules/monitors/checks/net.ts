@@ -41,7 +41,7 @@ export class Deadline {
   private readonly onOuter = () => this.ac.abort(new Error('check aborted'));
 
   constructor(timeoutSec: number, outer?: AbortSignal) {
-    this.timeoutMs = Number.isFinite(timeoutSec) && timeoutSec > 0 ? timeoutSec * 1000 : 10_000;
+    this.timeoutMs = budgetMs(timeoutSec);
     this.signal = this.ac.signal;
     this.timer = setTimeout(() => {
       this.timedOut = true;
@@ -59,8 +59,7 @@ export class Deadline {
   /** The message for a failure: the deadline's own reason when it fired, else the error's. */
   failure(err: unknown): string {
     if (this.timedOut) {
-      const what = this.phase === 'dns' && this.lookupHost ? `${PHASE_TEXT.dns} ${this.lookupHost}` : PHASE_TEXT[this.phase];
-      return `timed out after ${fmtSeconds(this.timeoutMs)} ${what}`;
+      return timeoutMessage(this.timeoutMs, this.phase, this.phase === 'dns' ? this.lookupHost : undefined);
     }
     if (this.ac.signal.aborted) return 'check aborted';
     return errorMessage(err);
@@ -70,6 +69,14 @@ export class Deadline {
     clearTimeout(this.timer);
     this.outer?.removeEventListener('abort', this.onOuter);
   }
+}
+
+/** A check's time budget in ms: ctx.timeout seconds, 10 s when that is not a positive number. */
+export const budgetMs = (timeoutSec: number): number => (Number.isFinite(timeoutSec) && timeoutSec > 0 ? timeoutSec * 1000 : 10_000);
+
+/** "timed out after 5 s while connecting" (and the name being resolved in the 'dns' phase). */
+export function timeoutMessage(timeoutMs: number, phase: Phase, lookupHost?: string): string {
+  return `timed out after ${fmtSeconds(timeoutMs)} ${lookupHost ? `${PHASE_TEXT.dns} ${lookupHost}` : PHASE_TEXT[phase]}`;
 }
 
 function fmtSeconds(msVal: number): string {

@@ -1,6 +1,7 @@
 // Ping check: ICMP echo through fping, batched. Every ping check requested within a few milliseconds
-// of another with the same (count, packet_size, per_packet_timeout_ms) rides in ONE fping process:
-// on a Pi, one fping over many targets costs a small fraction of one process per check.
+// of another with the same (count, packet_size, per_packet_timeout_ms) rides in ONE fping process (up
+// to batchLimit targets, so that the batch takes no longer than one target would): on a Pi, one fping
+// over many targets costs a small fraction of one process per check.
 //
 // fping runs as `fping -c N -p T -t T -r 0 -b SIZE` with the targets on stdin (no argv length limit,
 // and a target can never be read as an option). `-c` rather than `-C`: its summary line already
@@ -15,7 +16,7 @@ import { z } from 'zod';
 import { run as execRun, installHint, type RunOptions, type RunResult } from '../../../core/exec.js';
 import { HttpError } from '../../../core/http/errors.js';
 import type { CheckContext, CheckResult } from './types.js';
-import { Deadline, hostProblem, ms } from './net.js';
+import { budgetMs, hostProblem, ms, timeoutMessage } from './net.js';
 
 export const settings = z.object({
   count: z.number().int().min(1).max(20).default(3),
@@ -122,7 +123,8 @@ export type ExecFn = (program: string, args: string[], opts?: RunOptions) => Pro
 export type PingOutcome =
   | { kind: 'result'; result: FpingTargetResult }
   | { kind: 'error'; message: string; install_hint?: string }
-  | { kind: 'aborted' };
+  | { kind: 'aborted' }
+  | { kind: 'timeout' };
 
 interface Waiter {
   target: string;
@@ -130,9 +132,15 @@ interface Waiter {
   done: boolean;
   signal?: AbortSignal;
   onAbort?: () => void;
+  timer?: NodeJS.Timeout;
 }
 
-interface Batch { params: PingParams; waiters: Waiter[] }
+interface Batch {
+  params: PingParams;
+  waiters: Waiter[];
+  /** Called whenever a waiter leaves (settled, aborted, timed out) while fping runs. */
+  onLeave?: () => void;
+}
 
 export interface PingBatcherOptions {
   /** Defaults to core/exec's run; tests wrap it to count processes or feed canned output. */
@@ -146,6 +154,16 @@ export interface PingBatcherOptions {
 /** fping's minimum interval between any two packets (-i), used to size the overall time limit. */
 const FPING_INTERVAL_MS = 10;
 
+/**
+ * Most checks one fping serves: it sends one packet every 10 ms, so a round over all its targets must
+ * take at most half the period, or the last targets' replies come later than one target's would (and
+ * a check with the shortest timeout allowed would time out). 50 targets at the default 1 s period;
+ * more checks due together start several fping processes side by side.
+ */
+export function batchLimit(p: PingParams): number {
+  return Math.max(1, Math.floor(Math.max(10, p.per_packet_timeout_ms) / 2 / FPING_INTERVAL_MS));
+}
+
 export class PingBatcher {
   private readonly exec: ExecFn;
   private readonly windowMs: number;
@@ -158,18 +176,22 @@ export class PingBatcher {
     this.program = opts.program ?? 'fping';
   }
 
-  /** Resolves (never rejects) when fping has reported on the target, or at once when `signal` aborts. */
-  ping(target: string, params: PingParams, signal?: AbortSignal): Promise<PingOutcome> {
+  /**
+   * Resolves (never rejects) when fping has reported on the target, at once when `signal` aborts, or
+   * after `timeoutMs`. A check waits here with no other timer or controller of its own: a thousand
+   * ping checks start in one turn.
+   */
+  ping(target: string, params: PingParams, signal?: AbortSignal, timeoutMs?: number): Promise<PingOutcome> {
     return new Promise<PingOutcome>((resolve) => {
       if (signal?.aborted) { resolve({ kind: 'aborted' }); return; }
       const key = `${params.count}/${params.packet_size}/${params.per_packet_timeout_ms}`;
       let batch = this.pending.get(key);
-      if (!batch) {
+      if (!batch || batch.waiters.length >= batchLimit(params)) {
         const b: Batch = { params, waiters: [] };
         batch = b;
         this.pending.set(key, b);
         setTimeout(() => {
-          this.pending.delete(key);
+          if (this.pending.get(key) === b) this.pending.delete(key);
           void this.flush(b);
         }, this.windowMs);
       }
@@ -177,12 +199,15 @@ export class PingBatcher {
         if (w.done) return;
         w.done = true;
         if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
+        clearTimeout(w.timer);
         resolve(o);
+        batch.onLeave?.();
       } };
       if (signal) {
         w.onAbort = () => w.resolve({ kind: 'aborted' });
         signal.addEventListener('abort', w.onAbort, { once: true });
       }
+      if (timeoutMs !== undefined) w.timer = setTimeout(() => w.resolve({ kind: 'timeout' }), timeoutMs);
       batch.waiters.push(w);
     });
   }
@@ -194,15 +219,12 @@ export class PingBatcher {
     const p = batch.params;
     // Kill fping once nobody waits for it any more (every check timed out or was aborted).
     const ac = new AbortController();
-    const onLeave = () => { if (live.every((w) => w.done)) ac.abort(); };
-    for (const w of live) w.signal?.addEventListener('abort', onLeave, { once: true });
+    batch.onLeave = () => { if (live.every((w) => w.done)) ac.abort(); };
     const period = Math.max(10, p.per_packet_timeout_ms);
     const timeoutMs = p.count * period + p.per_packet_timeout_ms + targets.length * p.count * FPING_INTERVAL_MS + 5000;
     const settle = (f: (w: Waiter) => PingOutcome) => {
-      for (const w of live) {
-        w.signal?.removeEventListener('abort', onLeave);
-        w.resolve(f(w));
-      }
+      batch.onLeave = undefined;
+      for (const w of live) w.resolve(f(w));
     };
     try {
       const r = await this.exec(this.program, fpingArgs(p), {
@@ -248,19 +270,17 @@ export function run(target: string, s: PingSettings, ctx: CheckContext): Promise
 export async function runWith(batcher: PingBatcher, target: string, s: PingSettings, ctx: CheckContext): Promise<CheckResult> {
   const problem = validateTarget(target);
   if (problem) return { status: 'down', response_time_ms: null, message: problem, details: {} };
-  const dl = new Deadline(ctx.timeout, ctx.signal);
-  dl.phase = 'ping';
-  try {
-    const out = await batcher.ping(target, s, dl.signal);
-    if (out.kind === 'aborted') return { status: 'down', response_time_ms: null, message: dl.failure(null), details: {} };
-    if (out.kind === 'error') {
-      return { status: 'down', response_time_ms: null, message: out.message,
-        details: out.install_hint ? { install_hint: out.install_hint } : {} };
-    }
-    return judge(target, out.result, s, ctx.max_loss_pct ?? 0);
-  } finally {
-    dl.dispose();
+  const timeoutMs = budgetMs(ctx.timeout);
+  const out = await batcher.ping(target, s, ctx.signal, timeoutMs);
+  if (out.kind === 'aborted' || out.kind === 'timeout') {
+    const message = out.kind === 'timeout' ? timeoutMessage(timeoutMs, 'ping') : 'check aborted';
+    return { status: 'down', response_time_ms: null, message, details: {} };
   }
+  if (out.kind === 'error') {
+    return { status: 'down', response_time_ms: null, message: out.message,
+      details: out.install_hint ? { install_hint: out.install_hint } : {} };
+  }
+  return judge(target, out.result, s, ctx.max_loss_pct ?? 0);
 }
 
 /** Loss above max_loss_pct is degraded, at or below it up; no reply at all is down. */

@@ -49,7 +49,8 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
       cert: t.cert,
     });
     if (s.verify_tls && !t.authorized) {
-      return { status: 'down', response_time_ms: elapsed, message: verifyFailureMessage(t.authorization_error ?? 'UNKNOWN', t.cert), details };
+      const message = verifyFailureMessage(t.authorization_error ?? 'UNKNOWN', t.cert);
+      return { status: 'down', response_time_ms: elapsed, message, details };
     }
     const days = t.cert?.days_left;
     const certNote = days == null ? '' : days < 0

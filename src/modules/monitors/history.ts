@@ -1,0 +1,269 @@
+// Raw check results in memory, compact: the channel (channel.ts) makes them durable, this holds them for
+// reading. Each monitor has a chain of 1 KiB pages taken from a shared pool of 256 KiB slabs; a page is a
+// run of results, each delta-encoded against the one before it in the same page:
+//
+//   varint zigzag(dt - previous dt) | u8 flags | [varint rt] | [varint message code]
+//   flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 same message as before,
+//          16 extra (inline text or details, kept in the monitor's `extras` map by time)
+//   message code: dictionary id + 1, or 0 for an inline text (in extras)
+//
+// A result checked on schedule costs about 4 bytes (dt differs from the interval by a few ms, the message
+// repeats): 24 hours of 2,000 monitors checked every minute fit in about 12 MiB. Whole pages are freed by
+// retention; reads filter by time, so what they return is exact.
+import type { StoredResult } from './channel.js';
+import { RESULT_CODE, RESULT_STATUS } from './rollups.js';
+
+const PAGE = 1024;
+const SLAB_PAGES = 256;
+/** The longest entry: 10 (dt) + 1 + 8 (rt) + 6 (message). */
+const MAX_ENTRY = 26;
+const F_RT = 4, F_SAME = 8, F_EXTRA = 16;
+
+interface Extra { text?: string; d?: string }
+
+interface Chain {
+  head: number;
+  tail: number;
+  /** Encoder state of the tail page. */
+  prevT: number;
+  prevDt: number;
+  prevMsg: number;
+  count: number;
+  lastT: number;
+  extras: Map<number, Extra> | null;
+}
+
+/** One decoded result before its extras are looked up: message code (id + 1, 0 inline). */
+interface Row { t: number; s: number; rt: number; code: number; extra: boolean }
+
+export class RawHistory {
+  private slabs: Uint8Array[] = [];
+  private free: number[] = [];
+  private pages = 0;
+  private used = new Uint16Array(0);
+  private lastT = new Float64Array(0);
+  private next = new Int32Array(0);
+  private chains = new Map<number, Chain>();
+  /** Results before this are gone as far as readers are concerned (the last retention cut). */
+  private floor = -Infinity;
+
+  /** Pages in use and their bytes (memory figures for the bench). */
+  stats(): { monitors: number; results: number; pages: number; bytes: number } {
+    let results = 0;
+    for (const c of this.chains.values()) results += c.count;
+    const pages = this.pages - this.free.length;
+    return { monitors: this.chains.size, results, pages, bytes: this.slabs.length * SLAB_PAGES * PAGE };
+  }
+
+  /** The monitors that have results. */
+  monitors(): IterableIterator<number> {
+    return this.chains.keys();
+  }
+
+  append(pk: number, r: StoredResult): void {
+    let c = this.chains.get(pk);
+    if (!c) {
+      c = { head: -1, tail: -1, prevT: 0, prevDt: 0, prevMsg: -1, count: 0, lastT: -Infinity, extras: null };
+      this.chains.set(pk, c);
+    }
+    if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY > PAGE) this.newPage(c);
+    const page = c.tail;
+    const buf = this.slabs[page >> 8]!;
+    let pos = (page & (SLAB_PAGES - 1)) * PAGE + this.used[page]!;
+    const dt = r.t - c.prevT;
+    const code = typeof r.msg === 'number' ? r.msg + 1 : 0;
+    const extra: Extra | null = code === 0 || r.d != null ? {} : null;
+    if (extra && code === 0) extra.text = r.msg as string;
+    if (extra && r.d != null) extra.d = r.d;
+    let flags = RESULT_CODE[r.status];
+    if (r.rt != null) flags |= F_RT;
+    if (code !== 0 && code === c.prevMsg) flags |= F_SAME;
+    if (extra) flags |= F_EXTRA;
+    pos = putVarint(buf, pos, zigzag(dt - c.prevDt));
+    buf[pos++] = flags;
+    if (r.rt != null) pos = putVarint(buf, pos, r.rt);
+    if (!(flags & F_SAME)) pos = putVarint(buf, pos, code);
+    this.used[page] = pos - (page & (SLAB_PAGES - 1)) * PAGE;
+    this.lastT[page] = Math.max(this.lastT[page]!, r.t);
+    if (extra) (c.extras ??= new Map()).set(r.t, extra);
+    c.prevDt = dt;
+    c.prevT = r.t;
+    c.prevMsg = code;
+    c.count++;
+    c.lastT = Math.max(c.lastT, r.t);
+  }
+
+  /** Results of a monitor in insertion (time) order, filtered; `fn` returns false to stop. */
+  forEach(pk: number, fn: (r: StoredResult) => boolean | void, from = -Infinity, to = Infinity): void {
+    this.scan(pk, from, to, (row, c) => fn(this.materialize(row, c)));
+  }
+
+  /** How many results the monitor has at or after `from`. */
+  count(pk: number, from = -Infinity): number {
+    const c = this.chains.get(pk);
+    if (!c) return 0;
+    if (Math.max(from, this.floor) === -Infinity) return c.count;
+    let n = 0;
+    this.scan(pk, from, Infinity, () => { n++; });
+    return n;
+  }
+
+  /**
+   * Newest first, as the results API pages them: `total` matches, `items` the window [offset, offset + limit).
+   */
+  query(pk: number, q: { from: number; to: number; status?: string; limit: number; offset: number }):
+    { total: number; items: StoredResult[] } {
+    const want = q.status ? RESULT_CODE[q.status as keyof typeof RESULT_CODE] : -1;
+    const rows: Row[] = [];
+    this.scan(pk, q.from, q.to, (row) => { if (want < 0 || row.s === want) rows.push({ ...row }); });
+    const c = this.chains.get(pk)!;
+    const items: StoredResult[] = [];
+    for (let i = rows.length - 1 - q.offset; i >= 0 && items.length < q.limit; i--) items.push(this.materialize(rows[i]!, c));
+    return { total: rows.length, items };
+  }
+
+  last(pk: number): StoredResult | null {
+    const c = this.chains.get(pk);
+    if (!c || c.count === 0) return null;
+    let last: Row | null = null;
+    this.decodePage(c.tail, (row) => { last = { ...row }; });
+    return last && (last as Row).t >= this.floor ? this.materialize(last, c) : null;
+  }
+
+  /**
+   * Results before `cut` are gone: readers no longer see them, and the pages (and extras) holding only
+   * such results are freed. Returns how many results were freed.
+   */
+  trim(cut: number): number {
+    this.floor = Math.max(this.floor, cut);
+    let dropped = 0;
+    for (const [pk, c] of this.chains) {
+      while (c.head >= 0 && c.head !== c.tail && this.lastT[c.head]! < cut) {
+        let n = 0;
+        this.decodePage(c.head, () => { n++; });
+        const page = c.head;
+        c.head = this.next[page]!;
+        this.release(page);
+        c.count -= n;
+        dropped += n;
+      }
+      if (c.head === c.tail && c.head >= 0 && this.lastT[c.head]! < cut) {
+        dropped += c.count;
+        this.drop(pk);
+        continue;
+      }
+      if (c.extras) for (const t of c.extras.keys()) { if (t >= cut) break; c.extras.delete(t); }
+    }
+    return dropped;
+  }
+
+  drop(pk: number): void {
+    const c = this.chains.get(pk);
+    if (!c) return;
+    for (let p = c.head; p >= 0;) { const n = this.next[p]!; this.release(p); p = n; }
+    this.chains.delete(pk);
+  }
+
+  clear(): void {
+    for (const pk of [...this.chains.keys()]) this.drop(pk);
+  }
+
+  /** Dictionary ids the results still refer to (the retention job collects the others). */
+  messageIds(): Set<number> {
+    const ids = new Set<number>();
+    for (const pk of this.chains.keys()) this.scan(pk, -Infinity, Infinity, (row) => { if (row.code > 0) ids.add(row.code - 1); });
+    return ids;
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private scan(pk: number, from0: number, to: number, fn: (row: Row, c: Chain) => boolean | void): void {
+    const c = this.chains.get(pk);
+    if (!c) return;
+    const from = Math.max(from0, this.floor);
+    for (let p = c.head; p >= 0; p = this.next[p]!) {
+      if (this.lastT[p]! < from) continue;
+      let stop = false;
+      // Pages and their rows are in time order (a monitor's results are appended in the order it was checked).
+      this.decodePage(p, (row) => {
+        if (row.t < from) return true;
+        if (row.t > to || fn(row, c) === false) { stop = true; return false; }
+        return true;
+      });
+      if (stop) return;
+    }
+  }
+
+  /** Decodes a page in order; `fn` returns false to stop. The row object is reused between calls. */
+  private decodePage(page: number, fn: (row: Row) => boolean | void): void {
+    const buf = this.slabs[page >> 8]!;
+    const base = (page & (SLAB_PAGES - 1)) * PAGE;
+    const end = base + this.used[page]!;
+    const row: Row = { t: 0, s: 0, rt: -1, code: 0, extra: false };
+    let pos = base, prevDt = 0, t = 0, code = 0;
+    while (pos < end) {
+      let v = 0, mul = 1, b: number;
+      do { b = buf[pos++]!; v += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80);
+      const dt = prevDt + unzigzag(v);
+      t += dt;
+      prevDt = dt;
+      const flags = buf[pos++]!;
+      let rt = -1;
+      if (flags & F_RT) { rt = 0; mul = 1; do { b = buf[pos++]!; rt += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80); }
+      if (!(flags & F_SAME)) { code = 0; mul = 1; do { b = buf[pos++]!; code += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80); }
+      row.t = t; row.s = flags & 3; row.rt = rt; row.code = code; row.extra = (flags & F_EXTRA) !== 0;
+      if (fn(row) === false) return;
+    }
+  }
+
+  private materialize(row: Row, c: Chain): StoredResult {
+    const extra = row.extra ? c.extras?.get(row.t) : undefined;
+    return {
+      t: row.t,
+      status: RESULT_STATUS[row.s] ?? 'down',
+      rt: row.rt < 0 ? null : row.rt,
+      msg: row.code > 0 ? row.code - 1 : extra?.text ?? '',
+      d: extra?.d ?? null,
+    };
+  }
+
+  private newPage(c: Chain): void {
+    const page = this.free.pop() ?? this.grow();
+    this.used[page] = 0;
+    this.lastT[page] = -Infinity;
+    this.next[page] = -1;
+    if (c.tail >= 0) this.next[c.tail] = page; else c.head = page;
+    c.tail = page;
+    c.prevT = 0;
+    c.prevDt = 0;
+    c.prevMsg = -1;
+  }
+
+  /** A new slab: its first page is returned, the others go to the free list. */
+  private grow(): number {
+    const first = this.slabs.length * SLAB_PAGES;
+    this.slabs.push(new Uint8Array(SLAB_PAGES * PAGE));
+    const n = first + SLAB_PAGES;
+    const used = new Uint16Array(n); used.set(this.used); this.used = used;
+    const lastT = new Float64Array(n); lastT.set(this.lastT); this.lastT = lastT;
+    const next = new Int32Array(n); next.set(this.next); this.next = next;
+    for (let p = n - 1; p > first; p--) this.free.push(p);
+    this.pages = n;
+    return first;
+  }
+
+  private release(page: number): void {
+    this.used[page] = 0;
+    this.next[page] = -1;
+    this.free.push(page);
+  }
+}
+
+const zigzag = (v: number) => (v >= 0 ? v * 2 : -v * 2 - 1);
+const unzigzag = (z: number) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+
+function putVarint(buf: Uint8Array, pos: number, v: number): number {
+  while (v >= 0x80) { buf[pos++] = (v % 0x80) | 0x80; v = Math.floor(v / 0x80); }
+  buf[pos++] = v;
+  return pos;
+}

@@ -1,0 +1,159 @@
+// Writes the rollups of each hour once it has closed: one hour row per monitor (counts, response-time
+// sum, min, max and histogram, from the raw results in memory) and that hour added to the monitor's day
+// row, in one 'group' write with the new watermark. Results used to update both rows with every check,
+// which made every check journal a statement; now an hour costs one record for all monitors.
+//
+// The watermark `rollups_written_to` (monitor_meta) is the first hour not yet written. A result of an
+// hour before it (a check that ran across the closing, a clock that stepped back, the first hour after an
+// upgrade from a build that wrote rollups per check) is added to its rows directly, in its own write
+// (rollups.ts addToRollups). An hour closes GRACE_MS after it ends, when every check that started in it
+// has finished (a check gives up after its timeout, at most 300 s, plus 3 s).
+import type { AppContext } from '../../core/context.js';
+import type { Logger } from '../../core/log.js';
+import type { Tx } from '../../core/store/types.js';
+import type { RawHistory } from './history.js';
+import { HOUR_MS, hourOf } from './hours.js';
+import {
+  addRollupHist, bucketOf, bucketStart, emptyHist, encodeHist, expandRollup, KIND, type Aggregate,
+} from './rollups.js';
+
+export const GRACE_MS = 6 * 60_000;
+const WATERMARK = 'rollups_written_to';
+const UPSERT = `INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist)
+  SELECT j.value->>0, ?, ?, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
+         j.value->>8, unhex(j.value->>9)
+    FROM json_each(?) AS j`;
+
+interface Totals extends Aggregate { hist: number[] }
+type RollupRow = Aggregate & { m: number; hist: Uint8Array | null };
+
+export class HourCloser {
+  /** The first hour (since the epoch) whose rollups are not written yet. */
+  watermark = 0;
+  private timer: { cancel(): void } | null = null;
+  private stopped = true;
+  private readonly log: Logger;
+
+  constructor(private readonly app: AppContext, private readonly history: RawHistory) {
+    this.log = app.log.child('monitors');
+  }
+
+  /**
+   * Reads the watermark. A database without one is new (the current hour) or comes from a build that
+   * wrote rollups with every check: everything up to its newest hour row is written already.
+   */
+  async load(): Promise<void> {
+    const store = this.app.store;
+    const row = store.get<{ value: number }>('SELECT value FROM monitor_meta WHERE key = ?', [WATERMARK]);
+    if (row) { this.watermark = row.value; return; }
+    const newest = store.get<{ b: number | null }>('SELECT max(b) AS b FROM monitor_rollups WHERE k = ?', [KIND.hour])?.b;
+    const w = newest == null ? hourOf(this.app.clock.now()) : newest / 3600 + 1;
+    await store.write((tx) => setWatermark(tx, w), 'sync');
+    this.watermark = w;
+  }
+
+  /** Results of hours before the watermark go into the rollup rows with their own write. */
+  isLate(tMs: number): boolean {
+    return hourOf(tMs) < this.watermark;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = null;
+  }
+
+  /** Writes every hour that has closed by now. */
+  async closeDue(): Promise<number> {
+    let n = 0;
+    while ((this.watermark + 1) * HOUR_MS + GRACE_MS <= this.app.clock.now()) {
+      await this.close(this.watermark);
+      n++;
+    }
+    return n;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer?.cancel();
+    const at = (this.watermark + 1) * HOUR_MS + GRACE_MS;
+    this.timer = this.app.clock.setTimeout(() => {
+      this.timer = null;
+      this.closeDue().catch((e: unknown) => this.log.error('writing the hourly rollups failed', { err: e as Error }))
+        .finally(() => this.schedule());
+    }, Math.max(0, at - this.app.clock.now()));
+  }
+
+  /**
+   * One hour: aggregated and written in one turn, so that no result lands between reading the history and
+   * moving the watermark (it would be in neither).
+   */
+  private async close(hour: number): Promise<void> {
+    const from = hour * HOUR_MS, to = from + HOUR_MS - 1;
+    const b = from / 1000, day = bucketStart(KIND.day, from);
+    await this.app.store.write((tx) => {
+      const hours: unknown[][] = [];
+      const days = new Map(tx.all<RollupRow>(
+        'SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist FROM monitor_rollups WHERE k = ? AND b = ?',
+        [KIND.day, day]).map((r) => [r.m, totalsOf(expandRollup(r))]));
+      for (const pk of this.history.monitors()) {
+        const h = emptyTotals();
+        this.history.forEach(pk, (r) => { add(h, r.status, r.rt); }, from, to);
+        if (!h.checks) continue;
+        hours.push(rowOf(pk, h));
+        const d = days.get(pk) ?? emptyTotals();
+        merge(d, h);
+        days.set(pk, d);
+      }
+      if (hours.length) {
+        tx.run(UPSERT, [KIND.hour, b, JSON.stringify(hours)]);
+        const changed = hours.map((r) => rowOf(r[0] as number, days.get(r[0] as number)!));
+        tx.run(UPSERT, [KIND.day, day, JSON.stringify(changed)]);
+      }
+      setWatermark(tx, hour + 1);
+      tx.onCommit(() => { this.watermark = hour + 1; });
+    }, 'group');
+  }
+}
+
+function setWatermark(tx: Tx, hour: number): void {
+  tx.run('INSERT INTO monitor_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [WATERMARK, hour]);
+}
+
+const emptyTotals = (): Totals =>
+  ({ checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: emptyHist() });
+
+function add(a: Totals, status: 'up' | 'down' | 'degraded', rt: number | null): void {
+  a.checks++;
+  a[status]++;
+  if (rt == null) return;
+  a.rt_sum += rt;
+  a.rt_count++;
+  a.rt_min = a.rt_min == null ? rt : Math.min(a.rt_min, rt);
+  a.rt_max = a.rt_max == null ? rt : Math.max(a.rt_max, rt);
+  a.hist[bucketOf(rt)]! += 1;
+}
+
+function totalsOf(r: RollupRow): Totals {
+  return { ...r, hist: addRollupHist(r, emptyHist()) };
+}
+
+function merge(into: Totals, a: Totals): void {
+  into.checks += a.checks; into.up += a.up; into.degraded += a.degraded; into.down += a.down;
+  into.rt_sum += a.rt_sum; into.rt_count += a.rt_count;
+  if (a.rt_min != null) into.rt_min = into.rt_min == null ? a.rt_min : Math.min(into.rt_min, a.rt_min);
+  if (a.rt_max != null) into.rt_max = into.rt_max == null ? a.rt_max : Math.max(into.rt_max, a.rt_max);
+  for (let i = 0; i < a.hist.length; i++) into.hist[i]! += a.hist[i]!;
+}
+
+/** A row as UPSERT reads it; a single timed check is stored skinny (rollups.ts, expandRollup). */
+function rowOf(m: number, a: Totals): unknown[] {
+  const skinny = a.rt_count === 1;
+  return [m, a.checks, a.up, a.degraded, a.down, a.rt_sum, a.rt_count, skinny ? null : a.rt_min, skinny ? null : a.rt_max,
+    skinny || a.rt_count === 0 ? null : Buffer.from(encodeHist(a.hist)).toString('hex')];
+}

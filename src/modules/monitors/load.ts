@@ -1,0 +1,132 @@
+// Start-up of the monitors' in-memory state: the rows, then the monitors channel read back in commit order
+// into the raw history (results within retention, and any of hours whose rollups are not written yet) and
+// into each monitor's state (the latest entry wins over the table, which holds it only as of its last
+// save), then the hourly counts of the last day: written hours from monitor_rollups, the others from the
+// results just loaded.
+import type { Store } from '../../core/store/types.js';
+import { CHANNEL, readMessage, type MessageVisitor, type MonitorState, type StoredResult } from './channel.js';
+import type { RawHistory } from './history.js';
+import { HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
+import type { Registry } from './live.js';
+import type { Messages } from './messages.js';
+import type { MonitorRow, MonitorStatus } from './model.js';
+import { KIND } from './rollups.js';
+
+export interface LoadParts {
+  store: Store;
+  registry: Registry;
+  history: RawHistory;
+  hours: HourRing;
+  messages: Messages;
+  /** The first hour whose rollups are not written (hour-close.ts). */
+  watermark: number;
+  now: number;
+  /** Results older than this are not loaded, unless their hour's rollups are still to be written. */
+  keepFrom: number;
+}
+
+/** The state fields an entry sets on a monitor's row. */
+export function applyState(row: MonitorRow, state: MonitorState): void {
+  row.status = state.status;
+  row.fail_streak = state.fail_streak;
+  if (state.cert) {
+    row.cert_valid_to = state.cert.valid_to;
+    row.cert_checked_at = state.cert.checked_at;
+  }
+}
+
+/** The last-check fields a result sets on a monitor's row. */
+export function applyResult(row: MonitorRow, r: Pick<StoredResult, 't' | 'rt'>, message: string): void {
+  row.last_check = r.t;
+  row.last_rt = r.rt;
+  row.last_message = message;
+}
+
+/**
+ * A monitor's latest entries while the channel is read: kept in fields that hold numbers unboxed (made
+ * with doubles), and applied to its row once at the end, so that millions of entries allocate nothing.
+ */
+interface Last {
+  result: boolean; t: number; rt: number; msg: number | string;
+  state: boolean; status: MonitorStatus; streak: number;
+  cert: boolean; certTo: number; certAt: number;
+}
+
+export function loadMonitors(p: LoadParts): { entries: number; results: number } {
+  const { store, registry, history, hours, messages } = p;
+  registry.load(store, p.now);
+  messages.load(store);
+  const last = new Map<number, Last>();
+  const lastOf = (pk: number): Last | undefined => {
+    let l = last.get(pk);
+    if (!l && registry.get(pk)) {
+      l = { result: false, t: 0.5, rt: 0.5, msg: 0, state: false, status: 'unknown', streak: 0, cert: false, certTo: 0.5, certAt: 0.5 };
+      last.set(pk, l);
+    }
+    return l; // undefined for a monitor deleted since
+  };
+  const setState = (l: Last, s: MonitorState) => {
+    l.state = true;
+    l.status = s.status;
+    l.streak = s.fail_streak;
+    if (!s.cert) return;
+    l.cert = true;
+    l.certTo = s.cert.valid_to ?? NaN;
+    l.certAt = s.cert.checked_at ?? NaN;
+  };
+  const keep = (r: StoredResult) => r.t >= p.keepFrom || hourOf(r.t) >= p.watermark;
+  let entries = 0, results = 0;
+  const add = (pk: number, r: StoredResult) => {
+    if (!keep(r)) return;
+    history.append(pk, r);
+    if (hourOf(r.t) >= p.watermark) hours.add(pk, r.t, r.status, r.rt);
+    results++;
+  };
+  const visitor: MessageVisitor = {
+    result(pk, r, state) {
+      const l = lastOf(pk);
+      if (!l) return;
+      add(pk, r);
+      l.result = true;
+      l.t = r.t;
+      l.rt = r.rt ?? NaN;
+      l.msg = r.msg;
+      setState(l, state);
+    },
+    state(pk, state) {
+      const l = lastOf(pk);
+      if (l) setState(l, state);
+    },
+    // What came before is gone, and the table holds the state as it was then (saved with the clearing).
+    cleared() {
+      history.clear();
+      hours.clear();
+      last.clear();
+    },
+    // Rows of an earlier build's table: history only (their hours' rollups were written with them).
+    imported(pk, r) { if (registry.get(pk)) add(pk, r); },
+  };
+  store.readChannel(CHANNEL, (e) => {
+    entries++;
+    readMessage(e.bytes, e.start, e.end, visitor);
+  });
+  for (const [pk, l] of last) {
+    const row = registry.get(pk)!.row;
+    if (l.state) {
+      applyState(row, { status: l.status, fail_streak: l.streak,
+        cert: l.cert ? { valid_to: nullIfNaN(l.certTo), checked_at: nullIfNaN(l.certAt) } : undefined });
+    }
+    if (l.result) applyResult(row, { t: l.t, rt: nullIfNaN(l.rt) }, messages.text(l.msg));
+  }
+  // Hours already written: their counts come from the rollup rows.
+  const first = hourOf(p.now) - RING_HOURS + 1;
+  type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number; rt_count: number };
+  for (const r of store.all<HourRow>(
+    'SELECT m, b, checks, up, degraded, down, rt_sum, rt_count FROM monitor_rollups WHERE k = ? AND b >= ? AND b < ?',
+    [KIND.hour, (first * HOUR_MS) / 1000, (p.watermark * HOUR_MS) / 1000])) {
+    if (registry.get(r.m)) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);
+  }
+  return { entries, results };
+}
+
+const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);

@@ -1,0 +1,222 @@
+// The read side of the monitors API, from memory: the list and its 24-hour figures (hours.ts), one
+// monitor's stats (hours not yet written come from memory, older ones from monitor_rollups), raw results
+// (history.ts), incidents and the dependency graph. Nothing here writes.
+import type { Store } from '../../core/store/types.js';
+import { redactSettings } from './checks/index.js';
+import type { StoredResult } from './channel.js';
+import type { RawHistory } from './history.js';
+import { HOUR_MS, hourOf, type HourRing } from './hours.js';
+import type { IncidentRow, LiveMonitor, Registry } from './live.js';
+import type { Messages } from './messages.js';
+import {
+  monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
+  type ResultOut,
+} from './model.js';
+import {
+  addRollupHist, avgMs, bucketOf, bucketStart, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
+  type Aggregate, type ResultStatus,
+} from './rollups.js';
+import type { CheckType } from './checks/types.js';
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface ReadParts {
+  store: Store;
+  registry: Registry;
+  history: RawHistory;
+  hours: HourRing;
+  messages: Messages;
+  /** The first hour whose rollups are not written yet. */
+  watermark(): number;
+}
+
+/** A monitor as the API shows it (redacted settings cached on the entry until its row changes). */
+export function outOf(p: Pick<ReadParts, 'registry'>, m: LiveMonitor): MonitorOut {
+  m.shown ??= redactSettings(m.row.check_type, parseJsonObject(m.row.settings)) as Record<string, unknown>;
+  return monitorOut(m.row, m.tags, m.shown, p.registry.parentIds(m));
+}
+
+/**
+ * GET /api/monitors as JSON (UTF-8), `per` monitors a piece, made as the response asks for them. Each
+ * monitor's line is kept encoded and made again only when what it shows changed (its row, a check, the
+ * hour, its incidents): a list of 2,000 monitors copies 1.2 MiB of cached bytes instead of serializing
+ * 2,000 objects (stream.ts writes the pieces). Same fields, in the same order, as outOf() plus stats_24h.
+ */
+export function* listPieces(p: ReadParts, now: number, filter: { status?: MonitorStatus; check_type?: CheckType; tag?: string },
+  per = 100): Generator<Buffer> {
+  const h = hourOf(now), gen = p.registry.gen;
+  const lines: Buffer[] = [];
+  let n = 0;
+  for (const m of p.registry.inOrder()) {
+    const r = m.row;
+    if (filter.status && r.status !== filter.status) continue;
+    if (filter.check_type && r.check_type !== filter.check_type) continue;
+    if (filter.tag && !m.tags.includes(filter.tag)) continue;
+    // A monitor's line changes with its row (gen), a check (time, status), the hour and its incidents.
+    const incidents = p.registry.incidentsSince(m, now - DAY);
+    const l = m.line;
+    if (!l || l.gen !== gen || l.t !== r.last_check || l.status !== r.status || l.hour !== h || l.incidents !== incidents) {
+      m.line = { gen, t: r.last_check, status: r.status, hour: h, incidents, bytes: Buffer.from(`,${lineOf(p, m, h, incidents)}`) };
+    }
+    // Lines start with a comma: the first of the list goes without it.
+    lines.push(lines.length || n ? m.line!.bytes : m.line!.bytes.subarray(1));
+    if (lines.length === per) { yield Buffer.concat(lines); lines.length = 0; }
+    n++;
+  }
+  if (lines.length) yield Buffer.concat(lines);
+}
+
+function lineOf(p: ReadParts, m: LiveMonitor, h: number, incidents: number): string {
+  const r = m.row;
+  if (m.view?.gen !== p.registry.gen) m.view = { gen: p.registry.gen, ...fragments(outOf(p, m)) };
+  const a = p.hours.sum(r.pk, h - 23, h);
+  return `${m.view.head}${JSON.stringify(r.status)},"last_check":${r.last_check == null ? 'null' : `"${iso(r.last_check)}"`}` +
+    `,"response_time":${r.last_rt == null ? 'null' : r.last_rt / 100},"last_message":${JSON.stringify(r.last_message)}${m.view.tail}` +
+    `,"stats_24h":{"uptime_pct":${uptimePct(a)},"avg_response_ms":${avgMs(a)},"checks":${a.checks},"incidents":${incidents}}}`;
+}
+
+/** A monitor's JSON up to `"status":`, and from `,"degraded_ms"` to before stats_24h. */
+function fragments(o: MonitorOut): { head: string; tail: string } {
+  const head = JSON.stringify({ id: o.id, name: o.name, target: o.target, check_type: o.check_type, interval: o.interval,
+    timeout: o.timeout, failure_threshold: o.failure_threshold, tags: o.tags });
+  const tail = JSON.stringify({ degraded_ms: o.degraded_ms, max_loss_pct: o.max_loss_pct, settings: o.settings, parents: o.parents,
+    created_at: o.created_at, updated_at: o.updated_at });
+  return { head: `${head.slice(0, -1)},"status":`, tail: `,${tail.slice(1, -1)}` };
+}
+
+export function resultOut(p: Pick<ReadParts, 'messages'>, r: StoredResult): ResultOut {
+  return {
+    at: iso(r.t),
+    status: r.status,
+    response_time: fromRtUnits(r.rt),
+    message: p.messages.text(r.msg),
+    details: r.d ? parseJsonObject(r.d) : null,
+  };
+}
+
+export function incidentOut(r: IncidentRow, monitorId: string, now: number, failStreak?: number): IncidentOut {
+  const end = r.closed_at ?? Math.max(now, r.opened_at);
+  return {
+    id: r.id,
+    monitor_id: monitorId,
+    opened_at: iso(r.opened_at),
+    closed_at: r.closed_at == null ? null : iso(r.closed_at),
+    duration: Math.round((end - r.opened_at) / 1000),
+    message: r.open_message,
+    close_message: r.close_message,
+    // While open, every failed check counts: the monitor's failure run (the row is written when it closes).
+    failures: r.closed_at == null && failStreak !== undefined ? Math.max(r.failures, failStreak) : r.failures,
+  };
+}
+
+type RollupRead = Aggregate & { hist: Uint8Array | null };
+
+/**
+ * Uptime, average and (24 h) p95 over windows of hour or day buckets: the written part from monitor_rollups,
+ * the rest (hours from the watermark on) from memory, so that nothing is counted twice.
+ */
+export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail {
+  const pk = m.row.pk;
+  const h = hourOf(now), w = p.watermark();
+  const sql = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist FROM monitor_rollups
+    WHERE m = ? AND k = ? AND b >= ? AND b < ?`;
+  const written = (k: number, from: number, to: number) => p.store.all<RollupRead>(sql, [pk, k, from, to]);
+  const sec = (hour: number) => (hour * HOUR_MS) / 1000;
+
+  // 24 h: counts from memory; min, max and the histogram from the written rows and the unwritten results.
+  const day24 = p.hours.sum(pk, h - 23, h);
+  const hist = emptyHist();
+  let min: number | null = null, max: number | null = null;
+  const spread = (lo: number | null, hi: number | null) => {
+    if (lo != null) min = min == null ? lo : Math.min(min, lo);
+    if (hi != null) max = max == null ? hi : Math.max(max, hi);
+  };
+  for (const r of written(KIND.hour, sec(h - 23), sec(w))) {
+    const e = expandRollup(r);
+    addRollupHist(e, hist);
+    spread(e.rt_min, e.rt_max);
+  }
+  p.history.forEach(pk, (r) => { if (r.rt != null) { hist[bucketOf(r.rt)]! += 1; spread(r.rt, r.rt); } }, Math.max(w, h - 23) * HOUR_MS);
+  const p95 = quantile(hist, 0.95, min, max);
+
+  const week = sum([...written(KIND.hour, sec(h - 167), sec(w)), p.hours.sum(pk, Math.max(w, h - 167), h)]);
+  const day0 = bucketStart(KIND.day, now) - 29 * 86_400;
+  const month = sum([...written(KIND.day, day0, Number.MAX_SAFE_INTEGER), p.hours.sum(pk, Math.max(w, (day0 * 1000) / HOUR_MS), h)]);
+
+  const last = p.history.last(pk);
+  return {
+    ...outOf(p, m),
+    stats: {
+      uptime_24h: uptimePct(day24),
+      uptime_7d: uptimePct(week),
+      uptime_30d: uptimePct(month),
+      p95_response_ms_24h: p95 == null ? null : Math.round(p95) / 100,
+      avg_response_ms_24h: avgMs(day24),
+      checks_24h: day24.checks,
+      current_incident: m.open ? incidentOut(m.open, m.row.id, now, m.row.fail_streak) : null,
+      cert_days_left: m.row.cert_valid_to == null ? null : Math.floor((m.row.cert_valid_to - now) / DAY),
+      last_result: last ? resultOut(p, last) : null,
+    },
+  };
+}
+
+function sum(rows: Aggregate[]): Aggregate {
+  const a: Aggregate = { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null };
+  for (const r of rows) {
+    a.checks += r.checks; a.up += r.up; a.degraded += r.degraded; a.down += r.down; a.rt_sum += r.rt_sum; a.rt_count += r.rt_count;
+  }
+  return a;
+}
+
+export function results(p: ReadParts, m: LiveMonitor,
+  q: { limit: number; offset: number; since?: string; until?: string; status?: ResultStatus }): { items: ResultOut[]; total: number } {
+  const from = q.since ? Date.parse(q.since) : -Infinity;
+  const to = q.until ? Date.parse(q.until) : Infinity;
+  const r = p.history.query(m.row.pk, { from, to, status: q.status, limit: q.limit, offset: q.offset });
+  return { total: r.total, items: r.items.map((x) => resultOut(p, x)) };
+}
+
+/** Incidents overlapping [since, until], newest first. */
+export function incidents(p: ReadParts, m: LiveMonitor, now: number, q: { limit: number; offset: number; since?: string; until?: string }):
+  { items: IncidentOut[]; total: number } {
+  const since = q.since ? Date.parse(q.since) : -1;
+  const until = q.until ? Date.parse(q.until) : Number.MAX_SAFE_INTEGER;
+  const cond = 'm = ? AND opened_at <= ? AND (closed_at IS NULL OR closed_at >= ?)';
+  const total = p.store.get<{ n: number }>(`SELECT count(*) AS n FROM monitor_incidents WHERE ${cond}`, [m.row.pk, until, since])?.n ?? 0;
+  const rows = p.store.all<IncidentRow>(`SELECT * FROM monitor_incidents WHERE ${cond} ORDER BY opened_at DESC, id LIMIT ? OFFSET ?`,
+    [m.row.pk, until, since, q.limit, q.offset]);
+  return { items: rows.map((r) => incidentOut(r, m.row.id, now, m.row.fail_streak)), total };
+}
+
+/** A monitor as alert dependencies see it: identity and current state. */
+export interface DependencyNode {
+  id: string;
+  name: string;
+  status: MonitorStatus;
+  /** Consecutive failed checks so far (0 after a success). */
+  fail_streak: number;
+}
+
+/** Walks the dependency graph from a monitor (up to its ancestors or down to its descendants), nearest first. */
+export function walk(p: Pick<ReadParts, 'registry'>, start: LiveMonitor, direction: 'up' | 'down'): DependencyNode[] {
+  const seen = new Set<number>([start.row.pk]);
+  const out: DependencyNode[] = [];
+  let frontier = [start];
+  while (frontier.length) {
+    const next: LiveMonitor[] = [];
+    for (const f of frontier) {
+      const near = direction === 'up'
+        ? f.parents.map((pk) => p.registry.get(pk)).filter((x): x is LiveMonitor => !!x)
+        : p.registry.children(f.row.pk);
+      for (const n of near) {
+        if (seen.has(n.row.pk)) continue;
+        seen.add(n.row.pk);
+        next.push(n);
+        out.push({ id: n.row.id, name: n.row.name, status: n.row.status, fail_streak: n.row.fail_streak });
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}

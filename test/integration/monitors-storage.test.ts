@@ -1,0 +1,174 @@
+// How the monitors module keeps results outside the database (docs/monitors.md, "Storage"), through the
+// real service on real files: results and state come back after a crash and after checkpoints moved them
+// into segment files; cleared history stays cleared; retention drops old segments only after saving each
+// monitor's state; a result of an hour whose rollups are already written goes into them.
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ManualClock } from '../../src/core/clock.js';
+import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+
+const HOUR = 3_600_000;
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+let web: Server;
+let url: string;
+before(async () => {
+  web = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+});
+after(() => { web.close(); });
+
+interface Life { t: TestApp; clock: ManualClock; key: string; api: (method: string, path: string, body?: unknown) => Promise<any> }
+
+type Admin = { username: string; password: string };
+
+async function life(dir: string, at: number, admin?: Admin): Promise<Life & { admin: Admin }> {
+  const clock = new ManualClock(at);
+  const t = await startTestApp({ dataDir: dir, clock });
+  let key: string;
+  let creds = admin;
+  if (!creds) {
+    const a = await t.admin();
+    key = a.key;
+    creds = { username: a.username, password: a.password };
+  } else {
+    const cookie = await t.login(creds.username, creds.password);
+    key = (await t.request('POST', '/api/api-keys', { cookie, body: { name: `k${at}`, scopes: ['monitors:write'] } })).body.key;
+  }
+  const api = async (method: string, path: string, body?: unknown) => (await t.request(method, path, { key, body })).body;
+  return { t, clock, key, api, admin: creds };
+}
+
+/** Moves the clock and waits until the monitor's results grew to `n`. */
+async function checked(l: Life, id: string, ms: number, n: number): Promise<void> {
+  l.clock.advance(ms);
+  for (let i = 0; i < 500; i++) {
+    if ((await l.api('GET', `/api/monitors/${id}/results?limit=1`)).total >= n) return;
+    await sleep(10);
+  }
+  throw new Error(`monitor ${id} did not reach ${n} results`);
+}
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'netprobe-monitors-storage-'));
+}
+
+test('after a crash the results and state come back: from the journal, and from segments once checkpointed', async (t) => {
+  const dir = await tempDir();
+  const copies: string[] = [];
+  t.after(async () => { for (const d of [dir, ...copies]) await rm(d, { recursive: true, force: true }); });
+  const a = await life(dir, Date.parse('2026-03-01T10:00:00Z'));
+  const id = (await a.api('POST', '/api/monitors', { name: 'w', check_type: 'http', target: url, interval: 30, timeout: 2 })).id;
+  await checked(a, id, 0, 1);
+  await checked(a, id, 30_000, 2);
+  await a.t.service.app.store.checkpoint(); // the first two into a segment
+  await checked(a, id, 30_000, 3);
+  await a.t.service.app.store.flush(); // the third in the journal (its group commit)
+  const before = await a.api('GET', `/api/monitors/${id}`);
+  const results = await a.api('GET', `/api/monitors/${id}/results`);
+  assert.ok((await readdir(dir)).some((f) => f.endsWith('.seg')), 'a segment file');
+  // What a kill leaves: a copy of the directory while the service runs.
+  const image = await tempDir();
+  copies.push(image);
+  await cp(dir, image, { recursive: true });
+  await a.t.close();
+  const b = await life(image, Date.parse('2026-03-01T10:01:30Z'), a.admin);
+  try {
+    assert.deepEqual(await b.api('GET', `/api/monitors/${id}/results`), results);
+    const got = await b.api('GET', `/api/monitors/${id}`);
+    for (const k of ['status', 'last_check', 'response_time', 'last_message']) assert.deepEqual(got[k], before[k], k);
+    assert.equal(got.stats.checks_24h, 3);
+  } finally {
+    await b.t.close();
+  }
+});
+
+test('cleared history stays cleared across checkpoints and restarts; status and last check stay', async (t) => {
+  const dir = await tempDir();
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const a = await life(dir, Date.parse('2026-03-02T10:00:00Z'));
+  const id = (await a.api('POST', '/api/monitors', { name: 'c', check_type: 'http', target: url, interval: 30, timeout: 2 })).id;
+  await checked(a, id, 0, 1);
+  await a.t.service.app.store.checkpoint();
+  await checked(a, id, 30_000, 2);
+  const before = await a.api('GET', `/api/monitors/${id}`);
+  await a.api('DELETE', '/api/monitors/events');
+  assert.equal((await a.api('GET', `/api/monitors/${id}/results`)).total, 0);
+  assert.ok(!(await readdir(dir)).some((f) => f.endsWith('.seg')), 'the segments went at once');
+  await a.t.close({ keepData: true });
+  for (const at of ['2026-03-02T10:05:00Z', '2026-03-02T10:06:00Z']) {
+    const b = await life(dir, Date.parse(at), a.admin);
+    try {
+      assert.equal((await b.api('GET', `/api/monitors/${id}/results`)).total, 0);
+      const got = await b.api('GET', `/api/monitors/${id}`);
+      assert.equal(got.status, 'up');
+      assert.equal(got.last_check, before.last_check, 'current state is not history');
+      assert.equal(got.stats.checks_24h, 0);
+    } finally {
+      await b.t.close({ keepData: true });
+    }
+  }
+});
+
+test('retention drops old segments after saving each monitor\'s state, which a restart then reads from the table', async (t) => {
+  const dir = await tempDir();
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const a = await life(dir, Date.parse('2026-03-03T10:00:00Z'));
+  const id = (await a.api('POST', '/api/monitors', { name: 'r', check_type: 'tcp', target: '127.0.0.1:9', interval: 30, timeout: 2,
+    failure_threshold: 1 })).id;
+  await checked(a, id, 0, 1);
+  await a.api('POST', `/api/monitors/${id}/pause`);
+  await a.api('POST', `/api/monitors/${id}/pause`); // resumed: unknown, checked at once
+  await checked(a, id, 0, 2);
+  const before = await a.api('GET', `/api/monitors/${id}`);
+  assert.equal(before.status, 'down');
+  await a.t.service.app.store.checkpoint();
+  const svc = monitorsServiceOf(a.t.service.app)!;
+  assert.equal(svc.stateSavedAt(), 0, 'nothing saved yet');
+  await a.api('POST', `/api/monitors/${id}/pause`); // no more checks
+  a.clock.advance(25 * HOUR);
+  const retention = monitorsRetentionOf(a.t.service.app)!;
+  await retention.runOnce(); // the pass the job's own timer started while the clock moved (at +1 min)
+  const stats = await retention.runOnce();
+  assert.equal(stats.segments, 1, JSON.stringify(stats));
+  assert.ok(svc.stateSavedAt() > 0, 'the state was saved before the segment went');
+  await a.t.close({ keepData: true });
+  const b = await life(dir, Date.parse('2026-03-04T12:00:00Z'), a.admin);
+  try {
+    const got = await b.api('GET', `/api/monitors/${id}`);
+    assert.equal(got.status, 'paused');
+    assert.equal(got.last_check, before.last_check);
+    assert.equal(got.last_message, before.last_message);
+    assert.equal((await b.api('GET', `/api/monitors/${id}/results`)).total, 0, 'past retention');
+  } finally {
+    await b.t.close();
+  }
+});
+
+test('a result of an hour whose rollups are written goes into them (a clock stepped back)', async (t) => {
+  const dir = await tempDir();
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const a = await life(dir, Date.parse('2026-03-05T10:59:00Z'));
+  try {
+    const id = (await a.api('POST', '/api/monitors', { name: 'l', check_type: 'http', target: url, interval: 3600, timeout: 2 })).id;
+    await checked(a, id, 0, 1);
+    const rows = () => a.t.service.app.store.all<{ k: number; checks: number }>(
+      'SELECT r.k, r.checks FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? ORDER BY r.k', [id]);
+    a.clock.advance(7 * 60_000); // 11:06: the 10:00 hour closes
+    for (let i = 0; i < 200 && !rows().length; i++) await sleep(10);
+    assert.deepEqual(rows(), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }]);
+    a.clock.advance(-7 * 60_000 + 30_000); // 10:59:30 again
+    await a.api('POST', `/api/monitors/${id}/check`);
+    assert.deepEqual(rows(), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
+    assert.equal((await a.api('GET', `/api/monitors/${id}`)).stats.checks_24h, 2, 'counted once');
+  } finally {
+    await a.t.close();
+  }
+});
