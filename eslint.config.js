@@ -23,9 +23,6 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: [
-      'src/core/store/**', 'src/modules/monitors/**', // until the store and monitors rework lands
-    ],
     rules: { 'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true }] },
   },
   { files: ['ui/**/*.js'], languageOptions: { globals: { ...globals.browser } } },

@@ -1,5 +1,5 @@
 // dnsmasq on 127.0.0.1:<free port> with a few local records (no upstream, no system resolver), the DNS
-// peer of bench/monitors.ts. Started like test/integration/check-dns.test.ts does.
+// peer of bench/monitors.ts. Started like test/integration/monitors-check-dns.test.ts does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import dns from 'node:dns';
 import { freePort } from './util.js';

@@ -77,19 +77,15 @@ const CORE_SECTIONS = {
     lockout_minutes: z.number().min(1).max(24 * 60).default(15).describe('How long a lockout lasts (429 with Retry-After)'),
   }),
   store: section({
-    checkpoint_mb: z.number().min(1).max(1024).default(8),
-    checkpoint_age_minutes: z.number().min(1).max(24 * 60).default(10),
+    checkpoint_mb: z.number().min(1).max(1024).default(8)
+      .describe("A snapshot is written when the journal passes this size (or the snapshot's own size, if larger)"),
+    checkpoint_age_minutes: z.number().min(1).max(24 * 60).default(10)
+      .describe('A snapshot is written when the oldest change not in one is this old (longer for a large snapshot)'),
     // Checkpoints by age write a large snapshot less often: at most this much per minute on average.
-    snapshot_kib_per_minute: z.number().min(1).max(1024 * 1024).default(32),
-    group_commit_ms: z.number().int().min(0).max(60_000).default(2000),
-  }),
-  monitors: section({
-    raw_retention_hours: z.number().min(1).max(24 * 30).default(24),
-    minute_retention_hours: z.number().min(1).max(24 * 30).default(24),
-    hour_retention_days: z.number().min(1).max(365).default(30),
-    day_retention_days: z.number().min(1).max(3650).default(365),
-    max_concurrent_checks: z.number().int().min(1).max(1024).default(32),
-    retention_interval_minutes: z.number().min(1).max(24 * 60).default(10),
+    snapshot_kib_per_minute: z.number().min(1).max(1024 * 1024).default(32)
+      .describe('Snapshots by age write at most this much per minute on average (SD-card wear)'),
+    group_commit_ms: z.number().int().min(0).max(60_000).default(2000)
+      .describe('Scheduled check results are made durable in batches this far apart (lost on power loss at most)'),
   }),
   http: section({
     json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024).describe('Largest JSON request body (413 beyond)'),

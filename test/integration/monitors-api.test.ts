@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
-import type { MonitorBusEvent } from '../../src/modules/monitors/service.js';
+import type { MonitorBusEvent } from '../../src/modules/monitors/contracts.js';
 import { startTestApp, type TestApp, assertProblem } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 

@@ -5,7 +5,7 @@ import type { Migration, MigrationRange } from './types.js';
 
 /**
  * Every module's migration range; a new module claims its range here. Module names are the modules'
- * `name` (test/unit/migration-ranges.test.ts checks each module's migrations lie in its own range).
+ * `name` (test/unit/core-migration-ranges.test.ts checks each module's migrations lie in its own range).
  */
 export const MIGRATION_RANGES: readonly MigrationRange[] = Object.freeze([
   { module: 'core', from: 1, to: 99 },

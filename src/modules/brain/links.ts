@@ -53,7 +53,7 @@ export class LinkService {
 
   private monitor(id: string): MonitorDetail | undefined {
     const svc = monitorsServiceOf(this.app);
-    if (!svc || !UUID_PATTERN.test(id)) return undefined;
+    if (!UUID_PATTERN.test(id)) return undefined;
     try {
       return svc.get(id.toLowerCase());
     } catch (e) {

@@ -1,4 +1,53 @@
-// What other modules may use of the monitors module: the bus events it emits, the dependency graph the
-// alerter follows, and the monitor record links show. Import these from here, never from inner files.
-export type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent } from './service.js';
+// What other modules may use of the monitors module: the bus events it emits (declared here, on the
+// core's EventMap), the dependency graph the alerter follows, and the monitor record links show. Import
+// these from here (or the service lookup from index.ts), never from inner files.
+import type { CheckType } from './checks/types.js';
+import type { IncidentOut, MonitorStatus, ResultOut } from './model.js';
+
+export type { DependencyNode } from './dependencies.js';
 export type { MonitorDetail } from './model.js';
+
+// ---- bus events --------------------------------------------------------------------------------
+
+export interface MonitorBusEvent {
+  monitor: { id: string; name: string; target: string; check_type: CheckType; tags: string[] };
+  previous_status: MonitorStatus;
+  status: MonitorStatus;
+  /** Consecutive failed checks after this result (0 after a success). */
+  fail_streak: number;
+  failure_threshold: number;
+  result: ResultOut;
+  incident: IncidentOut | null;
+  occurred_at: string;
+}
+
+declare module '../../core/events.js' {
+  interface EventMap {
+    /** The monitor became down (failure_threshold consecutive failures); an incident opened. */
+    'monitor.down': MonitorBusEvent;
+    /** The monitor became up (from unknown, degraded or down; from down, `incident` is the one closed). */
+    'monitor.up': MonitorBusEvent;
+    /** The monitor became degraded (slow, partial loss, or failing below the threshold). */
+    'monitor.degraded': MonitorBusEvent;
+    /** A check failed (every failed check, whether or not the status changed). */
+    'monitor.check_failed': MonitorBusEvent;
+    /** The monitor was deleted through the API (other modules drop what refers to it, e.g. inventory links). */
+    'monitor.deleted': { id: string; name: string };
+    /**
+     * A TLS check saw a certificate: once a day per monitor (when the certificate facts are recorded) and
+     * whenever the certificate's expiry differs from the one recorded before (a renewed or swapped certificate).
+     */
+    'monitor.certificate': MonitorCertificateEvent;
+  }
+}
+
+export interface MonitorCertificateEvent {
+  monitor: MonitorBusEvent['monitor'];
+  /** Expiry (notAfter) of the certificate the check saw. */
+  valid_to: string;
+  /** Whole days left, rounded down (0: expires within a day; negative: expired). */
+  days_left: number;
+  /** What the check recorded about the certificate (subject_cn, issuer, fingerprint256, ...). */
+  cert: Record<string, unknown>;
+  occurred_at: string;
+}

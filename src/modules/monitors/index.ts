@@ -1,29 +1,28 @@
 // The monitors module: uptime monitors with four check types, check history, rollups, incidents, an
 // event log, a scheduler and a retention job. See docs/monitors.md.
 import type { AppContext, Module } from '../../core/context.js';
+import { serviceSlot } from '../../core/modules.js';
 import { RetentionJob } from './retention.js';
 import { monitorRoutes } from './routes.js';
-import { monitorMigrations } from './schema.js';
+import { monitorMigrations } from './migrations.js';
 import { sealStoredSettings } from './secrets.js';
-import { MonitorService, monitorConfig } from './service.js';
+import { MonitorService } from './service.js';
+import { monitorConfig, monitorsConfig } from './config.js';
 
-export type { MonitorBusEvent } from './service.js';
+export type { MonitorBusEvent } from './contracts.js';
 
-const services = new WeakMap<AppContext, { service: MonitorService; retention: RetentionJob }>();
+const services = serviceSlot<{ service: MonitorService; retention: RetentionJob }>('monitors', 'The monitors service');
 
 /** The module's service for an app (tests and other modules' services use it; never the tables). */
-export function monitorsServiceOf(app: AppContext): MonitorService | undefined {
-  return services.get(app)?.service;
-}
+export const monitorsServiceOf = (app: AppContext): MonitorService => services.of(app).service;
 
 /** The module's retention job for an app (tests run a pass on demand). */
-export function monitorsRetentionOf(app: AppContext): RetentionJob | undefined {
-  return services.get(app)?.retention;
-}
+export const monitorsRetentionOf = (app: AppContext): RetentionJob => services.of(app).retention;
 
 export const monitorsModule: Module = {
   name: 'monitors',
   migrations: monitorMigrations,
+  config: { monitors: monitorsConfig },
   async register(app: AppContext) {
     await sealStoredSettings(app); // secrets an earlier build stored in clear
     const service = new MonitorService(app);
@@ -36,8 +35,7 @@ export const monitorsModule: Module = {
     });
   },
   start(app: AppContext) {
-    const s = services.get(app);
-    if (!s) return;
+    const s = services.of(app);
     s.service.startScheduler();
     s.retention.start();
     app.onShutdown(async () => {

@@ -5,7 +5,7 @@ import { CHECK_TYPES, type CheckType } from './checks/types.js';
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
 export const MonitorStatusSchema = z.enum(MONITOR_STATUSES);
-export const CheckTypeSchema = z.enum(CHECK_TYPES as [CheckType, ...CheckType[]]);
+export const CheckTypeSchema = z.enum(CHECK_TYPES);
 
 export const EVENT_KINDS = [
   'created', 'updated', 'deleted', 'paused', 'resumed', 'status_change', 'incident_opened',

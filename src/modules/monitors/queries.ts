@@ -188,35 +188,3 @@ export function incidents(p: ReadParts, m: LiveMonitor, now: number, q: { limit:
     [m.row.pk, until, since, q.limit, q.offset]);
   return { items: rows.map((r) => incidentOut(r, m.row.id, now, m.row.fail_streak)), total };
 }
-
-/** A monitor as alert dependencies see it: identity and current state. */
-export interface DependencyNode {
-  id: string;
-  name: string;
-  status: MonitorStatus;
-  /** Consecutive failed checks so far (0 after a success). */
-  fail_streak: number;
-}
-
-/** Walks the dependency graph from a monitor (up to its ancestors or down to its descendants), nearest first. */
-export function walk(p: Pick<ReadParts, 'registry'>, start: LiveMonitor, direction: 'up' | 'down'): DependencyNode[] {
-  const seen = new Set<number>([start.row.pk]);
-  const out: DependencyNode[] = [];
-  let frontier = [start];
-  while (frontier.length) {
-    const next: LiveMonitor[] = [];
-    for (const f of frontier) {
-      const near = direction === 'up'
-        ? f.parents.map((pk) => p.registry.get(pk)).filter((x): x is LiveMonitor => !!x)
-        : p.registry.children(f.row.pk);
-      for (const n of near) {
-        if (seen.has(n.row.pk)) continue;
-        seen.add(n.row.pk);
-        next.push(n);
-        out.push({ id: n.row.id, name: n.row.name, status: n.row.status, fail_streak: n.row.fail_streak });
-      }
-    }
-    frontier = next;
-  }
-  return out;
-}

@@ -8,7 +8,8 @@ import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import { CHANNEL } from './channel.js';
 import { HOUR_MS } from './hours.js';
-import { monitorConfig, type MonitorConfig, type MonitorService } from './service.js';
+import { monitorConfig, type MonitorConfig } from './config.js';
+import type { MonitorService } from './service.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

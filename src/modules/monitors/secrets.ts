@@ -1,4 +1,4 @@
-// Secret settings (see SECRET_SETTINGS and isSecretHeader) are stored sealed with the machine key
+// Secret settings (CheckDefinition.secretPaths and isSecretHeader) are stored sealed with the machine key
 // (core/secretbox.ts), so a copy of netprobe.db does not disclose them: sealed when written, opened
 // only for the check run and to compare an update with what is stored. API responses show
 // `{set: true}` for them whether sealed or not (redactSettings).

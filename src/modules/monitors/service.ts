@@ -1,28 +1,26 @@
-// The monitor service: CRUD, applying check results (state machine, incidents, history, event log, bus
-// events), and clearing history. Changes made through the API are 'sync' writes; a scheduled check result
-// is one 'group' write holding a monitors channel entry (the result and the monitor's state after it:
-// channel.ts) and, only when it changes something else, the incident, event or late rollup statements.
-// The state lives in memory (live.ts, history.ts, hours.ts), loaded at start-up (load.ts); reads are in
-// queries.ts. See docs/monitors.md, "Storage".
-import type { Actor } from '../../core/http/registry.js';
+// The monitor service: CRUD and reads, pause, manual checks, clearing history. Changes made through the
+// API are 'sync' writes. The other concerns live beside it: check results and their write (results.ts),
+// the state machine (state.ts), the dependency graph (dependencies.ts), the bus contract (contracts.ts),
+// the scheduler (scheduler.ts). The state lives in memory (live.ts, history.ts, hours.ts), loaded at
+// start-up (load.ts); reads are in queries.ts. See docs/monitors.md, "Storage".
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
-import { badRequest, HttpError, notFound, unavailable, type FieldError } from '../../core/http/errors.js';
+import type { Actor } from '../../core/audit/types.js';
+import { badRequest, HttpError, notFound, unavailable, type FieldError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
-import { UNREADABLE_SECRET } from '../../core/secretbox.js';
-import type { Durability, Store, Tx } from '../../core/store/types.js';
-import { CHANNEL, encodeMessage, type MonitorState, type StoredResult } from './channel.js';
-import {
-  mergeSecrets, minimumTimeout, prepareCheck, runPrepared, settingsShapeErrors, validateCheck, type PreparedCheck,
-} from './checks/index.js';
-import type { CheckResult, CheckType } from './checks/types.js';
+import type { Store, Tx } from '../../core/store/types.js';
+import { CHANNEL, encodeMessage, type MonitorState } from './channel.js';
+import { CHECKS, mergeSecrets, minimumTimeout, settingsShapeErrors, validateCheck } from './checks/index.js';
+import { CHECK_TYPES, type CheckType } from './checks/types.js';
+import { monitorConfig } from './config.js';
+import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
 import { RawHistory } from './history.js';
 import { HourCloser } from './hour-close.js';
 import { HourRing } from './hours.js';
 import { importLegacyResults } from './import-results.js';
-import { Registry, type IncidentRow, type LiveMonitor } from './live.js';
-import { applyResult, applyState, loadMonitors } from './load.js';
+import { Registry, type LiveMonitor } from './live.js';
+import { loadMonitors } from './load.js';
 import { Messages } from './messages.js';
 import {
   LIMITS, normaliseTags, parseJsonObject, parseTags, MONITOR_COLUMNS,
@@ -30,101 +28,30 @@ import {
   type MonitorRow, type MonitorStatus, type ResultOut, type UpdateMonitorInput,
 } from './model.js';
 import * as q from './queries.js';
-import { addToRollups, fromRtUnits, toRtUnits, type ResultStatus } from './rollups.js';
+import { ResultRecorder, type Applied } from './results.js';
+import type { ResultStatus } from './rollups.js';
 import { batchGrid, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
 import { newStandIn, openSettings, sealSettings } from './secrets.js';
-import { certFacts, certValidTo, detailsJson, nextState } from './state.js';
 
 export { nextState, type MachineState, type Transition } from './state.js';
-export type { DependencyNode } from './queries.js';
-
-// ---- configuration -----------------------------------------------------------------------------
-
-/** Defaults of the `monitors` config section (src/core/config.ts holds the schema with the same defaults). */
-export const MONITOR_DEFAULTS = {
-  raw_retention_hours: 24,
-  minute_retention_hours: 24,
-  hour_retention_days: 30,
-  day_retention_days: 365,
-  max_concurrent_checks: 32,
-  retention_interval_minutes: 10,
-};
-export type MonitorConfig = typeof MONITOR_DEFAULTS;
-
-export function monitorConfig(app: Pick<AppContext, 'config'>): MonitorConfig {
-  return { ...MONITOR_DEFAULTS, ...app.config.get().monitors };
-}
-
-// ---- bus events --------------------------------------------------------------------------------
-
-export interface MonitorBusEvent {
-  monitor: { id: string; name: string; target: string; check_type: CheckType; tags: string[] };
-  previous_status: MonitorStatus;
-  status: MonitorStatus;
-  /** Consecutive failed checks after this result (0 after a success). */
-  fail_streak: number;
-  failure_threshold: number;
-  result: ResultOut;
-  incident: IncidentOut | null;
-  occurred_at: string;
-}
-
-declare module '../../core/events.js' {
-  interface EventMap {
-    /** The monitor became down (failure_threshold consecutive failures); an incident opened. */
-    'monitor.down': MonitorBusEvent;
-    /** The monitor became up (from unknown, degraded or down; from down, `incident` is the one closed). */
-    'monitor.up': MonitorBusEvent;
-    /** The monitor became degraded (slow, partial loss, or failing below the threshold). */
-    'monitor.degraded': MonitorBusEvent;
-    /** A check failed (every failed check, whether or not the status changed). */
-    'monitor.check_failed': MonitorBusEvent;
-    /** The monitor was deleted through the API (other modules drop what refers to it, e.g. inventory links). */
-    'monitor.deleted': { id: string; name: string };
-    /**
-     * A TLS check saw a certificate: once a day per monitor (when the certificate facts are recorded) and
-     * whenever the certificate's expiry differs from the one recorded before (a renewed or swapped certificate).
-     */
-    'monitor.certificate': MonitorCertificateEvent;
-  }
-}
-
-export interface MonitorCertificateEvent {
-  monitor: MonitorBusEvent['monitor'];
-  /** Expiry (notAfter) of the certificate the check saw. */
-  valid_to: string;
-  /** Whole days left, rounded down (0: expires within a day; negative: expired). */
-  days_left: number;
-  /** What the check recorded about the certificate (subject_cn, issuer, fingerprint256, ...). */
-  cert: Record<string, unknown>;
-  occurred_at: string;
-}
+export type { DependencyNode } from './dependencies.js';
 
 // ---- helpers -----------------------------------------------------------------------------------
 
-const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const MAX_MESSAGE = 500;
-/** Grace on top of a check's own timeout before the service gives up on it. */
-const GUARD_MS = 3000;
 const STATE_SAVED = 'state_saved_at';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function spec(row: MonitorRow): ScheduleSpec {
   const intervalMs = row.interval_s * 1000;
-  // Ping checks share one fping per batch: on a grid of a few seconds, so that many fall due together.
+  // Batched checks (ping: one fping per batch) sit on a grid of a few seconds, so that many fall due together.
   return { pk: row.pk, id: row.id, intervalMs, lastCheck: row.last_check, paused: row.status === 'paused',
-    alignMs: row.check_type === 'ping' ? batchGrid(intervalMs) : 0 };
+    alignMs: CHECKS[row.check_type]?.batched ? batchGrid(intervalMs) : 0 };
 }
 
 const stateOf = (row: MonitorRow): MonitorState => ({ status: row.status, fail_streak: row.fail_streak });
 
-interface Applied {
-  result: ResultOut;
-  events: { name: 'monitor.down' | 'monitor.up' | 'monitor.degraded' | 'monitor.check_failed'; payload: MonitorBusEvent }[];
-  certificate: MonitorCertificateEvent | null;
-}
 
 // ---- the service -------------------------------------------------------------------------------
 
@@ -138,6 +65,7 @@ export class MonitorService {
   private readonly store: Store;
   private readonly log: Logger;
   private readonly reads: q.ReadParts;
+  private readonly recorder: ResultRecorder;
 
   constructor(private readonly app: AppContext) {
     this.store = app.store;
@@ -147,6 +75,7 @@ export class MonitorService {
       store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
       watermark: () => this.closer.watermark,
     };
+    this.recorder = new ResultRecorder(app, this);
     this.scheduler = new Scheduler({
       clock: app.clock,
       log: this.log,
@@ -227,54 +156,15 @@ export class MonitorService {
   }
 
   /** The monitor's parents, their parents and so on, with their current state (nearest first). */
-  ancestors(id: string): q.DependencyNode[] {
+  ancestors(id: string): DependencyNode[] {
     const m = this.registry.byId(id);
-    return m ? q.walk(this.reads, m, 'up') : [];
+    return m ? walk(this.registry, m, 'up') : [];
   }
 
   /** The monitors that depend on this one, directly or through others, with their current state. */
-  descendants(id: string): q.DependencyNode[] {
+  descendants(id: string): DependencyNode[] {
     const m = this.registry.byId(id);
-    return m ? q.walk(this.reads, m, 'down') : [];
-  }
-
-  // ---- alert dependencies (parent monitors) ---------------------------------------------------
-
-  /**
-   * Replaces a monitor's parents inside its write. Each must exist, differ from the monitor and not
-   * depend on it (directly or through others): that would be a cycle. Errors name `parents.<i>`.
-   */
-  private setParents(tx: Tx, pk: number, ids: readonly string[]): void {
-    const errors: FieldError[] = [];
-    const pks: number[] = [];
-    const unique = [...new Set(ids)];
-    unique.forEach((id) => {
-      const i = ids.indexOf(id);
-      const p = tx.get<{ pk: number; name: string }>('SELECT pk, name FROM monitors WHERE id = ?', [id]);
-      if (!p) { errors.push({ path: `parents.${i}`, message: 'No monitor with this id' }); return; }
-      if (p.pk === pk) { errors.push({ path: `parents.${i}`, message: 'A monitor cannot be its own parent' }); return; }
-      // Would the parent (or one of its ancestors) be this monitor? Walk up from the parent.
-      const seen = new Set<number>([p.pk]);
-      let frontier = [p.pk];
-      while (frontier.length) {
-        const next: number[] = [];
-        for (const f of frontier) {
-          for (const r of tx.all<{ parent: number }>('SELECT parent FROM monitor_parents WHERE m = ?', [f])) {
-            if (r.parent === pk) {
-              errors.push({ path: `parents.${i}`, message: `"${p.name}" depends on this monitor: that would be a cycle` });
-              return;
-            }
-            if (!seen.has(r.parent)) { seen.add(r.parent); next.push(r.parent); }
-          }
-        }
-        frontier = next;
-      }
-      pks.push(p.pk);
-    });
-    if (errors.length) throw badRequest(`Invalid monitor: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
-    tx.run('DELETE FROM monitor_parents WHERE m = ?', [pk]);
-    for (const parent of pks) tx.run('INSERT INTO monitor_parents (m, parent) VALUES (?, ?)', [pk, parent]);
-    tx.onCommit(() => { const m = this.registry.get(pk); if (m) this.registry.setParents(m, pks); });
+    return m ? walk(this.registry, m, 'down') : [];
   }
 
   // ---- validation ------------------------------------------------------------------------------
@@ -289,16 +179,19 @@ export class MonitorService {
         ? { path: 'timeout', message: `Must be less than interval (${v.interval} s)` }
         : { path: 'interval', message: `Must be greater than timeout (${v.timeout} s)` });
     }
-    if (v.max_loss_pct != null && v.check_type !== 'ping') {
-      errors.push({ path: blame.max_loss_pct, message: 'max_loss_pct applies only to ping monitors' });
+    if (v.max_loss_pct != null && !CHECKS[v.check_type]?.lossThreshold) {
+      const types = CHECK_TYPES.filter((t) => CHECKS[t].lossThreshold).join(' and ');
+      errors.push({ path: blame.max_loss_pct, message: `max_loss_pct applies only to ${types} monitors` });
     }
     const c = validateCheck(v.check_type, v.target, v.settings);
     if (!c.ok) errors.push(...c.errors);
-    // A ping run takes count x per-packet timeout; a shorter monitor timeout would fail every check.
+    // A ping run takes count x per-packet timeout: a shorter monitor timeout would fail every check.
     const needed = c.ok ? minimumTimeout(v.check_type, c.settings) : 1;
     if (c.ok && v.timeout < needed) {
-      errors.push({ path: 'timeout',
-        message: `Must be at least ${needed} s: the ping settings take that long (count x per_packet_timeout_ms, plus 1 s)` });
+      errors.push({
+        path: 'timeout',
+        message: `Must be at least ${needed} s: the ${v.check_type} settings take that long (${CHECKS[v.check_type].minimumTimeoutReason})`,
+      });
     }
     if (errors.length || !c.ok) {
       const first = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
@@ -332,7 +225,7 @@ export class MonitorService {
       // In the registry at once: setParents and the event below read it (a failed write drops it again).
       const live = this.registry.put(r);
       try {
-        if (input.parents?.length) this.setParents(tx, r.pk, input.parents);
+        if (input.parents?.length) setParents(tx, this.registry, r.pk, input.parents);
         live.parents = input.parents?.length ? [...new Set(input.parents)].map((p) => this.registry.byId(p)!.row.pk) : [];
         insertEvent(tx, { t: now, kind: 'created', monitor_id: id, monitor_name: r.name, to_status: 'unknown', actor: by.actor,
           details: configOf(q.outOf(this.reads, live)) });
@@ -367,7 +260,8 @@ export class MonitorService {
     const interval = input.interval ?? old.interval_s;
     const timeout = input.timeout ?? old.timeout_s;
     let max_loss_pct = input.max_loss_pct !== undefined ? input.max_loss_pct : old.max_loss_pct;
-    if (type !== 'ping' && input.max_loss_pct === undefined) max_loss_pct = null; // type changed away from ping
+    // The type changed to one without a loss threshold (away from ping): the old value goes.
+    if (!CHECKS[type]?.lossThreshold && input.max_loss_pct === undefined) max_loss_pct = null;
     const target = input.target ?? old.target;
     const settings = this.validate(
       { check_type: type, target, interval, timeout, max_loss_pct, settings: rawSettings },
@@ -413,7 +307,7 @@ export class MonitorService {
         const state = { ...stateOf(row), cert: { valid_to: null, checked_at: null } };
         tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: row.pk, state }));
       }
-      if (parentsChanged) this.setParents(tx, old.pk, input.parents!);
+      if (parentsChanged) setParents(tx, this.registry, old.pk, input.parents!);
       const before = configOf(q.outOf(this.reads, live));
       const after = configOf(q.outOf(this.reads, { ...live, row, tags: parseTags(row.tags), shown: null,
         parents: parentsChanged ? [...new Set(input.parents!)].map((p) => this.registry.byId(p)!.row.pk) : live.parents }));
@@ -470,7 +364,7 @@ export class MonitorService {
       const from = cur.row.status;
       const to: MonitorStatus = from === 'paused' ? 'unknown' : 'paused';
       tx.run('UPDATE monitors SET status = ?, fail_streak = 0, updated_at = ? WHERE pk = ?', [to, now, cur.row.pk]);
-      if (to === 'paused') this.closeOpenIncident(tx, cur, now, 'monitor paused');
+      if (to === 'paused') this.recorder.closeOpenIncident(tx, cur, now, 'monitor paused');
       tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: cur.row.pk, state: { status: to, fail_streak: 0 } }));
       insertEvent(tx, { t: now, kind: to === 'paused' ? 'paused' : 'resumed', monitor_id: cur.row.id, monitor_name: cur.row.name,
         from_status: from, to_status: to, actor: by.actor });
@@ -497,9 +391,9 @@ export class MonitorService {
         const m = this.registry.get(first.row.pk);
         if (!m) throw notFound('Monitor');
         const at = this.now();
-        const result = await this.execute(m, signal);
+        const result = await this.recorder.execute(m, signal);
         if (signal.aborted) throw new HttpError(409, 'conflict', 'The monitor was changed, paused or deleted while it was being checked');
-        return this.apply(m, result, at, { manualBy: by.actor }, 'sync');
+        return this.recorder.apply(m, result, at, { manualBy: by.actor }, 'sync');
       });
     } catch (e) {
       if (e instanceof HttpError) throw e;
@@ -507,7 +401,7 @@ export class MonitorService {
       throw e;
     }
     if (!applied) throw notFound('Monitor');
-    this.emit(applied);
+    this.recorder.emit(applied);
     return { result: applied.result, monitor: this.get(id) };
   }
 
@@ -576,156 +470,10 @@ export class MonitorService {
     const m = this.registry.get(pk);
     if (!m || m.row.status === 'paused') return;
     const at = this.now();
-    const result = await this.execute(m, signal);
+    const result = await this.recorder.execute(m, signal);
     if (signal.aborted) return; // paused, deleted, changed or stopping: the result is thrown away
-    const applied = await this.apply(m, result, at, {}, 'group');
-    if (applied) this.emit(applied);
-  }
-
-  /**
-   * Runs the check (started synchronously, so checks due together start in one turn) with a guard a
-   * little past its timeout, in case a check ignores its deadline.
-   */
-  private execute(m: LiveMonitor, signal: AbortSignal): Promise<CheckResult> {
-    const row = m.row;
-    let guard: NodeJS.Timeout | undefined;
-    const check = runPrepared(row.check_type, row.target, this.prepared(m), {
-      timeout: row.timeout_s, degraded_ms: row.degraded_ms, max_loss_pct: row.max_loss_pct, signal,
-    });
-    const limit = new Promise<CheckResult>((resolve) => {
-      guard = setTimeout(() => {
-        resolve({ status: 'down', response_time_ms: null, message: `check did not finish within ${row.timeout_s} s`, details: {} });
-      }, row.timeout_s * 1000 + GUARD_MS);
-      guard.unref?.();
-    });
-    return Promise.race([check, limit]).finally(() => clearTimeout(guard));
-  }
-
-  /**
-   * The monitor's settings opened and validated: once per row for most monitors (validation is a good
-   * part of a ping check's cost), every check for those holding secrets (kept closed in memory).
-   */
-  private prepared(m: LiveMonitor): PreparedCheck {
-    if (m.prepared) return m.prepared;
-    const row = m.row;
-    const opened = openSettings(this.app.secretbox, row.check_type, parseJsonObject(row.settings));
-    // Sealed under another probe's machine key (a restored database) or altered: only a new value helps.
-    const p: PreparedCheck = opened.unreadable.length
-      ? { ok: false, result: { status: 'down', response_time_ms: null, message: `${UNREADABLE_SECRET} (${opened.unreadable.join(', ')})`,
-        details: { unreadable_secrets: opened.unreadable } } }
-      : prepareCheck(row.check_type, row.target, opened.settings);
-    if (!opened.opened) m.prepared = p;
-    return p;
-  }
-
-  private closeOpenIncident(tx: Tx, m: LiveMonitor, t: number, message: string): IncidentRow | null {
-    const inc = m.open;
-    if (!inc) return null;
-    const failures = Math.max(inc.failures, m.row.fail_streak);
-    tx.run('UPDATE monitor_incidents SET closed_at = ?, close_message = ?, failures = ? WHERE id = ?', [t, message, failures, inc.id]);
-    const closed = { ...inc, closed_at: t, close_message: message, failures };
-    insertEvent(tx, { t, kind: 'incident_closed', monitor_id: m.row.id, monitor_name: m.row.name, message,
-      details: { incident_id: inc.id, opened_at: iso(inc.opened_at), duration: Math.round((t - inc.opened_at) / 1000), failures } });
-    tx.onCommit(() => { m.open = null; m.closed.push(t); });
-    return closed;
-  }
-
-  /**
-   * Applies one result: the channel entry (raw result and the monitor's new state), and statements only
-   * for what else it changes (incidents, events, a new message, rollups of a closed hour), in one write;
-   * memory follows at commit. Returns null when the monitor is gone, or paused and the check was a
-   * scheduled one.
-   */
-  private async apply(m0: LiveMonitor, result: CheckResult, at: number, opts: { manualBy?: string | null },
-    durability: Durability): Promise<Applied | null> {
-    const manual = opts.manualBy !== undefined;
-    return this.store.write((tx): Applied | null => {
-      const m = this.registry.get(m0.row.pk);
-      if (!m || m.row.id !== m0.row.id) return null;
-      const row = m.row;
-      const paused = row.status === 'paused';
-      if (paused && !manual) return null;
-      // Unique per monitor and increasing, even with a clock that stands still or steps back.
-      const t = Math.max(at, (row.last_check ?? -Infinity) + 1);
-      const status = result.status;
-      const rt = toRtUnits(result.response_time_ms);
-      const message = (result.message || (status === 'up' ? 'OK' : 'check failed')).slice(0, MAX_MESSAGE);
-      const trans = paused
-        ? { status: row.status, fail_streak: row.fail_streak, changed: false, openIncident: false, closeIncident: false }
-        : nextState(row, status, row.failure_threshold);
-      const validTo = certValidTo(result.details ?? {}, t);
-      const certDue = validTo != null && (row.cert_checked_at == null || t - row.cert_checked_at >= DAY);
-      const keepDetails = status !== 'up' || trans.changed || manual || certDue;
-      const d = keepDetails ? detailsJson(result.details ?? {}) : null;
-      const stored: StoredResult = { t, status, rt, msg: this.messages.ref(tx, message), d };
-      const state: MonitorState = { status: trans.status, fail_streak: trans.fail_streak };
-      if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
-      // A result of an hour whose rollups are written already goes into them now.
-      if (this.closer.isLate(t)) addToRollups(tx, row.pk, t, status, rt, false);
-
-      let incident: IncidentRow | null = null;
-      if (trans.openIncident) {
-        incident = { id: randomUUID(), m: row.pk, opened_at: t, closed_at: null, open_message: message, close_message: null,
-          failures: trans.fail_streak };
-        tx.run('INSERT INTO monitor_incidents (id, m, opened_at, open_message, failures) VALUES (?, ?, ?, ?, ?)',
-          [incident.id, row.pk, t, message, trans.fail_streak]);
-      } else if (status === 'down' && row.status === 'down' && m.open) {
-        incident = { ...m.open, failures: Math.max(m.open.failures, trans.fail_streak) };
-      }
-      if (trans.changed) {
-        insertEvent(tx, { t, kind: 'status_change', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
-          to_status: trans.status, message, details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak } });
-      }
-      if (trans.openIncident && incident) {
-        insertEvent(tx, { t, kind: 'incident_opened', monitor_id: row.id, monitor_name: row.name, message,
-          details: { incident_id: incident.id, failures: trans.fail_streak } });
-      }
-      if (trans.closeIncident) incident = this.closeOpenIncident(tx, m, t, message);
-      if (manual) {
-        insertEvent(tx, { t, kind: 'manual_check', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
-          to_status: trans.status, message, actor: opts.manualBy ?? null,
-          details: { result: status, response_time: fromRtUnits(rt) } });
-      }
-      tx.emit(CHANNEL, encodeMessage({ kind: 'result', pk: row.pk, result: stored, state }));
-
-      const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {} };
-      const base: Omit<MonitorBusEvent, 'incident'> = {
-        monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
-        previous_status: row.status,
-        status: trans.status,
-        fail_streak: trans.fail_streak,
-        failure_threshold: row.failure_threshold,
-        result: out,
-        occurred_at: iso(t),
-      };
-      const payload: MonitorBusEvent = { ...base, incident: incident ? q.incidentOut(incident, row.id, t) : null };
-      const opened = trans.openIncident ? incident : null;
-      tx.onCommit(() => {
-        applyState(row, state);
-        applyResult(row, stored, message);
-        this.history.append(row.pk, stored);
-        this.hours.add(row.pk, t, status, rt);
-        if (opened) m.open = opened;
-      });
-      const events: Applied['events'] = [];
-      if (paused) return { result: out, events, certificate: null }; // no alerts for a paused monitor
-      const certificate: MonitorCertificateEvent | null = validTo != null && (certDue || validTo !== row.cert_valid_to)
-        ? { monitor: base.monitor, valid_to: iso(validTo), days_left: Math.floor((validTo - t) / DAY),
-          cert: certFacts(result.details ?? {}), occurred_at: iso(t) }
-        : null;
-      if (trans.changed) {
-        if (trans.status === 'down') events.push({ name: 'monitor.down', payload });
-        else if (trans.status === 'up') events.push({ name: 'monitor.up', payload });
-        else if (trans.status === 'degraded') events.push({ name: 'monitor.degraded', payload });
-      }
-      if (status === 'down') events.push({ name: 'monitor.check_failed', payload });
-      return { result: out, events, certificate };
-    }, durability);
-  }
-
-  private emit(applied: Applied): void {
-    for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
-    if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
+    const applied = await this.recorder.apply(m, result, at, {}, 'group');
+    if (applied) this.recorder.emit(applied);
   }
 }
 

@@ -12,7 +12,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { z } from 'zod';
-import type { CheckContext, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import { Deadline, isHostName, ms } from './net.js';
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT', 'CAA'] as const;
@@ -167,3 +167,6 @@ export async function run(target: string, s: DnsSettings, ctx: CheckContext): Pr
     dl.dispose();
   }
 }
+
+/** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
+export const check: CheckDefinition<DnsSettings> = { settings, validateTarget, validateWithSettings, run };

@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import type { CheckContext, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import {
   closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
 } from './net.js';
@@ -377,3 +377,8 @@ const clip = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…
 function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): CheckResult {
   return { status: 'down', response_time_ms, message, details };
 }
+
+/** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
+export const check: CheckDefinition<HttpSettings> = {
+  settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true,
+};

@@ -1,30 +1,19 @@
-// The four check types behind one table, the uniform parts of running one (settings defaults,
-// degraded_ms, never throwing), and which settings are secrets: the service stores them, but API
-// responses show `{set: true}` in their place and updates that send that marker back keep them.
+// The check types behind one table (each type's knowledge is its definition in checks/<type>.ts), the
+// uniform parts of running one (settings defaults, degraded_ms, never throwing), and which settings are
+// secrets: the service stores them, but API responses show `{set: true}` in their place and updates
+// that send that marker back keep them.
 
-import type { z } from 'zod';
-import type { CheckContext, CheckResult, CheckType } from './types.js';
-import type { FieldError } from '../../../core/http/errors.js';
-import * as http from './http.js';
-import * as ping from './ping.js';
-import * as tcp from './tcp.js';
-import * as dns from './dns.js';
+import type { CheckDefinition, CheckContext, CheckResult, CheckType } from './types.js';
+import type { FieldError } from '../../../core/errors.js';
+import { check as http } from './http.js';
+import { check as ping } from './ping.js';
+import { check as tcp } from './tcp.js';
+import { check as dns } from './dns.js';
 
-export interface CheckDefinition {
-  /** zod schema of the type's settings: every field optional with a default, unknown fields rejected. */
-  settings: z.ZodType;
-  /** null when the target is fine for this type, else a message for a person. */
-  validateTarget(target: string): string | null;
-  /** Settings already parsed by `settings`. Never throws for a failing target. */
-  run(target: string, settings: any, ctx: CheckContext): Promise<CheckResult>;
-}
+export type { CheckDefinition } from './types.js';
 
-export const CHECKS: Record<CheckType, CheckDefinition> = {
-  http: { settings: http.settings, validateTarget: http.validateTarget, run: http.run },
-  ping: { settings: ping.settings, validateTarget: ping.validateTarget, run: ping.run },
-  tcp: { settings: tcp.settings, validateTarget: tcp.validateTarget, run: tcp.run },
-  dns: { settings: dns.settings, validateTarget: dns.validateTarget, run: dns.run },
-};
+/** Every check type; adding one is its file and a line here (and its name in CHECK_TYPES). */
+export const CHECKS: Record<CheckType, CheckDefinition> = { http, ping, tcp, dns };
 
 /**
  * Settings (with defaults filled in) and target checked together, as the service needs on create and
@@ -42,8 +31,8 @@ export function validateCheck(type: CheckType, target: string, rawSettings: unkn
     for (const issue of parsed.error.issues) {
       errors.push({ path: ['settings', ...issue.path.map(String)].join('.'), message: issue.message });
     }
-  } else if (!targetProblem && type === 'dns') {
-    const p = dns.validateWithSettings(target, parsed.data as dns.DnsSettings);
+  } else if (!targetProblem && def.validateWithSettings) {
+    const p = def.validateWithSettings(target, parsed.data);
     if (p) errors.push({ path: 'target', message: p });
   }
   if (errors.length || !parsed.success) return { ok: false, errors };
@@ -83,14 +72,9 @@ export async function runPrepared(type: CheckType, target: string, prepared: Pre
   return applyDegraded(result, ctx.degraded_ms);
 }
 
-/**
- * The smallest monitor timeout (seconds) with which a check can finish at all: a ping check sends
- * `count` packets one per_packet_timeout_ms apart and waits that long for the last reply. The service
- * should refuse (or raise) a shorter timeout rather than record a timeout on every run.
- */
+/** The smallest monitor timeout (seconds) with which a check of this type can finish (CheckDefinition). */
 export function minimumTimeout(type: CheckType, settings: Record<string, unknown>): number {
-  if (type !== 'ping') return 1;
-  return Math.ceil(ping.pingDurationMs(settings as ping.PingSettings) / 1000);
+  return CHECKS[type].minimumTimeout?.(settings) ?? 1;
 }
 
 export function applyDegraded(result: CheckResult, degradedMs: number | null | undefined): CheckResult {
@@ -103,13 +87,13 @@ export function applyDegraded(result: CheckResult, degradedMs: number | null | u
 // ---- secrets ----------------------------------------------------------------------------------------
 
 /**
- * Dotted paths of secret settings. Besides these, http header values are secret when the header's
- * name looks like a credential (see isSecretHeader): Authorization, Proxy-Authorization, Cookie,
- * X-API-Key, anything with "token", "secret", "password", "api-key"/"apikey" or "auth" in its name.
+ * Dotted paths of secret settings (CheckDefinition.secretPaths). Besides these, header values of a type
+ * with secretHeaders are secret when the header's name looks like a credential (see isSecretHeader):
+ * Authorization, Proxy-Authorization, Cookie, X-API-Key, anything with "token", "secret", "password",
+ * "api-key"/"apikey" or "auth" in its name.
  */
-export const SECRET_SETTINGS: Partial<Record<CheckType, string[]>> = {
-  http: ['auth.password', 'auth.token'],
-};
+const secretPaths = (type: CheckType): readonly string[] => CHECKS[type]?.secretPaths ?? [];
+const secretHeaders = (type: CheckType): boolean => CHECKS[type]?.secretHeaders === true;
 
 export const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|token|secret|passw(or)?d|api[-_]?key|auth|session/i;
 
@@ -130,13 +114,13 @@ export type SecretSlot = [parent: Obj, key: string, path: string];
 /** Every secret location in `settings`. */
 export function secretSlots(type: CheckType, settings: Obj): SecretSlot[] {
   const slots: SecretSlot[] = [];
-  for (const path of SECRET_SETTINGS[type] ?? []) {
+  for (const path of secretPaths(type)) {
     const parts = path.split('.');
     let parent: unknown = settings;
     for (const p of parts.slice(0, -1)) parent = isObj(parent) ? parent[p] : undefined;
     if (isObj(parent)) slots.push([parent, parts[parts.length - 1]!, path]);
   }
-  if (type === 'http' && isObj(settings.headers)) {
+  if (secretHeaders(type) && isObj(settings.headers)) {
     for (const k of Object.keys(settings.headers)) if (isSecretHeader(k)) slots.push([settings.headers, k, `headers.${k}`]);
   }
   return slots;
@@ -169,14 +153,14 @@ export function settingsShapeErrors(type: CheckType, raw: unknown): FieldError[]
   if (isObj(view)) {
     // Any header may be sent back as a marker (mergeSecrets looks each one up), not only secret-looking ones.
     const slots: Array<[Obj, string]> = secretSlots(type, view).map(([p, k]) => [p, k]);
-    if (type === 'http' && isObj(view.headers)) for (const k of Object.keys(view.headers)) slots.push([view.headers, k]);
+    if (secretHeaders(type) && isObj(view.headers)) for (const k of Object.keys(view.headers)) slots.push([view.headers, k]);
     for (const [parent, key] of slots) if (isMarker(parent[key])) parent[key] = 'x';
   }
   const parsed = def.settings.safeParse(view ?? {});
   if (parsed.success) return [];
   const omitted = (path: PropertyKey[]) => {
     const dotted = path.map(String).join('.');
-    if (!(SECRET_SETTINGS[type] ?? []).includes(dotted)) return false;
+    if (!(secretPaths(type)).includes(dotted)) return false;
     let v: unknown = raw;
     for (const p of path) v = isObj(v) ? v[String(p)] : undefined;
     return v === undefined;
@@ -187,12 +171,12 @@ export function settingsShapeErrors(type: CheckType, raw: unknown): FieldError[]
 
 /**
  * A copy of `settings` that shares everything except the objects holding secrets (the top level, the
- * parents of SECRET_SETTINGS paths, headers): enough to change secrets without touching the caller's
+ * parents of secretPaths, headers): enough to change secrets without touching the caller's
  * object, and no deep clone of input that has not been validated yet.
  */
 function copyAlongSecrets(type: CheckType, settings: Obj): Obj {
   const out: Obj = { ...settings };
-  for (const path of SECRET_SETTINGS[type] ?? []) {
+  for (const path of secretPaths(type)) {
     let parent: Obj = out;
     for (const p of path.split('.').slice(0, -1)) {
       const child = parent[p];
@@ -200,7 +184,7 @@ function copyAlongSecrets(type: CheckType, settings: Obj): Obj {
       parent = parent[p] = { ...child };
     }
   }
-  if (type === 'http' && isObj(out.headers)) out.headers = { ...out.headers };
+  if (secretHeaders(type) && isObj(out.headers)) out.headers = { ...out.headers };
   return out;
 }
 
@@ -215,7 +199,7 @@ export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings:
   if (!isObj(newSettings)) return newSettings;
   const out = copyAlongSecrets(type, newSettings);
   const old = isObj(oldSettings) ? oldSettings : {};
-  for (const path of SECRET_SETTINGS[type] ?? []) {
+  for (const path of secretPaths(type)) {
     const parts = path.split('.');
     const key = parts[parts.length - 1]!;
     let np: unknown = out;
@@ -232,7 +216,7 @@ export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings:
       else delete np[key];
     }
   }
-  if (type === 'http' && isObj(out.headers)) {
+  if (secretHeaders(type) && isObj(out.headers)) {
     const oldHeaders = isObj(old.headers) ? old.headers : {};
     for (const [k, v] of Object.entries(out.headers)) {
       if (!isMarker(v)) continue;

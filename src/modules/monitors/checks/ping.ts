@@ -14,8 +14,8 @@
 
 import { z } from 'zod';
 import { run as execRun, installHint, type RunOptions, type RunResult } from '../../../core/exec.js';
-import { HttpError } from '../../../core/http/errors.js';
-import type { CheckContext, CheckResult } from './types.js';
+import { HttpError } from '../../../core/errors.js';
+import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import { budgetMs, hostProblem, ms, timeoutMessage } from './net.js';
 
 export const settings = z.object({
@@ -313,3 +313,10 @@ export function judge(target: string, r: FpingTargetResult, s: PingSettings, max
   }
   return { status: 'up', response_time_ms: rt, details, message: text };
 }
+
+/** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
+export const check: CheckDefinition<PingSettings> = {
+  settings, validateTarget, run, batched: true, lossThreshold: true,
+  minimumTimeout: (s) => Math.ceil(pingDurationMs(s) / 1000),
+  minimumTimeoutReason: 'count x per_packet_timeout_ms, plus 1 s',
+};

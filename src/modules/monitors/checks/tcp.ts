@@ -2,7 +2,7 @@
 // certificate. Nothing is sent, so any TCP service can be checked without speaking its protocol.
 
 import { z } from 'zod';
-import type { CheckContext, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import { closeGently, connect, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage } from './net.js';
 
 export const settings = z.object({
@@ -63,3 +63,6 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
     dl.dispose();
   }
 }
+
+/** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
+export const check: CheckDefinition<TcpSettings> = { settings, validateTarget, run };

@@ -1,9 +1,12 @@
-// The contract between the monitor service and the four check types. A check is a pure function of its
+// The contract between the monitor service and the check types. A check is a pure function of its
 // monitor's target and settings: it reaches out to the target, never throws for a failed target, and
 // reports what it saw. The service turns results into status transitions, incidents and history.
 
-export type CheckType = 'http' | 'ping' | 'tcp' | 'dns';
-export const CHECK_TYPES: readonly CheckType[] = ['http', 'ping', 'tcp', 'dns'];
+import type { z } from 'zod';
+
+/** A new check type: its file under checks/ exporting `check`, its name here, its line in CHECKS (index.ts). */
+export const CHECK_TYPES = ['http', 'ping', 'tcp', 'dns'] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
 
 /**
  * One check's outcome. `up`: the target answered as expected. `degraded`: it answered as expected but
@@ -29,4 +32,32 @@ export interface CheckContext {
   max_loss_pct?: number | null;
   /** Aborted when the monitor is deleted or the service stops. */
   signal?: AbortSignal;
+}
+
+/** Everything the service knows of a check type comes from its definition (checks/<type>.ts, `check`). */
+export interface CheckDefinition<S = any> {
+  /** zod schema of the type's settings: every field optional with a default, unknown fields rejected. */
+  settings: z.ZodType<S>;
+  /** null when the target is fine for this type, else a message for a person. */
+  validateTarget(target: string): string | null;
+  /** Target and parsed settings together, when one constrains the other (dns: an IP address needs PTR). */
+  validateWithSettings?(target: string, settings: S): string | null;
+  /** Settings already parsed by `settings`. Never throws for a failing target. */
+  run(target: string, settings: S, ctx: CheckContext): Promise<CheckResult>;
+  /**
+   * The smallest monitor timeout (seconds) with which a check can finish at all (ping: count packets one
+   * per_packet_timeout_ms apart); a shorter one is refused rather than recorded as a timeout every run.
+   * Default 1.
+   */
+  minimumTimeout?(settings: S): number;
+  /** What makes up minimumTimeout, for the error that refuses a shorter timeout. */
+  minimumTimeoutReason?: string;
+  /** Dotted paths of settings that are secrets (stored sealed, shown as {set: true}). */
+  secretPaths?: readonly string[];
+  /** True when the settings' `headers` may hold credentials (names as isSecretHeader says). */
+  secretHeaders?: boolean;
+  /** Checks share one process per batch (ping: fping): their slots sit on a grid so that many fall due together. */
+  batched?: boolean;
+  /** The monitor's max_loss_pct applies (ping: partial loss up to it is still up). */
+  lossThreshold?: boolean;
 }

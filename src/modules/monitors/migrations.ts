@@ -129,4 +129,45 @@ export const monitorMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 203,
+    name: 'monitors: check types known by the code, not by a CHECK constraint',
+    // A new check type is one file under checks/ and one line in its registry, with no migration; the API
+    // validates check_type. SQLite cannot drop a constraint: the table is rebuilt, keeping every pk and the
+    // AUTOINCREMENT high-water mark (channel entries of deleted monitors must never match a new monitor).
+    up: `
+      CREATE TABLE monitors_new (
+        pk                INTEGER PRIMARY KEY AUTOINCREMENT,
+        id                TEXT NOT NULL UNIQUE,
+        name              TEXT NOT NULL,
+        target            TEXT NOT NULL,
+        check_type        TEXT NOT NULL,
+        interval_s        INTEGER NOT NULL,
+        timeout_s         INTEGER NOT NULL,
+        failure_threshold INTEGER NOT NULL,
+        degraded_ms       INTEGER,
+        max_loss_pct      REAL,
+        tags              TEXT NOT NULL DEFAULT '[]',
+        settings          TEXT NOT NULL DEFAULT '{}',
+        status            TEXT NOT NULL DEFAULT 'unknown'
+                          CHECK (status IN ('up', 'down', 'degraded', 'paused', 'unknown')),
+        fail_streak       INTEGER NOT NULL DEFAULT 0,
+        last_check        INTEGER,
+        last_rt           INTEGER,
+        last_message      TEXT,
+        cert_valid_to     INTEGER,
+        cert_checked_at   INTEGER,
+        created_at        INTEGER NOT NULL,
+        updated_at        INTEGER NOT NULL
+      );
+      INSERT INTO monitors_new SELECT * FROM monitors;
+      INSERT INTO sqlite_sequence (name, seq)
+        SELECT 'monitors_new', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'monitors_new');
+      UPDATE sqlite_sequence
+        SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'monitors'), 0))
+        WHERE name = 'monitors_new';
+      DROP TABLE monitors;
+      ALTER TABLE monitors_new RENAME TO monitors;
+    `,
+  },
 ];

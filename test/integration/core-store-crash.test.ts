@@ -12,9 +12,9 @@ import { writeFile } from 'node:fs/promises';
 import { JOURNAL_FILE, openStore } from '../../src/core/store/index.js';
 import { journalHeader, LEGACY_VERSION } from '../../src/core/store/journal.js';
 import { encodeLegacyRecord } from '../../src/core/store/legacy.js';
-import { CRASH_MIGRATIONS } from './helpers/store-crash-child.js';
+import { CRASH_MIGRATIONS } from './helpers/core-store-crash-child.js';
 
-const CHILD = fileURLToPath(new URL('./helpers/store-crash-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('./helpers/core-store-crash-child.ts', import.meta.url));
 const ROUNDS = 24;
 
 interface Round {

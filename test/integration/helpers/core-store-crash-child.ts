@@ -1,4 +1,4 @@
-// Child process for store-crash.test.ts: opens the store in argv[2] and writes until it is killed (or,
+// Child process for core-store-crash.test.ts: opens the store in argv[2] and writes until it is killed (or,
 // with argv[3] = "open", only opens it: the start-up rounds).
 // Prints "ready" once open, each id only after its sync write() resolved, "c" after each checkpoint, and
 // "cs"/"ce" around the explicit ones (so the parent can tell a kill landed inside one).

@@ -1,0 +1,204 @@
+// Check results: running a monitor's check (with a guard past its timeout) and applying what it found
+// in one write: the channel entry (the raw result and the monitor's state after it), and statements only
+// for what else it changes (incidents, events, a new message, rollups of a closed hour). Memory follows at
+// commit; bus events go out after it. See docs/monitors.md, "Storage".
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../core/context.js';
+import { UNREADABLE_SECRET } from '../../core/secretbox.js';
+import type { Durability, Tx } from '../../core/store/types.js';
+import { CHANNEL, encodeMessage, type MonitorState, type StoredResult } from './channel.js';
+import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
+import type { CheckResult } from './checks/types.js';
+import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
+import { insertEvent } from './events-log.js';
+import type { RawHistory } from './history.js';
+import type { HourCloser } from './hour-close.js';
+import type { HourRing } from './hours.js';
+import type { IncidentRow, LiveMonitor, Registry } from './live.js';
+import { applyResult, applyState } from './load.js';
+import type { Messages } from './messages.js';
+import { parseJsonObject, type ResultOut } from './model.js';
+import { incidentOut } from './queries.js';
+import { addToRollups, fromRtUnits, toRtUnits } from './rollups.js';
+import { openSettings } from './secrets.js';
+import { certFacts, certValidTo, detailsJson, nextState } from './state.js';
+
+const DAY = 86_400_000;
+const MAX_MESSAGE = 500;
+/** Grace on top of a check's own timeout before the service gives up on it. */
+const GUARD_MS = 3000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export interface Applied {
+  result: ResultOut;
+  events: { name: 'monitor.down' | 'monitor.up' | 'monitor.degraded' | 'monitor.check_failed'; payload: MonitorBusEvent }[];
+  certificate: MonitorCertificateEvent | null;
+}
+
+/** What applying results needs of the service's in-memory state. */
+export interface ResultParts {
+  registry: Registry;
+  history: RawHistory;
+  hours: HourRing;
+  messages: Messages;
+  closer: HourCloser;
+}
+
+export class ResultRecorder {
+  private readonly registry: Registry;
+  private readonly history: RawHistory;
+  private readonly hours: HourRing;
+  private readonly messages: Messages;
+  private readonly closer: HourCloser;
+
+  constructor(private readonly app: AppContext, parts: ResultParts) {
+    ({ registry: this.registry, history: this.history, hours: this.hours, messages: this.messages, closer: this.closer } = parts);
+  }
+
+  /**
+   * Runs the check (started synchronously, so checks due together start in one turn) with a guard a
+   * little past its timeout, in case a check ignores its deadline.
+   */
+  execute(m: LiveMonitor, signal: AbortSignal): Promise<CheckResult> {
+    const row = m.row;
+    let guard: NodeJS.Timeout | undefined;
+    const check = runPrepared(row.check_type, row.target, this.prepared(m), {
+      timeout: row.timeout_s, degraded_ms: row.degraded_ms, max_loss_pct: row.max_loss_pct, signal,
+    });
+    const limit = new Promise<CheckResult>((resolve) => {
+      guard = setTimeout(() => {
+        resolve({ status: 'down', response_time_ms: null, message: `check did not finish within ${row.timeout_s} s`, details: {} });
+      }, row.timeout_s * 1000 + GUARD_MS);
+      guard.unref?.();
+    });
+    return Promise.race([check, limit]).finally(() => clearTimeout(guard));
+  }
+
+  /**
+   * The monitor's settings opened and validated: once per row for most monitors (validation is a good
+   * part of a ping check's cost), every check for those holding secrets (kept closed in memory).
+   */
+  private prepared(m: LiveMonitor): PreparedCheck {
+    if (m.prepared) return m.prepared;
+    const row = m.row;
+    const opened = openSettings(this.app.secretbox, row.check_type, parseJsonObject(row.settings));
+    // Sealed under another probe's machine key (a restored database) or altered: only a new value helps.
+    const p: PreparedCheck = opened.unreadable.length
+      ? { ok: false, result: { status: 'down', response_time_ms: null, message: `${UNREADABLE_SECRET} (${opened.unreadable.join(', ')})`,
+        details: { unreadable_secrets: opened.unreadable } } }
+      : prepareCheck(row.check_type, row.target, opened.settings);
+    if (!opened.opened) m.prepared = p;
+    return p;
+  }
+
+  closeOpenIncident(tx: Tx, m: LiveMonitor, t: number, message: string): IncidentRow | null {
+    const inc = m.open;
+    if (!inc) return null;
+    const failures = Math.max(inc.failures, m.row.fail_streak);
+    tx.run('UPDATE monitor_incidents SET closed_at = ?, close_message = ?, failures = ? WHERE id = ?', [t, message, failures, inc.id]);
+    const closed = { ...inc, closed_at: t, close_message: message, failures };
+    insertEvent(tx, { t, kind: 'incident_closed', monitor_id: m.row.id, monitor_name: m.row.name, message,
+      details: { incident_id: inc.id, opened_at: iso(inc.opened_at), duration: Math.round((t - inc.opened_at) / 1000), failures } });
+    tx.onCommit(() => { m.open = null; m.closed.push(t); });
+    return closed;
+  }
+
+  /**
+   * Applies one result: the channel entry (raw result and the monitor's new state), and statements only
+   * for what else it changes (incidents, events, a new message, rollups of a closed hour), in one write;
+   * memory follows at commit. Returns null when the monitor is gone, or paused and the check was a
+   * scheduled one.
+   */
+  async apply(m0: LiveMonitor, result: CheckResult, at: number, opts: { manualBy?: string | null },
+    durability: Durability): Promise<Applied | null> {
+    const manual = opts.manualBy !== undefined;
+    return this.app.store.write((tx): Applied | null => {
+      const m = this.registry.get(m0.row.pk);
+      if (!m || m.row.id !== m0.row.id) return null;
+      const row = m.row;
+      const paused = row.status === 'paused';
+      if (paused && !manual) return null;
+      // Unique per monitor and increasing, even with a clock that stands still or steps back.
+      const t = Math.max(at, (row.last_check ?? -Infinity) + 1);
+      const status = result.status;
+      const rt = toRtUnits(result.response_time_ms);
+      const message = (result.message || (status === 'up' ? 'OK' : 'check failed')).slice(0, MAX_MESSAGE);
+      const trans = paused
+        ? { status: row.status, fail_streak: row.fail_streak, changed: false, openIncident: false, closeIncident: false }
+        : nextState(row, status, row.failure_threshold);
+      const validTo = certValidTo(result.details ?? {}, t);
+      const certDue = validTo != null && (row.cert_checked_at == null || t - row.cert_checked_at >= DAY);
+      const keepDetails = status !== 'up' || trans.changed || manual || certDue;
+      const d = keepDetails ? detailsJson(result.details ?? {}) : null;
+      const stored: StoredResult = { t, status, rt, msg: this.messages.ref(tx, message), d };
+      const state: MonitorState = { status: trans.status, fail_streak: trans.fail_streak };
+      if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
+      // A result of an hour whose rollups are written already goes into them now.
+      if (this.closer.isLate(t)) addToRollups(tx, row.pk, t, status, rt, false);
+
+      let incident: IncidentRow | null = null;
+      if (trans.openIncident) {
+        incident = { id: randomUUID(), m: row.pk, opened_at: t, closed_at: null, open_message: message, close_message: null,
+          failures: trans.fail_streak };
+        tx.run('INSERT INTO monitor_incidents (id, m, opened_at, open_message, failures) VALUES (?, ?, ?, ?, ?)',
+          [incident.id, row.pk, t, message, trans.fail_streak]);
+      } else if (status === 'down' && row.status === 'down' && m.open) {
+        incident = { ...m.open, failures: Math.max(m.open.failures, trans.fail_streak) };
+      }
+      if (trans.changed) {
+        insertEvent(tx, { t, kind: 'status_change', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
+          to_status: trans.status, message, details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak } });
+      }
+      if (trans.openIncident && incident) {
+        insertEvent(tx, { t, kind: 'incident_opened', monitor_id: row.id, monitor_name: row.name, message,
+          details: { incident_id: incident.id, failures: trans.fail_streak } });
+      }
+      if (trans.closeIncident) incident = this.closeOpenIncident(tx, m, t, message);
+      if (manual) {
+        insertEvent(tx, { t, kind: 'manual_check', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
+          to_status: trans.status, message, actor: opts.manualBy ?? null,
+          details: { result: status, response_time: fromRtUnits(rt) } });
+      }
+      tx.emit(CHANNEL, encodeMessage({ kind: 'result', pk: row.pk, result: stored, state }));
+
+      const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {} };
+      const base: Omit<MonitorBusEvent, 'incident'> = {
+        monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
+        previous_status: row.status,
+        status: trans.status,
+        fail_streak: trans.fail_streak,
+        failure_threshold: row.failure_threshold,
+        result: out,
+        occurred_at: iso(t),
+      };
+      const payload: MonitorBusEvent = { ...base, incident: incident ? incidentOut(incident, row.id, t) : null };
+      const opened = trans.openIncident ? incident : null;
+      tx.onCommit(() => {
+        applyState(row, state);
+        applyResult(row, stored, message);
+        this.history.append(row.pk, stored);
+        this.hours.add(row.pk, t, status, rt);
+        if (opened) m.open = opened;
+      });
+      const events: Applied['events'] = [];
+      if (paused) return { result: out, events, certificate: null }; // no alerts for a paused monitor
+      const certificate: MonitorCertificateEvent | null = validTo != null && (certDue || validTo !== row.cert_valid_to)
+        ? { monitor: base.monitor, valid_to: iso(validTo), days_left: Math.floor((validTo - t) / DAY),
+          cert: certFacts(result.details ?? {}), occurred_at: iso(t) }
+        : null;
+      if (trans.changed) {
+        if (trans.status === 'down') events.push({ name: 'monitor.down', payload });
+        else if (trans.status === 'up') events.push({ name: 'monitor.up', payload });
+        else if (trans.status === 'degraded') events.push({ name: 'monitor.degraded', payload });
+      }
+      if (status === 'down') events.push({ name: 'monitor.check_failed', payload });
+      return { result: out, events, certificate };
+    }, durability);
+  }
+
+  emit(applied: Applied): void {
+    for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
+    if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
+  }
+}
