@@ -7,9 +7,9 @@ import { monitorMigrations } from '../../src/modules/monitors/migrations.js';
 import { openTestStore, tempDir } from '../helpers/store.js';
 
 const before203 = monitorMigrations.filter((m) => m.version < 203);
-const insert = (id: string, type = 'http') =>
+const insert = (id: string, type = 'http'): [string, string[]] =>
   [`INSERT INTO monitors (id, name, target, check_type, interval_s, timeout_s, failure_threshold, created_at, updated_at)
-    VALUES (?, ?, 'x', ?, 60, 10, 3, 1, 1)`, [id, id, type]] as const;
+    VALUES (?, ?, 'x', ?, 60, 10, 3, 1, 1)`, [id, id, type]];
 
 for (const deleteNewest of [true, false]) {
   test(`203 keeps pks and the high-water mark (${deleteNewest ? 'newest monitor deleted' : 'none deleted'})`, async (t) => {
