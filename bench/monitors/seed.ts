@@ -19,13 +19,13 @@ import { join } from 'node:path';
 import type { AppContext } from '../../src/core/context.js';
 import { Logger } from '../../src/core/log.js';
 import { systemClock } from '../../src/core/clock.js';
-import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Durability, type Store, type Tx } from '../../src/core/store/index.js';
+import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Store, type Tx } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/main.js';
 import { CHANNEL, decodeMessage, encodeMessage } from '../../src/modules/monitors/channel.js';
 import type { CheckResult, CheckType } from '../../src/modules/monitors/checks/types.js';
 import { hourOf } from '../../src/modules/monitors/hours.js';
-import type { LiveMonitor } from '../../src/modules/monitors/live.js';
 import { batchGrid, phaseOf } from '../../src/modules/monitors/scheduler.js';
+import { monitorsConfig } from '../../src/modules/monitors/config.js';
 import { MonitorService } from '../../src/modules/monitors/service.js';
 
 export const HISTORY_HOURS = 24;
@@ -43,8 +43,6 @@ export interface SeedInfo {
   journalBytes: number;
 }
 
-type ApplyFn = (m: LiveMonitor, result: CheckResult, at: number, opts: { manualBy?: string | null },
-  durability: Durability) => Promise<unknown>;
 
 interface Template { pk: number; id: string; type: CheckType; intervalMs: number; message: string; details: Record<string, unknown> }
 
@@ -123,7 +121,7 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
       tx.emit(CHANNEL, encodeMessage({ kind: 'cleared' }));
     }, 'sync');
 
-    // ---- the module's own write path, without HTTP: apply() of a MonitorService on this store ----
+    // ---- the module's own write path, without HTTP: the service's ResultRecorder on this store ----
     let cur: Tx | null = null;
     const redirect: Store = {
       all: (sql, params) => store.all(sql, params),
@@ -141,16 +139,12 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
     };
     const app = {
       store: redirect, clock: systemClock, log: Logger.create({ write: () => undefined }),
-      config: { get: () => ({ monitors: {} }) },
+      config: { get: () => ({ monitors: monitorsConfig.parse({}) }) },
     } as unknown as AppContext;
     const svc = new MonitorService(app);
     svc.registry.load(store, base);
     svc.messages.load(store);
     svc.closer.watermark = hourOf(base); // every seeded hour is still to be written
-    const apply = (svc as unknown as { apply?: ApplyFn }).apply;
-    if (typeof apply !== 'function') {
-      throw new Error('MonitorService.apply is gone: update bench/monitors/seed.ts to the service\'s result path');
-    }
 
     const random = rng(0x5eed);
     const rtOf = (type: CheckType): number => {
@@ -165,7 +159,7 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
           for (const { t, phase } of order) {
             const at = base + k * intervalMs + phase;
             const result: CheckResult = { status: 'up', response_time_ms: rtOf(t.type), message: t.message, details: t.details };
-            pending.push(apply.call(svc, svc.registry.get(t.pk)!, result, at, {}, 'group'));
+            pending.push(svc.recorder.apply(svc.registry.get(t.pk)!, result, at, {}, 'group'));
           }
         } finally {
           cur = null;

@@ -3,11 +3,11 @@
 // form's choices and defaults, the inventory's types, fields, references, filters and enums, SNMP
 // versions and v3 protocols, webhook providers and their labels, user roles and API-key scopes. They
 // live in modules without browser imports (ui/lib/vocabulary.js, ui/pages/inventory/types.js,
-// ui/pages/monitors/model.js and timeline.js), which this test loads beside the server's definitions:
+// ui/pages/monitors/schemas.js and timeline.js), which this test loads beside the server's definitions:
 // it fails when the server has a value the UI lacks, when the UI has one the server does not, and when
 // the UI labels a key the server does not know.
 //
-// The server's side comes from the definitions modules share (contracts, models, check definitions,
+// The server's side comes from the definitions modules share (contracts, schemas, check definitions,
 // providers, scopes) and, for what is declared only in a route's schema or set up when the service
 // starts (the inventory's credentials type), from a service started here without listening: its item
 // service and its route registry, the one source of the API's validation and OpenAPI document.
@@ -22,10 +22,10 @@ import { BRAIN_TYPES, CREDENTIAL_SECRET_FIELDS, SHORT_ID_PREFIX } from '../../sr
 import { brainServicesOf } from '../../src/modules/brain/index.js';
 import { CHECKS } from '../../src/modules/monitors/checks/index.js';
 import { CHECK_TYPES } from '../../src/modules/monitors/checks/types.js';
-import { EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/model.js';
+import { EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/schemas.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS } from '../../src/modules/snmp/contracts.js';
 import { alertType } from '../../src/modules/webhooks/alert-types.js';
-import { DEFAULT_ALERT_TYPES } from '../../src/modules/webhooks/model.js';
+import { DEFAULT_ALERT_TYPES } from '../../src/modules/webhooks/schemas.js';
 import { PROVIDERS, WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
 import { startService, type Service } from '../../src/main.js';
 // @ts-expect-error plain browser JavaScript without type declarations
@@ -33,7 +33,7 @@ import * as ui from '../../ui/lib/vocabulary.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import { LINK_TARGETS, TYPES } from '../../ui/pages/inventory/types.js';
 // @ts-expect-error plain browser JavaScript without type declarations
-import * as form from '../../ui/pages/monitors/model.js';
+import * as form from '../../ui/pages/monitors/schemas.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import * as timeline from '../../ui/pages/monitors/timeline.js';
 
@@ -45,7 +45,7 @@ const list = (xs: unknown[]) => xs.map((x) => JSON.stringify(x)).join(', ');
 /**
  * The UI's values are exactly the server's (order aside, no duplicates). `what` names both sides, so
  * a failure says which file to change: "monitor statuses (ui/lib/vocabulary.js MONITOR_STATUSES, server
- * src/modules/monitors/model.ts MONITOR_STATUSES)".
+ * src/modules/monitors/schemas.ts MONITOR_STATUSES)".
  */
 function sameValues(what: string, server: Iterable<unknown>, uiValues: Iterable<unknown>): void {
   const s = [...server], u = [...uiValues];
@@ -138,7 +138,7 @@ function routeEnum(method: string, path: string, part: 'body' | 'query' | 'respo
 
 test('monitor statuses: the values, their labels and sentences, and the status bars', () => {
   const server = MONITOR_STATUSES;
-  sameValues(`monitor statuses (${VOCAB} MONITOR_STATUSES, server monitors/model.ts MONITOR_STATUSES)`, server, ui.MONITOR_STATUSES);
+  sameValues(`monitor statuses (${VOCAB} MONITOR_STATUSES, server monitors/schemas.ts MONITOR_STATUSES)`, server, ui.MONITOR_STATUSES);
   labelsFor(`monitor status labels (${VOCAB} STATUS_LABELS)`, server, ui.STATUS_LABELS);
   labelsFor(`monitor status sentences (${VOCAB} STATUS_TEXT)`, server, ui.STATUS_TEXT);
   // The status bars rank every status, plus "none" for the stretches without data.
@@ -147,14 +147,14 @@ test('monitor statuses: the values, their labels and sentences, and the status b
 });
 
 test('check result statuses: the results filter', () => {
-  sameValues(`result statuses (${VOCAB} RESULT_STATUSES, server monitors/model.ts ResultsQuery.status)`,
+  sameValues(`result statuses (${VOCAB} RESULT_STATUSES, server monitors/schemas.ts ResultsQuery.status)`,
     enumOf(ResultsQuery.shape.status), ui.RESULT_STATUSES);
-  sameValues(`result statuses (${VOCAB} RESULT_STATUSES, server monitors/model.ts ResultSchema.status)`,
+  sameValues(`result statuses (${VOCAB} RESULT_STATUSES, server monitors/schemas.ts ResultSchema.status)`,
     enumOf(ResultSchema.shape.status), ui.RESULT_STATUSES);
 });
 
 test('monitor event kinds: the kind filter, labels, colour marks and the kinds that carry a status', () => {
-  sameValues(`event kinds (${VOCAB} EVENT_KINDS, server monitors/model.ts EVENT_KINDS)`, EVENT_KINDS, ui.EVENT_KINDS);
+  sameValues(`event kinds (${VOCAB} EVENT_KINDS, server monitors/schemas.ts EVENT_KINDS)`, EVENT_KINDS, ui.EVENT_KINDS);
   labelsFor(`event kind labels (${VOCAB} EVENT_KIND_LABELS)`, EVENT_KINDS, ui.EVENT_KIND_LABELS);
   labelsFor(`event colour marks (${VOCAB} EVENT_MARK)`, EVENT_KINDS, ui.EVENT_MARK, false);
   const notStatuses = Object.entries(ui.EVENT_MARK).filter(([, s]) => !(MONITOR_STATUSES as readonly unknown[]).includes(s));
@@ -164,14 +164,14 @@ test('monitor event kinds: the kind filter, labels, colour marks and the kinds t
 });
 
 test('check types: the monitor form and the list filter offer exactly the server\'s', () => {
-  sameValues('check types (ui/pages/monitors/model.js CHECK_TYPES, server monitors/checks/types.ts CHECK_TYPES)',
+  sameValues('check types (ui/pages/monitors/schemas.js CHECK_TYPES, server monitors/checks/types.ts CHECK_TYPES)',
     CHECK_TYPES, values(form.CHECK_TYPES));
   sameValues('check types with a definition (server monitors/checks/index.ts CHECKS)', Object.keys(CHECKS), values(form.CHECK_TYPES));
 });
 
 test('the monitor form\'s choices are the check settings\' enums', () => {
   const http = shapeOf(CHECKS.http.settings), dns = shapeOf(CHECKS.dns.settings);
-  const M = 'ui/pages/monitors/model.js';
+  const M = 'ui/pages/monitors/schemas.js';
   sameValues(`HTTP methods (${M} HTTP_METHODS, server checks/http.ts settings.method)`, enumOf(http.method), form.HTTP_METHODS);
   sameValues(`keyword modes (${M} KEYWORD_MODES, server checks/http.ts settings.keyword_mode)`, enumOf(http.keyword_mode), values(form.KEYWORD_MODES));
   const auth = (http.auth as z.ZodOptional<z.ZodDiscriminatedUnion<z.ZodObject[]>>).unwrap();
@@ -191,7 +191,7 @@ test('a blank monitor form sends the server\'s defaults, and the server takes th
     const sent = json(form.settingsOf(blankForm(type), null));
     const parsed = schema.safeParse(sent);
     assert.ok(parsed.success, `${type}: the server refuses the settings of a blank form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
-    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults (ui/pages/monitors/model.js toForm) differ from the server's`);
+    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults (ui/pages/monitors/schemas.js toForm) differ from the server's`);
   }
   const body = form.toBody(blankForm('http'), null);
   assert.equal(body.interval, MONITOR_LIMITS.interval.default, 'interval: the form\'s default differs from the server\'s');
@@ -210,7 +210,7 @@ test('the monitor form has a field for every setting of every check type', () =>
   };
   for (const type of CHECK_TYPES) {
     const sent = json(form.settingsOf({ ...blankForm(type), ...filled[type] }, null));
-    sameValues(`${type} settings the form sends (ui/pages/monitors/model.js settingsOf, server checks/${type}.ts settings)`,
+    sameValues(`${type} settings the form sends (ui/pages/monitors/schemas.js settingsOf, server checks/${type}.ts settings)`,
       Object.keys(shapeOf(CHECKS[type].settings)), Object.keys(sent));
     const parsed = CHECKS[type].settings.safeParse(sent);
     assert.ok(parsed.success, `${type}: the server refuses the settings of a filled-in form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
@@ -360,7 +360,7 @@ test('webhook providers: types, labels, and whether each uses or needs a secret'
 });
 
 test('a new webhook starts with the server\'s default alert types', () => {
-  sameValues(`default alert types (${VOCAB} DEFAULT_ALERT_TYPES, server webhooks/model.ts DEFAULT_ALERT_TYPES)`, DEFAULT_ALERT_TYPES, ui.DEFAULT_ALERT_TYPES);
+  sameValues(`default alert types (${VOCAB} DEFAULT_ALERT_TYPES, server webhooks/schemas.ts DEFAULT_ALERT_TYPES)`, DEFAULT_ALERT_TYPES, ui.DEFAULT_ALERT_TYPES);
   for (const t of ui.DEFAULT_ALERT_TYPES) assert.ok(alertType(t), `${t}: not a registered alert type`);
 });
 

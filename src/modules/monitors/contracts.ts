@@ -2,10 +2,10 @@
 // core's EventMap), the dependency graph the alerter follows, and the monitor record links show. Import
 // these from here (or the service lookup from index.ts), never from inner files.
 import type { CheckType } from './checks/types.js';
-import type { IncidentOut, MonitorStatus, ResultOut } from './model.js';
+import type { IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';
-export type { MonitorDetail } from './model.js';
+export type { MonitorDetail } from './schemas.js';
 
 // ---- bus events --------------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@
 import { badRequest, type FieldError } from '../../core/errors.js';
 import type { Tx } from '../../core/store/types.js';
 import type { LiveMonitor, Registry } from './live.js';
-import type { MonitorStatus } from './model.js';
+import type { MonitorStatus } from './schemas.js';
 
 /**
  * Replaces a monitor's parents inside its write. Each must exist, differ from the monitor and not

@@ -2,7 +2,7 @@
 // and the clearing of history. Rows keep the monitor's UUID and name, so they outlive the monitor.
 // Also the CSV export (RFC 4180, formula cells neutralised).
 import type { SqlValue, Store, Tx } from '../../core/store/types.js';
-import { parseJsonObject, type EventKind, type EventOut } from './model.js';
+import { parseJsonObject, type EventKind, type EventOut } from './schemas.js';
 
 export interface NewEvent {
   t: number;

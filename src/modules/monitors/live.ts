@@ -8,7 +8,7 @@
 // saveState), which is enough for monitors whose channel entries are all gone.
 import type { Store } from '../../core/store/types.js';
 import type { PreparedCheck } from './checks/index.js';
-import { MONITOR_COLUMNS, parseTags, type MonitorRow } from './model.js';
+import { MONITOR_COLUMNS, parseTags, type MonitorRow } from './schemas.js';
 
 export interface IncidentRow {
   id: string; m: number; opened_at: number; closed_at: number | null; open_message: string | null;

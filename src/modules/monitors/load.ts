@@ -9,7 +9,7 @@ import type { RawHistory } from './history.js';
 import { HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
 import type { Registry } from './live.js';
 import type { Messages } from './messages.js';
-import type { MonitorRow, MonitorStatus } from './model.js';
+import type { MonitorRow, MonitorStatus } from './schemas.js';
 import { KIND } from './rollups.js';
 
 export interface LoadParts {

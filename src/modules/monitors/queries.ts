@@ -11,7 +11,7 @@ import type { Messages } from './messages.js';
 import {
   monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
   type ResultOut,
-} from './model.js';
+} from './schemas.js';
 import {
   addRollupHist, avgMs, bucketOf, bucketStart, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
   type Aggregate, type ResultStatus,

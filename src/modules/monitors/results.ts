@@ -17,7 +17,7 @@ import type { HourRing } from './hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
 import { applyResult, applyState } from './load.js';
 import type { Messages } from './messages.js';
-import { parseJsonObject, type ResultOut } from './model.js';
+import { parseJsonObject, type ResultOut } from './schemas.js';
 import { incidentOut } from './queries.js';
 import { addToRollups, fromRtUnits, toRtUnits } from './rollups.js';
 import { openSettings } from './secrets.js';

@@ -7,7 +7,7 @@ import {
   CheckNowSchema, ClearedSchema, CountsSchema, CreateMonitorBody, EventSchema, EventsQuery, ExportQuery, IdParams,
   IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, ResultSchema,
   ResultsQuery, SchedulerQuery, SchedulerSchema, UpdateMonitorBody,
-} from './model.js';
+} from './schemas.js';
 import type { MonitorService } from './service.js';
 import { drainOrClose, writeJsonList } from './stream.js';
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../../core/context.js';
 import { isSealed, type SecretBox } from '../../core/secretbox.js';
 import { secretSlots, slotKey, type Obj } from './checks/index.js';
 import type { CheckType } from './checks/types.js';
-import { parseJsonObject } from './model.js';
+import { parseJsonObject } from './schemas.js';
 
 export interface OpenedSettings {
   settings: Obj;

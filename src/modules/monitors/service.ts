@@ -26,7 +26,7 @@ import {
   LIMITS, normaliseTags, parseJsonObject, parseTags, MONITOR_COLUMNS,
   type CreateMonitorInput, type IncidentOut, type MonitorDetail, type MonitorOut,
   type MonitorRow, type MonitorStatus, type ResultOut, type UpdateMonitorInput,
-} from './model.js';
+} from './schemas.js';
 import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
 import type { ResultStatus } from './rollups.js';
@@ -65,7 +65,8 @@ export class MonitorService {
   private readonly store: Store;
   private readonly log: Logger;
   private readonly reads: q.ReadParts;
-  private readonly recorder: ResultRecorder;
+  /** Runs checks and applies their results (results.ts); the bench seeds history through it. */
+  readonly recorder: ResultRecorder;
 
   constructor(private readonly app: AppContext) {
     this.store = app.store;

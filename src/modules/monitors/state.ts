@@ -1,6 +1,6 @@
 // What a check result does to a monitor, as pure functions: the state machine (status, failure run,
 // incidents) and the facts kept from a result (details within their size bound, certificate expiry).
-import type { MonitorStatus } from './model.js';
+import type { MonitorStatus } from './schemas.js';
 import type { ResultStatus } from './rollups.js';
 
 const DAY = 86_400_000;

@@ -7,7 +7,7 @@ import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import { SecretUnreadableError } from '../../core/secretbox.js';
 import type { Alert } from './alert.js';
-import { webhookConfig, type WebhookRow } from './model.js';
+import { webhookConfig, type WebhookRow } from './schemas.js';
 import type { AttemptRecord, Outbox, OutboxRow } from './outbox.js';
 import { providerOf } from './providers/index.js';
 import type { DeliveryContext, OutboundRequest } from './providers/types.js';

@@ -7,7 +7,7 @@ import type { Tx } from '../../core/store/types.js';
 import type { Alert } from './alert.js';
 import { alertType, alertTypes, problemTypes } from './alert-types.js';
 import { decide } from './cooldown.js';
-import { LIMITS, parseList, webhookConfig, type Decision, type WebhookRow } from './model.js';
+import { LIMITS, parseList, webhookConfig, type Decision, type WebhookRow } from './schemas.js';
 
 /** Cooldown rows older than this go, unless they are a problem no recovery has followed yet. */
 const COOLDOWN_KEEP_MS = 8 * 86_400_000;

@@ -3,7 +3,7 @@
 import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
 import { alertTypes } from './alert-types.js';
 import { listOf } from '../../core/http/schemas.js';
-import { AlertTypeSchema, CreateWebhookBody, IdParams, TestResultSchema, UpdateWebhookBody, WebhookSchema } from './model.js';
+import { AlertTypeSchema, CreateWebhookBody, IdParams, TestResultSchema, UpdateWebhookBody, WebhookSchema } from './schemas.js';
 import type { WebhookService } from './service.js';
 
 export function webhookRoutes(svc: WebhookService): AnyRoute[] {

@@ -5,7 +5,7 @@
 // shows where each webhook points.
 import type { AppContext } from '../../core/context.js';
 import { isSealed, SecretUnreadableError, type SecretBox } from '../../core/secretbox.js';
-import type { WebhookRow } from './model.js';
+import type { WebhookRow } from './schemas.js';
 import type { WebhookType } from './providers/index.js';
 import { MASK, redactUrl, urlSecrets } from './redact.js';
 

@@ -12,7 +12,7 @@ import { buildRequest, type Sender } from './dispatcher.js';
 import {
   DEFAULT_ALERT_TYPES, LIMITS, parseList, webhookConfig, webhookOut,
   type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type WebhookOut, type WebhookRow,
-} from './model.js';
+} from './schemas.js';
 import type { Outbox } from './outbox.js';
 import { defaultType, providerOf, type WebhookType } from './providers/index.js';
 import { MASK, redactUrl, scrub } from './redact.js';

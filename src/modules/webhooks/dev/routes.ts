@@ -2,7 +2,7 @@
 // what became of them, and recent delivery attempts. Admin only, like the other /api/dev endpoints.
 import { route, type AnyRoute } from '../../../core/http/registry.js';
 import { listOf } from '../../../core/http/schemas.js';
-import { AlertRecordSchema, AlertsQuery, AttemptSchema, RecentQuery } from '../model.js';
+import { AlertRecordSchema, AlertsQuery, AttemptSchema, RecentQuery } from '../schemas.js';
 import type { WebhookService } from '../service.js';
 
 export function webhookDevRoutes(svc: WebhookService): AnyRoute[] {
