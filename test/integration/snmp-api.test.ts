@@ -69,6 +69,10 @@ test('max_varbinds stops a walk and says so', async () => {
 test('walk input is validated with the field named', async () => {
   assertProblem(await api('POST', '/api/snmp/walk', { target: '127.0.0.1', version: 'v2c', oids: ['system'] }), 400, 'community');
   assertProblem(await api('POST', '/api/snmp/walk', { ...v2c(), oids: ['noSuchThingAtAll'] }), 400, 'oids.0');
+  // Two MIB modules define "linux" at different OIDs: the answer names both instead of picking one.
+  const ambiguous = await api('POST', '/api/snmp/walk', { ...v2c(), oids: ['system', 'linux'] });
+  assertProblem(ambiguous, 400, 'oids.1');
+  assert.match(ambiguous.body.errors[0].message, /UCD-SNMP-MIB::linux, NET-SNMP-TC::linux/);
   assertProblem(await api('POST', '/api/snmp/walk', { ...v2c(), oids: [] }), 400, 'oids');
   assertProblem(await api('POST', '/api/snmp/walk', { ...v2c(), target: 'http://x/', oids: ['system'] }), 400, 'target');
   assertProblem(await api('POST', '/api/snmp/walk', { target: '127.0.0.1', version: 'v3', v3: { username: 'x', level: 'authPriv', auth_protocol: 'sha', auth_key: 'abcdefgh' }, oids: ['system'] }), 400, 'v3.priv_protocol');

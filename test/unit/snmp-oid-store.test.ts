@@ -122,6 +122,24 @@ describe('OID store lookups', () => {
     }
   });
 
+  test('a name several modules define at different OIDs resolves only with its module', () => {
+    assert.equal(store.oidOf('linux'), undefined, 'UCD-SNMP-MIB and NET-SNMP-TC both define it');
+    assert.equal(store.oidOf('NET-SNMP-TC::linux'), '1.3.6.1.4.1.8072.3.2.10');
+    assert.equal(store.oidOf('UCD-SNMP-MIB::linux'), '1.3.6.1.4.1.2021.250.10');
+    assert.deepEqual(store.definitions('linux'), ['UCD-SNMP-MIB::linux', 'NET-SNMP-TC::linux']);
+    assert.deepEqual(store.definitions('linux.0'), ['UCD-SNMP-MIB::linux', 'NET-SNMP-TC::linux']);
+    assert.deepEqual(store.definitions('sysDescr'), ['SNMPv2-MIB::sysDescr']);
+    assert.deepEqual(store.definitions('noSuchName'), []);
+    // The same name at the same OID in two modules (SNMPv2-MIB and RFC1213-MIB) is not a collision.
+    assert.equal(store.oidOf('sysDescr'), '1.3.6.1.2.1.1.1');
+    const names = store.ambiguousNames();
+    assert.ok(names.includes('linux') && names.includes('router'), names.join(' '));
+    for (const name of names) {
+      assert.equal(store.oidOf(name), undefined, name);
+      assert.ok(store.definitions(name).length > 1, name);
+    }
+  });
+
   test('list: everything, a prefix, text search, paging', () => {
     const all = store.list();
     assert.equal(all.total, store.size);

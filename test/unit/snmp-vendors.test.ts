@@ -98,6 +98,9 @@ describe('match rules', () => {
     assert.equal(await key(sys('1.3.6.1.4.1.9.1.1208', '')), 'generic/mib-2', 'Cisco needs an OS it knows');
     assert.equal(await key(sys('1.3.6.1.4.1.9.1.1208', '"Cisco IOS Software, IOS-XE Software, Version 16.12.4')), 'cisco/ios-xe', 'NX-OS, IOS-XE, then IOS');
     assert.equal(await key(sys('1.3.6.1.4.1.41112', 'UAP-AC-Lite 6.6.77.15402')), 'ubiquiti/unifi-ap', 'a prefix matches itself');
+    // UniFi access points answer with net-snmp's linux sysObjectID (NET-SNMP-TC, not UCD-SNMP-MIB's).
+    assert.equal(await key(sys('1.3.6.1.4.1.8072.3.2.10', 'UAP-AC-Pro 6.5.28.14491')), 'ubiquiti/unifi-ap');
+    assert.equal(await key(sys('1.3.6.1.4.1.8072.3.2.10', 'Linux nas 6.1.0-18-amd64 #1 SMP')), 'generic/net-snmp', 'other Linux hosts');
     assert.equal(await key(sys(null, 'RouterOS hAP ac^2')), 'mikrotik/routeros', 'sysDescr alone can decide');
     assert.equal(await key(sys(null, null)), 'generic/mib-2');
   });

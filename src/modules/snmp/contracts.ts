@@ -108,6 +108,9 @@ export interface OidLookup {
   resolve(oid: string): { entry: OidEntry; suffix: string } | undefined;
   /** "ifDescr.3" style name, or the numeric OID when unknown. */
   nameOf(oid: string): string;
-  /** Numeric OID for a name such as "sysDescr" or "IF-MIB::ifDescr" (also accepts numeric OIDs). */
+  /**
+   * Numeric OID for a name such as "sysDescr" or "IF-MIB::ifDescr" (also accepts numeric OIDs); undefined
+   * for a bare name several modules define at different OIDs ("linux"): those need MODULE::name.
+   */
   oidOf(nameOrOid: string): string | undefined;
 }

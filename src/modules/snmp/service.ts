@@ -60,7 +60,12 @@ export class SnmpService {
     const errors: { path: string; message: string }[] = [];
     const out = oids.map((o, i) => {
       const oid = this.oids.oidOf(o.trim());
-      if (!oid) errors.push({ path: `${field}.${i}`, message: `unknown OID or name "${o}"` });
+      const defs = oid ? [] : this.oids.definitions(o);
+      if (defs.length > 1) {
+        errors.push({ path: `${field}.${i}`, message: `"${o.trim()}" is defined by several MIB modules: write one of ${defs.join(', ')}` });
+      } else if (!oid) {
+        errors.push({ path: `${field}.${i}`, message: `unknown OID or name "${o}"` });
+      }
       return oid ?? '';
     });
     if (errors.length) throw badRequest('Unknown OID names', errors);

@@ -46,13 +46,26 @@ export class OidStore implements OidLookup {
 
   private readonly byOid = new Map<string, number>();
   private readonly byName = new Map<string, number>();
+  /**
+   * Names that modules define at different OIDs (NET-SNMP-TC::linux is .8072.3.2.10, UCD-SNMP-MIB::linux
+   * .2021.250.10): a bare name picks none of them, only MODULE::name does. Taking the first one met
+   * once made the UniFi profile miss every UniFi access point.
+   */
+  private readonly ambiguous = new Map<string, number[]>();
   private readonly enterprises: Map<number, string>;
 
   private constructor(private readonly table: TableFile, enterprises: EnterprisesFile) {
     if (table.format !== 1 || enterprises.format !== 1) throw new Error('OID store: unknown table format');
     table.entries.forEach((row, i) => {
       this.byOid.set(row[0], i);
-      if (!this.byName.has(row[1])) this.byName.set(row[1], i);
+      const seen = this.ambiguous.get(row[1]);
+      if (seen) { seen.push(i); return; }
+      const first = this.byName.get(row[1]);
+      if (first === undefined) this.byName.set(row[1], i);
+      else if (table.entries[first]![0] !== row[0]) {
+        this.byName.delete(row[1]);
+        this.ambiguous.set(row[1], [first, i]);
+      }
     });
     this.enterprises = new Map(enterprises.enterprises);
   }
@@ -102,7 +115,8 @@ export class OidStore implements OidLookup {
 
   /**
    * "sysDescr", "IF-MIB::ifDescr", "ifDescr.3", "enterprises.9.1" or a numeric OID (a leading dot is
-   * dropped). Undefined for an unknown name or a malformed OID.
+   * dropped). Undefined for an unknown name, a malformed OID, or a bare name that several modules define
+   * at different OIDs (`definitions()` lists them; write MODULE::name).
    */
   oidOf(nameOrOid: string): string | undefined {
     const text = nameOrOid.trim();
@@ -113,6 +127,19 @@ export class OidStore implements OidLookup {
     const i = module ? this.findInModule(module, name!) : this.byName.get(name!);
     return i === undefined ? undefined : this.table.entries[i]![0] + suffix;
   }
+
+  /**
+   * The qualified names ("MODULE::name") a bare name stands for, in table order: one for an ordinary
+   * name, several for an ambiguous one, none for an unknown one.
+   */
+  definitions(name: string): string[] {
+    const bare = name.trim().replace(/(?:\.\d+)+$/, '');
+    const rows = this.ambiguous.get(bare) ?? (this.byName.has(bare) ? [this.byName.get(bare)!] : []);
+    return rows.map((i) => `${this.table.modules[this.table.entries[i]![2]]}::${bare}`);
+  }
+
+  /** Every name that several modules define at different OIDs (a bare one resolves to nothing). */
+  ambiguousNames(): string[] { return [...this.ambiguous.keys()]; }
 
   list(query: StoreQuery = {}): { items: OidEntry[]; total: number } {
     const prefix = query.prefix ? this.oidOf(query.prefix) : undefined;

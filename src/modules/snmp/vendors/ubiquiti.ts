@@ -32,7 +32,7 @@ export const ubiquiti: VendorProfile = {
       key: 'unifi-ap',
       os: 'UniFi',
       kind: 'wireless',
-      match: [{ sys_object_id: ['ubnt', 'enterprises.10002.1', 'linux'], sys_descr: [/^\W*(?:UAP|U6|U7|UniFi)\b/i] }],
+      match: [{ sys_object_id: ['ubnt', 'enterprises.10002.1', 'NET-SNMP-TC::linux'], sys_descr: [/^\W*(?:UAP|U6|U7|UniFi)\b/i] }],
       identity: {
         model: [{ get: 'unifiApSystemModel.0' }, sysDescr(/^\W*(\S+?),?\s/)],
         version: [{ get: 'unifiApSystemVersion.0' }, sysDescr(/\b(\d+\.\d+\.\d+(?:\.\d+)*)\b/)],
