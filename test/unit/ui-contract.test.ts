@@ -3,7 +3,7 @@
 // form's choices and defaults, the inventory's types, fields, references, filters and enums, SNMP
 // versions and v3 protocols, webhook providers and their labels, user roles and API-key scopes. They
 // live in modules without browser imports (ui/lib/vocabulary.js, ui/pages/inventory/types.js,
-// ui/pages/monitors/schemas.js and timeline.js), which this test loads beside the server's definitions:
+// ui/pages/monitors/model.js and timeline.js), which this test loads beside the server's definitions:
 // it fails when the server has a value the UI lacks, when the UI has one the server does not, and when
 // the UI labels a key the server does not know.
 //
@@ -33,7 +33,7 @@ import * as ui from '../../ui/lib/vocabulary.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import { LINK_TARGETS, TYPES } from '../../ui/pages/inventory/types.js';
 // @ts-expect-error plain browser JavaScript without type declarations
-import * as form from '../../ui/pages/monitors/schemas.js';
+import * as form from '../../ui/pages/monitors/model.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import * as timeline from '../../ui/pages/monitors/timeline.js';
 
@@ -164,14 +164,14 @@ test('monitor event kinds: the kind filter, labels, colour marks and the kinds t
 });
 
 test('check types: the monitor form and the list filter offer exactly the server\'s', () => {
-  sameValues('check types (ui/pages/monitors/schemas.js CHECK_TYPES, server monitors/checks/types.ts CHECK_TYPES)',
+  sameValues('check types (ui/pages/monitors/model.js CHECK_TYPES, server monitors/checks/types.ts CHECK_TYPES)',
     CHECK_TYPES, values(form.CHECK_TYPES));
   sameValues('check types with a definition (server monitors/checks/index.ts CHECKS)', Object.keys(CHECKS), values(form.CHECK_TYPES));
 });
 
 test('the monitor form\'s choices are the check settings\' enums', () => {
   const http = shapeOf(CHECKS.http.settings), dns = shapeOf(CHECKS.dns.settings);
-  const M = 'ui/pages/monitors/schemas.js';
+  const M = 'ui/pages/monitors/model.js';
   sameValues(`HTTP methods (${M} HTTP_METHODS, server checks/http.ts settings.method)`, enumOf(http.method), form.HTTP_METHODS);
   sameValues(`keyword modes (${M} KEYWORD_MODES, server checks/http.ts settings.keyword_mode)`, enumOf(http.keyword_mode), values(form.KEYWORD_MODES));
   const auth = (http.auth as z.ZodOptional<z.ZodDiscriminatedUnion<z.ZodObject[]>>).unwrap();
@@ -191,7 +191,7 @@ test('a blank monitor form sends the server\'s defaults, and the server takes th
     const sent = json(form.settingsOf(blankForm(type), null));
     const parsed = schema.safeParse(sent);
     assert.ok(parsed.success, `${type}: the server refuses the settings of a blank form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
-    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults (ui/pages/monitors/schemas.js toForm) differ from the server's`);
+    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults (ui/pages/monitors/model.js toForm) differ from the server's`);
   }
   const body = form.toBody(blankForm('http'), null);
   assert.equal(body.interval, MONITOR_LIMITS.interval.default, 'interval: the form\'s default differs from the server\'s');
@@ -210,7 +210,7 @@ test('the monitor form has a field for every setting of every check type', () =>
   };
   for (const type of CHECK_TYPES) {
     const sent = json(form.settingsOf({ ...blankForm(type), ...filled[type] }, null));
-    sameValues(`${type} settings the form sends (ui/pages/monitors/schemas.js settingsOf, server checks/${type}.ts settings)`,
+    sameValues(`${type} settings the form sends (ui/pages/monitors/model.js settingsOf, server checks/${type}.ts settings)`,
       Object.keys(shapeOf(CHECKS[type].settings)), Object.keys(sent));
     const parsed = CHECKS[type].settings.safeParse(sent);
     assert.ok(parsed.success, `${type}: the server refuses the settings of a filled-in form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
