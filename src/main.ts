@@ -23,10 +23,11 @@ import { brainModule } from './modules/brain/index.js';
 import { monitorsModule } from './modules/monitors/index.js';
 import { snmpModule } from './modules/snmp/index.js';
 import { systemModule } from './modules/system/index.js';
+import { v1sionModule } from './modules/v1sion/index.js';
 import { webhooksModule } from './modules/webhooks/index.js';
 
 /** The feature modules, registered so that each comes after what it needs (Module.needs). */
-export const MODULES: Module[] = orderModules([systemModule, monitorsModule, brainModule, snmpModule, webhooksModule]);
+export const MODULES: Module[] = orderModules([systemModule, monitorsModule, brainModule, snmpModule, webhooksModule, v1sionModule]);
 
 /** Every module's configuration section, by name. */
 export const configSections = (): ConfigSections => Object.assign({}, ...MODULES.map((m) => m.config ?? {}));

@@ -129,6 +129,11 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   /** Counts failed attempts (passwords, codes) and refuses with 429 while locked out; see RateLimitRule. */
   rateLimit?: RateLimitRule;
   /**
+   * For an `auth: 'none'` route: while this returns true (a config key, read per request), the route
+   * needs a signed-in caller with `scope` like any other route.
+   */
+  authRequiredIf?: (app: AppContext) => boolean;
+  /**
    * Returns the JSON body (200), a Reply, or undefined (204). A handler that writes to ctx.res itself
    * (SSE, CSV, files) returns nothing after ending or streaming the response.
    */

@@ -85,12 +85,12 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     const ip = clientIp(req, app.config.get().server.trust_proxy);
 
     let principal: Principal | null = null;
-    if (r.auth === 'none') {
+    if (r.auth === 'none' && !r.authRequiredIf?.(app)) {
       principal = await app.auth.authenticator.authenticate(req).catch(() => null);
     } else {
       principal = await app.auth.authenticator.authenticate(req);
       if (!principal) throw unauthorized();
-      const why = denyReason(principal, r);
+      const why = denyReason(principal, r.auth === 'none' ? { scope: r.scope, admin: r.admin } : r);
       if (why) throw forbidden(why);
     }
     if (UNSAFE.has(method) && (principal?.kind === 'session' || req.headers.origin)) checkOrigin(req, app.config.get().server.public_url);

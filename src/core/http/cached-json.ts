@@ -1,19 +1,24 @@
-// A large JSON document that rarely changes (the OpenAPI document), serialised and compressed once.
-// Every response then writes the same Buffer, which a socket holds by reference: a thousand clients
-// reading it slowly cost no more memory than one.
+// A JSON document served many times as it is (the OpenAPI document; status badges for a second),
+// serialised once and compressed once, when a client first asks for gzip. Every response then writes the
+// same Buffer, which a socket holds by reference: a thousand clients reading it slowly cost no more
+// memory than one.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 
 export class CachedJson {
   readonly plain: Buffer;
-  readonly gzip: Buffer;
   readonly etag: string;
+  private gzipped: Buffer | null = null;
 
-  constructor(value: unknown) {
+  constructor(value: unknown, private readonly gzipLevel = 9) {
     this.plain = Buffer.from(JSON.stringify(value));
-    this.gzip = gzipSync(this.plain, { level: 9 });
     this.etag = `"${createHash('sha256').update(this.plain).digest('base64url').slice(0, 27)}"`;
+  }
+
+  get gzip(): Buffer {
+    this.gzipped ??= gzipSync(this.plain, { level: this.gzipLevel });
+    return this.gzipped;
   }
 
   send(req: IncomingMessage, res: ServerResponse): void {

@@ -53,6 +53,8 @@ export class RouteRegistry implements Routes {
         throw new Error(`route ${def.method} ${def.path} is declared twice`);
       if (def.auth !== 'none' && def.auth !== 'user' && !def.admin && !def.scope)
         throw new Error(`route ${def.method} ${def.path} needs a scope, admin: true or auth`);
+      if (def.authRequiredIf && (def.auth !== 'none' || !def.scope))
+        throw new Error(`route ${def.method} ${def.path}: authRequiredIf is for auth: 'none' routes and needs the scope they then require`);
       if (def.scope && def.scope !== 'admin') {
         const want = READ_METHODS.has(def.method) ? ':read' : ':write';
         if (!def.scope.endsWith(want)) throw new Error(`route ${def.method} ${def.path}: a ${def.method} needs a ${want} scope`);
@@ -81,7 +83,7 @@ export class RouteRegistry implements Routes {
 
   /** The scope a route needs, or its access rule summarised, for docs and the developer listing. */
   static accessOf(r: AnyRoute): string {
-    if (r.auth === 'none') return 'none';
+    if (r.auth === 'none') return r.authRequiredIf ? `none (${r.scope as Scope} when the configuration requires sign-in)` : 'none';
     if (r.admin) return 'admin';
     if (r.auth === 'user') return 'any signed-in user';
     return (r.scope as Scope) + (r.self ? ' (or own record)' : '');

@@ -2,7 +2,8 @@
 // monitor's stats (hours not yet written come from memory, older ones from monitor_rollups), raw results
 // (history.ts), incidents and the dependency graph. Nothing here writes.
 import type { Store } from '../../core/store/types.js';
-import { redactSettings } from './checks/index.js';
+import { canonicalIp } from '../../core/net.js';
+import { CHECKS, redactSettings } from './checks/index.js';
 import type { StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';
 import { HOUR_MS, hourOf, type HourRing } from './hours.js';
@@ -187,4 +188,43 @@ export function incidents(p: ReadParts, m: LiveMonitor, now: number, q: { limit:
   const rows = p.store.all<IncidentRow>(`SELECT * FROM monitor_incidents WHERE ${cond} ORDER BY opened_at DESC, id LIMIT ? OFFSET ?`,
     [m.row.pk, until, since, q.limit, q.offset]);
   return { items: rows.map((r) => incidentOut(r, m.row.id, now, m.row.fail_streak)), total };
+}
+
+// ---- status badges (the topology canvas; GET /api/v1sion/monitor/status needs no sign-in) ----------
+
+/** Worst first: the badge of an address shows the worst status of the monitors watching it. */
+const SEVERITY: Record<MonitorStatus, number> = { down: 4, degraded: 3, unknown: 2, up: 1, paused: 0 };
+
+/** Each monitor's id and status, nothing else. */
+export function badges(p: Pick<ReadParts, 'registry'>): { id: string; status: MonitorStatus }[] {
+  return p.registry.inOrder().map((m) => ({ id: m.row.id, status: m.row.status }));
+}
+
+/** The address a monitor watches (CheckDefinition.host), canonical; null for a name or none. By row object. */
+const watched = new WeakMap<LiveMonitor['row'], string | null>();
+function watchedAddress(m: LiveMonitor): string | null {
+  let a = watched.get(m.row);
+  if (a === undefined) {
+    const host = CHECKS[m.row.check_type]?.host(m.row.target, parseJsonObject(m.row.settings)) ?? null;
+    a = host === null ? null : canonicalIp(host);
+    watched.set(m.row, a);
+  }
+  return a;
+}
+
+/**
+ * Per address (canonical IPs, as asked), the worst status of the monitors whose target is that address
+ * and how many there are; null and 0 when none watches it. Targets given as names do not match.
+ */
+export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly string[]):
+  { ip: string; status: MonitorStatus | null; monitors: number }[] {
+  const out = new Map(ips.map((ip) => [ip, { ip, status: null as MonitorStatus | null, monitors: 0 }]));
+  for (const m of p.registry.inOrder()) {
+    const a = watchedAddress(m);
+    const hit = a === null ? undefined : out.get(a);
+    if (!hit) continue;
+    hit.monitors++;
+    if (hit.status === null || SEVERITY[m.row.status] > SEVERITY[hit.status]) hit.status = m.row.status;
+  }
+  return [...out.values()];
 }

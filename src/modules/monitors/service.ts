@@ -156,6 +156,16 @@ export class MonitorService {
     return { ...st, recent: this.scheduler.recentLag(recent).map((r) => ({ slot: iso(r.slot), lag_ms: r.lag_ms })) };
   }
 
+  /** Each monitor's id and status only (topology badges, served without sign-in). */
+  badges(): { id: string; status: MonitorStatus }[] {
+    return q.badges(this.reads);
+  }
+
+  /** Per canonical IP address: the worst status of the monitors watching it, and how many. */
+  statusByAddress(ips: readonly string[]): { ip: string; status: MonitorStatus | null; monitors: number }[] {
+    return q.statusByAddress(this.reads, ips);
+  }
+
   /** The monitor's parents, their parents and so on, with their current state (nearest first). */
   ancestors(id: string): DependencyNode[] {
     const m = this.registry.byId(id);

@@ -169,4 +169,8 @@ export async function run(target: string, s: DnsSettings, ctx: CheckContext): Pr
 }
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
-export const check: CheckDefinition<DnsSettings> = { settings, validateTarget, validateWithSettings, run };
+export const check: CheckDefinition<DnsSettings> = {
+  settings, validateTarget, validateWithSettings, run,
+  // The name it queries is not a host it watches; the resolver it asks is.
+  host: (_target, s) => s.resolver ?? null,
+};

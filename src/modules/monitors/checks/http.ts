@@ -381,4 +381,5 @@ function down(message: string, response_time_ms: number | null, details: Record<
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<HttpSettings> = {
   settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true,
+  host: (target) => { try { return new URL(target).hostname.replace(/^\[(.*)\]$/, '$1') || null; } catch { return null; } },
 };

@@ -316,7 +316,7 @@ export function judge(target: string, r: FpingTargetResult, s: PingSettings, max
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<PingSettings> = {
-  settings, validateTarget, run, batched: true, lossThreshold: true,
+  settings, validateTarget, run, batched: true, lossThreshold: true, host: (target) => target,
   minimumTimeout: (s) => Math.ceil(pingDurationMs(s) / 1000),
   minimumTimeoutReason: 'count x per_packet_timeout_ms, plus 1 s',
 };

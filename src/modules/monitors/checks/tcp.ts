@@ -65,4 +65,6 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
 }
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
-export const check: CheckDefinition<TcpSettings> = { settings, validateTarget, run };
+export const check: CheckDefinition<TcpSettings> = {
+  settings, validateTarget, run, host: (target) => parseHostPort(target)?.host ?? null,
+};

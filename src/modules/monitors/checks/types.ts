@@ -60,4 +60,9 @@ export interface CheckDefinition<S = any> {
   batched?: boolean;
   /** The monitor's max_loss_pct applies (ping: partial loss up to it is still up). */
   lossThreshold?: boolean;
+  /**
+   * The host the check watches, an address or a name, from a valid target and settings (dns: its
+   * resolver, if one is set); null when it watches none. Matches monitors to discovered devices.
+   */
+  host(target: string, settings: S): string | null;
 }
