@@ -1,6 +1,6 @@
 // Contracts inside the brain (inventory) module, between the generic item service and the vault.
 import type { Tx } from '../../core/store/types.js';
-import type { Cidr } from './net.js';
+import type { Cidr } from '../../core/ip.js';
 
 /** The seven inventory types, as used in the `:type` path segment. */
 export const BRAIN_TYPES = ['sites', 'locations', 'endpoints', 'assets', 'applications', 'subnets', 'credentials'] as const;
@@ -51,7 +51,7 @@ export interface SessionSummary { id: string; name: string; networks: string[]; 
 
 /**
  * Where topology sessions come from: the discovery (v1sion) module will provide one that uses
- * net.ts overlapsAny over its saved sessions. Until it exists, there are none.
+ * core/ip.ts overlapsAny over its saved sessions. Until it exists, there are none.
  */
 export interface SessionSource { overlapping(subnet: Cidr): SessionSummary[] }
 export const noSessions: SessionSource = { overlapping: () => [] };

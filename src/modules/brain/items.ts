@@ -10,7 +10,7 @@ import { fieldErrors, HttpError, invalid, notFound, type FieldError } from '../.
 import type { Store, Tx } from '../../core/store/types.js';
 import { iso } from '../../core/clock.js';
 import { UUID_PATTERN } from '../../core/http/schemas.js';
-import { parseIp, cidrContains } from './net.js';
+import { parseIp, cidrContains } from '../../core/ip.js';
 import {
   BRAIN_TYPES, BUILTIN_TYPES, COMMON_FIELDS, SHORT_ID_PREFIX, subnetCidr, typeOfPrefix,
   type BrainType, type ItemData, type TypeDef,

@@ -2,7 +2,7 @@
 // host name, serial, asset tag or CIDR (the brain_keys table); for an IP query, the subnets containing it
 // (most specific first); then the FTS4 index ranked from matchinfo. At most 30 results.
 import type { Store } from '../../core/store/types.js';
-import { cidrContains, normaliseIp, normaliseMac, parseCidr, parseIp } from './net.js';
+import { cidrContains, normaliseIp, normaliseMac, parseCidr, parseIp } from '../../core/ip.js';
 import { parseData, parseShortId, shortIdOf, type ItemRow } from './items.js';
 import { subnetCidr, type BrainType } from './types.js';
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { FieldError } from '../../core/errors.js';
 import type { Tx } from '../../core/store/types.js';
 import { BRAIN_TYPES, SHORT_ID_PREFIX, type BrainType } from './contracts.js';
-import { cidrContains, normaliseIp, normaliseMac, parseCidr, parseIp, type Cidr } from './net.js';
+import { cidrContains, normaliseIp, normaliseMac, parseCidr, parseIp, type Cidr } from '../../core/ip.js';
 
 export { BRAIN_TYPES, SHORT_ID_PREFIX, type BrainType };
 

@@ -2,7 +2,7 @@
 // monitor's stats (hours not yet written come from memory, older ones from monitor_rollups), raw results
 // (history.ts), incidents and the dependency graph. Nothing here writes.
 import type { Store } from '../../core/store/types.js';
-import { canonicalIp } from '../../core/net.js';
+import { canonicalIp } from '../../core/ip.js';
 import { CHECKS, redactSettings } from './checks/index.js';
 import type { StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context.js';
 import { invalid } from '../../../core/errors.js';
-import { canonicalIp } from '../../../core/net.js';
+import { canonicalIp } from '../../../core/ip.js';
 import { route } from '../../../core/http/registry.js';
 import type { MonitorStatusService } from './service.js';
 

@@ -1,5 +1,6 @@
 // IP addresses, CIDRs and MAC addresses: parsing, normalisation (IPv6 in the RFC 5952 canonical form,
-// MACs as lowercase colon-separated pairs), containment and overlap. No dependencies beyond node:net.
+// MACs as lowercase colon-separated pairs), containment and overlap. A leaf: no dependencies beyond
+// node:net. The inventory, monitors' status badges and discovery share it.
 import { isIP } from 'node:net';
 
 export type Family = 4 | 6;
@@ -112,6 +113,17 @@ export function formatIp(ip: Ip): string {
 export function normaliseIp(input: string): string | null {
   const ip = parseIp(input);
   return ip ? formatIp(ip) : null;
+}
+
+/**
+ * One address, one spelling, for matching a host seen in different places (a monitor's target, a
+ * discovered host): normaliseIp, brackets dropped, and an IPv4-mapped IPv6 address as its IPv4 address.
+ */
+export function canonicalIp(input: string): string | null {
+  const ip = parseIp(input.trim().replace(/^\[(.*)\]$/, '$1'));
+  if (!ip) return null;
+  if (ip.family === 6 && ip.value >> 32n === 0xffffn) return formatV4(ip.value & 0xffffffffn);
+  return formatIp(ip);
 }
 
 export type CidrResult = { ok: true; cidr: Cidr; text: string } | { ok: false; message: string };

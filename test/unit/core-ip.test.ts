@@ -1,9 +1,9 @@
-// IP, CIDR and MAC parsing and normalisation, containment and overlap (src/modules/brain/net.ts).
+// IP, CIDR and MAC parsing and normalisation, containment and overlap (src/core/ip.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  cidrContains, cidrOverlaps, cidrSize, formatCidr, normaliseIp, normaliseMac, overlapsAny, parseCidr, parseIp,
-} from '../../src/modules/brain/net.js';
+  canonicalIp, cidrContains, cidrOverlaps, cidrSize, formatCidr, normaliseIp, normaliseMac, overlapsAny, parseCidr, parseIp,
+} from '../../src/core/ip.js';
 
 const cidr = (s: string) => {
   const r = parseCidr(s);
@@ -87,4 +87,14 @@ test('MAC addresses: colon, hyphen, Cisco dotted and bare hex all become aa:bb:c
   for (const bad of ['aa:bb:cc:dd:ee', 'aa:bb-cc:dd:ee:ff', 'aabb.ccdd.eef', 'gg:bb:cc:dd:ee:ff', 'aabbccddeeff00', '']) {
     assert.equal(normaliseMac(bad), null, bad);
   }
+});
+
+test('canonicalIp: one spelling per address (brackets dropped, IPv4-mapped as IPv4)', () => {
+  const cases: Array<[string, string | null]> = [
+    ['10.0.0.1', '10.0.0.1'], [' 192.0.2.5 ', '192.0.2.5'], ['[2001:DB8::0:1]', '2001:db8::1'],
+    ['2001:db8:0:0:0:0:0:1', '2001:db8::1'], ['::ffff:10.0.0.1', '10.0.0.1'], ['::FFFF:a00:1', '10.0.0.1'],
+    ['0:0::1', '::1'], ['fe80::1%eth0', null], ['010.0.0.1', null], ['10.0.0.256', null], ['localhost', null],
+    ['', null], ['1.2.3', null], ['[10.0.0.1', null],
+  ];
+  for (const [input, want] of cases) assert.equal(canonicalIp(input), want, JSON.stringify(input));
 });
