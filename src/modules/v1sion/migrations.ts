@@ -1,0 +1,51 @@
+// Tables of the discovery module (migration versions 400-499). A saved topology session keeps its nodes
+// and edges as rows, not as one document: moving a node on the canvas rewrites one row, not the graph
+// (every write goes to the journal on the SD card).
+import type { Migration } from '../../core/store/types.js';
+
+export const v1sionMigrations: Migration[] = [
+  {
+    version: 400,
+    name: 'v1sion: saved topology sessions',
+    up: `
+      CREATE TABLE v1sion_sessions (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        subnets     TEXT NOT NULL DEFAULT '[]',   -- JSON array of canonical CIDRs
+        scan_job_id TEXT,
+        notes       TEXT NOT NULL DEFAULT '',
+        created_at  INTEGER NOT NULL,             -- epoch ms
+        updated_at  INTEGER NOT NULL,
+        created_by  TEXT
+      );
+
+      -- manual: added by a person (never dropped by a merge of a newer scan).
+      CREATE TABLE v1sion_session_nodes (
+        session_id     TEXT NOT NULL REFERENCES v1sion_sessions(id) ON DELETE CASCADE,
+        id             TEXT NOT NULL,
+        label          TEXT NOT NULL,
+        addresses      TEXT NOT NULL DEFAULT '[]', -- JSON array of canonical IPs
+        mac            TEXT,
+        vendor_key     TEXT,
+        kind           TEXT NOT NULL,
+        inventory_type TEXT,
+        inventory_id   TEXT,
+        x              REAL,
+        y              REAL,
+        manual         INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (session_id, id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE v1sion_session_edges (
+        session_id TEXT NOT NULL REFERENCES v1sion_sessions(id) ON DELETE CASCADE,
+        id         TEXT NOT NULL,
+        from_node  TEXT NOT NULL,
+        to_node    TEXT NOT NULL,
+        from_port  TEXT,
+        to_port    TEXT,
+        source     TEXT NOT NULL,
+        PRIMARY KEY (session_id, id)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
