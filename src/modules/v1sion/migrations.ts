@@ -48,4 +48,16 @@ export const v1sionMigrations: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 401,
+    name: 'v1sion: the ordered list of credentials scans try',
+    up: `
+      -- References to inventory credentials (their secrets live in the vault, never here), in the order
+      -- a scan offers them. A deleted credential drops out of the list.
+      CREATE TABLE v1sion_credentials (
+        position      INTEGER PRIMARY KEY,
+        credential_id TEXT NOT NULL
+      );
+    `,
+  },
 ];
