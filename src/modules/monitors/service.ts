@@ -454,10 +454,12 @@ export class MonitorService {
   /**
    * Writes every monitor's state (status, failure run, last check, certificate expiry) into the table:
    * before the retention job drops channel segments, the last entries of a monitor may be in them.
+   * 'sync': the segments are deleted right after, so the saved state must be on disk first (a 'group'
+   * write resolves at commit, up to group_commit_ms before its fsync). About once a day.
    */
   async saveState(): Promise<void> {
     const now = this.now();
-    await this.store.write((tx) => this.saveStateIn(tx, now), 'group');
+    await this.store.write((tx) => this.saveStateIn(tx, now), 'sync');
   }
 
   /** When the table last got the state (monitor_meta state_saved_at), or 0. */
