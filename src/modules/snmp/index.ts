@@ -15,6 +15,13 @@ import { walkRoutes } from './walk/routes.js';
 
 export type { Identification } from './identify.js';
 export type { SnmpService } from './service.js';
+// The discovery sweep (one socket, every community at once, SNMPv3 engine discovery) and engine IDs.
+export { sweepSnmp, SWEEP_DEFAULTS } from './client/sweep.js';
+export type { SweepAnswer, SweepCommunity, SweepEngine, SweepOptions, SweepStats, SweepSystem } from './client/sweep.js';
+export { describeEngineId, normaliseEngineId } from './client/engine-id.js';
+export type { EngineIdFormat, EngineIdInfo } from './client/engine-id.js';
+/** What an SNMPv3 user lacks at its level (scans check inline v3 parameters with it). */
+export { v3Missing } from './targets.js';
 
 const services = serviceSlot<SnmpService>('snmp', 'The SNMP engine');
 

@@ -129,18 +129,24 @@ export class TargetResolver {
   }
 }
 
-/** What a v3 user needs at its level: an auth protocol and key from authNoPriv up, a privacy pair at authPriv. */
-function v3Errors(v3: V3Params, at: string): { path: string; message: string }[] {
-  const errors: { path: string; message: string }[] = [];
-  const p = (f: string) => (at === 'v3' ? `v3.${f}` : at);
-  if (!v3.username) errors.push({ path: p('username'), message: 'an SNMPv3 user name is required' });
+/**
+ * What a v3 user lacks at its level (an auth protocol and key from authNoPriv up, a privacy pair at
+ * authPriv), by V3Params field; callers name the fields as their request spells them.
+ */
+export function v3Missing(v3: V3Params): { field: keyof V3Params; message: string }[] {
+  const out: { field: keyof V3Params; message: string }[] = [];
+  if (!v3.username) out.push({ field: 'username', message: 'an SNMPv3 user name is required' });
   if (v3.level !== 'noAuthNoPriv') {
-    if (!v3.auth_protocol) errors.push({ path: p('auth_protocol'), message: `required for ${v3.level}` });
-    if (!v3.auth_key) errors.push({ path: p('auth_key'), message: `required for ${v3.level}` });
+    if (!v3.auth_protocol) out.push({ field: 'auth_protocol', message: `required for ${v3.level}` });
+    if (!v3.auth_key) out.push({ field: 'auth_key', message: `required for ${v3.level}` });
   }
   if (v3.level === 'authPriv') {
-    if (!v3.priv_protocol) errors.push({ path: p('priv_protocol'), message: 'required for authPriv' });
-    if (!v3.priv_key) errors.push({ path: p('priv_key'), message: 'required for authPriv' });
+    if (!v3.priv_protocol) out.push({ field: 'priv_protocol', message: 'required for authPriv' });
+    if (!v3.priv_key) out.push({ field: 'priv_key', message: 'required for authPriv' });
   }
-  return errors;
+  return out;
+}
+
+function v3Errors(v3: V3Params, at: string): { path: string; message: string }[] {
+  return v3Missing(v3).map((e) => ({ path: at === 'v3' ? `v3.${e.field}` : at, message: e.message }));
 }
