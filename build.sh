@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 
 # Debian packages the tests drive as real peers (installed only when missing).
-TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core)
+TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core ieee-data nmap)
 # What the image test needs besides those: a Debian root file system for arm64 and a way to run it.
 IMAGE_TEST_DEBS=(debootstrap qemu-user-static binfmt-support libcap2-bin)
 
@@ -56,8 +56,8 @@ compile() {
   log "compiling"
   rm -rf dist
   npx tsc -p tsconfig.build.json
-  # Data files the compiled code reads beside itself (tsc copies only what it compiles).
-  (cd src && find . -name '*.json' -path '*/oids/*' -exec install -D -m 0644 {} ../dist/src/{} \;)
+  # Data files the code reads beside itself: the OID store and the MAC vendor table.
+  (cd src && find . -name '*.json' \( -path '*/oids/*' -o -name 'oui-table.json' \) -exec install -D -m 0644 {} ../dist/src/{} \;)
 }
 
 cmd_start() {
