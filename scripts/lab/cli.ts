@@ -1,5 +1,6 @@
 // The lab by hand, for debugging (docs/lab.md):
-//   node --import tsx scripts/lab/cli.ts up [--slot N] [--guard SECONDS]   start a lab, print it as JSON
+//   node --import tsx scripts/lab/cli.ts up [--slot N] [--guard SECONDS] [--no-corpus]
+//                                                                          start a lab, print it as JSON
 //   node --import tsx scripts/lab/cli.ts status                            list slots in use
 //   node --import tsx scripts/lab/cli.ts down [--slot N | --all]           tear down (default: every manual lab)
 import { labDown, labUp } from './lab.js';
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   if (process.getuid?.() !== 0) throw new Error('the lab creates network namespaces: run it as root');
   if (cmd === 'up') {
     const t0 = Date.now();
-    const lab = await labUp({ owner: 'manual', slot: option('--slot'), guardSeconds: option('--guard') ?? 3600 });
+    const lab = await labUp({ owner: 'manual', slot: option('--slot'), guardSeconds: option('--guard') ?? 3600,
+      corpus: !process.argv.includes('--no-corpus') });
     console.log(JSON.stringify(lab, null, 2));
     console.error(`lab slot ${lab.slot} up in ${Date.now() - t0} ms; daemons end by themselves after ${lab.guardSeconds} s.`);
     console.error(`  enter a host:  ip netns exec ${lab.hosts[0]!.ns} bash`);
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
       console.error(`lab slot ${s} down in ${Date.now() - t0} ms`);
     }
   } else {
-    console.error('usage: scripts/lab/cli.ts up [--slot N] [--guard SECONDS] | status | down [--slot N | --all]');
+    console.error('usage: scripts/lab/cli.ts up [--slot N] [--guard SECONDS] [--no-corpus] | status | down [--slot N | --all]');
     process.exitCode = 2;
   }
 }

@@ -28,6 +28,11 @@ export interface DaemonSpec {
   phase: 1 | 2;
 }
 
+/** argv that runs one of the lab's TypeScript programs with this node and tsx, from any directory. */
+export function nodeTs(script: string, ...args: string[]): string[] {
+  return [process.execPath, '--import', import.meta.resolve('tsx'), script, ...args];
+}
+
 export function startDaemon(dir: string, ns: string, name: string, argv: string[], guardSeconds: number,
   env: Record<string, string> = {}): Daemon {
   const log = join(dir, `${name}.log`);

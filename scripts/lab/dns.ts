@@ -4,12 +4,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DaemonSpec } from './daemons.js';
-import { addressesOf, DOMAIN, type HostPlan, type Plan } from './topology.js';
+import { addressesOf, DOMAIN, namedAddresses, type HostPlan, type Plan } from './topology.js';
 
 /** One line per address; the first name of a line is what its PTR record says. */
 export function hostsLines(p: Plan): string[] {
   const lines = [`${p.probe.cidr.split('/')[0]} probe.${DOMAIN} probe`];
-  for (const h of p.hosts) for (const a of addressesOf(h)) lines.push(`${a} ${h.name}.${DOMAIN} ${h.name}`);
+  for (const h of p.hosts) {
+    for (const n of namedAddresses(h)) for (const a of n.addresses) lines.push(`${a} ${n.name}.${DOMAIN} ${n.name}`);
+  }
   return lines;
 }
 

@@ -11,14 +11,24 @@ import { delimiter, join } from 'node:path';
 import { run, type RunResult } from '../../src/core/exec.js';
 import { labDown, labUp, type LabHost, type LabInfo, type UpOptions } from '../../scripts/lab/lab.js';
 import { tryRun } from '../../scripts/lab/run.js';
+import type { SubnetName } from '../../scripts/lab/topology.js';
 
-export type { LabHost, LabInfo } from '../../scripts/lab/lab.js';
+export type { LabCorpus, LabExpectation, LabHost, LabInfo, LabSnmp, LabSubnet, LabV3 } from '../../scripts/lab/lab.js';
+export type { SubnetName } from '../../scripts/lab/topology.js';
+
+/** One address that answers something (ICMP, ARP, TCP or SNMP), and who holds it. */
+export interface LiveAddress { address: string; host: string; icmp: boolean }
 
 export interface Lab extends LabInfo {
   /** A host by name (throws for an unknown one). */
   host(name: string): LabHost;
   /** Runs a program inside a lab namespace, given by host name or namespace name; never throws for an exit code. */
   exec(nsOrHost: string, cmd: string, args: string[], opts?: { timeoutMs?: number; input?: string }): Promise<RunResult>;
+  /**
+   * Every address of a subnet that answers anything: the hosts', the router's leg and, on lan, the probe's
+   * own (host 'probe'). A scan of the subnet must find exactly these; every other address is silent.
+   */
+  liveIn(subnet: SubnetName): LiveAddress[];
   /** `lldpcli` on a switch, with its control socket. */
   lldpcli(switchName: string, args: string[]): Promise<RunResult>;
   stop(): Promise<void>;
@@ -26,7 +36,7 @@ export interface Lab extends LabInfo {
 
 /** Programs the lab runs, and the Debian package of each. */
 const PROGRAMS: Record<string, string> = {
-  ip: 'iproute2', snmpd: 'snmpd', snmpget: 'snmp', snmpwalk: 'snmp', lldpd: 'lldpd', lldpcli: 'lldpd',
+  ip: 'iproute2', bridge: 'iproute2', snmpd: 'snmpd', snmpget: 'snmp', snmpwalk: 'snmp', lldpd: 'lldpd', lldpcli: 'lldpd',
   sshd: 'openssh-server', 'ssh-keygen': 'openssh-client', ssh: 'openssh-client', dnsmasq: 'dnsmasq-base',
   fping: 'fping', timeout: 'coreutils', openssl: 'openssl', unshare: 'util-linux', mount: 'mount',
 };
@@ -81,8 +91,14 @@ export async function startLab(opts: Omit<UpOptions, 'owner'> = {}): Promise<Lab
   };
   const exec: Lab['exec'] = (nsOrHost, cmd, args, o = {}) =>
     run('ip', ['netns', 'exec', host(nsOrHost).ns, cmd, ...args], { timeoutMs: o.timeoutMs ?? 10_000, input: o.input });
+  const liveIn = (subnet: SubnetName): LiveAddress[] => {
+    const net = info.subnets.find((x) => x.name === subnet)!.cidr.split('.').slice(0, 3).join('.') + '.';
+    const all = [{ address: info.probe.address, host: 'probe', icmp: true },
+      ...info.hosts.flatMap((h) => h.addresses.map((address) => ({ address, host: h.name, icmp: h.icmp })))];
+    return all.filter((a) => a.address.startsWith(net));
+  };
   return {
-    ...info, host, exec,
+    ...info, host, exec, liveIn,
     lldpcli: (sw, args) => {
       const h = host(sw);
       if (!h.lldpSocket) throw new Error(`${sw} is not a switch with an lldpd control socket`);

@@ -1,9 +1,10 @@
 // An SNMPv1/v2c agent serving snmprec recordings on loopback, one UDP socket (and port) per recording,
-// so many simulated devices can be identified at once. GET, GETNEXT and GETBULK follow RFC 3416 (v2c
-// exceptions, GETBULK non-repeaters and repetitions cut to the response size) and RFC 1157 for v1
-// (noSuchName with its error-index; Counter64 is invisible to v1, as RFC 3584 asks). A wrong community
-// is dropped without an answer, as most devices do. Written on our own BER codec (ber.ts) because
-// net-snmp's agent serves MIB providers, not an arbitrary recorded OID list.
+// so many simulated devices can be identified at once (or on given addresses and ports: the test lab
+// runs it in its namespaces on lab addresses, UDP 161, through scripts/lab/sim.ts). GET, GETNEXT and
+// GETBULK follow RFC 3416 (v2c exceptions, GETBULK non-repeaters and repetitions cut to the response
+// size) and RFC 1157 for v1 (noSuchName with its error-index; Counter64 is invisible to v1, as RFC 3584
+// asks). A wrong community is dropped without an answer, as most devices do. Written on our own BER
+// codec (ber.ts) because net-snmp's agent serves MIB providers, not an arbitrary recorded OID list.
 import { createSocket, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,9 @@ export interface SimRecording {
   name?: string;
   /** Default "public". */
   community?: string;
+  /** Where to listen: default 127.0.0.1 and a port the OS picks (0). */
+  host?: string;
+  port?: number;
 }
 
 export interface SimDevice {
@@ -187,10 +191,11 @@ class Agent {
   }
 }
 
-async function serve(rec: Recording, community: string, maxBytes: number): Promise<{ device: SimDevice; socket: Socket }> {
+async function serve(rec: Recording, community: string, maxBytes: number, host: string, port: number):
+Promise<{ device: SimDevice; socket: Socket }> {
   const agent = new Agent(rec.vars, maxBytes);
   const socket = createSocket('udp4');
-  const device: SimDevice = { name: rec.name, host: '127.0.0.1', port: 0, community, recording: rec, requests: 0 };
+  const device: SimDevice = { name: rec.name, host, port, community, recording: rec, requests: 0 };
   socket.on('message', (msg, rinfo) => {
     const req = decodeRequest(msg);
     if (!req || (req.version !== V1 && req.version !== V2C) || req.community !== community) return;
@@ -199,20 +204,20 @@ async function serve(rec: Recording, community: string, maxBytes: number): Promi
     device.requests++;
     socket.send(res, rinfo.port, rinfo.address);
   });
-  socket.bind(0, '127.0.0.1');
-  await once(socket, 'listening');
+  socket.bind(port, host);
+  await once(socket, 'listening'); // rejects with the bind error (an address not here, a port in use)
   device.port = (socket.address() as AddressInfo).port;
   return { device, socket };
 }
 
-/** Starts one simulated agent per recording on 127.0.0.1, each on its own OS-assigned port. */
+/** Starts one simulated agent per recording, by default on 127.0.0.1, each on its own OS-assigned port. */
 export async function startSimulator(recordings: SimRecording[], opts: SimOptions = {}): Promise<Simulator> {
   const maxBytes = opts.maxResponseBytes ?? 1472;
   const started = await Promise.all(recordings.map((r) => {
     if (!r.file && r.text === undefined) throw new Error('a simulated device needs a file or text');
     const rec = r.file ? loadSnmprec(r.file) : parseSnmprec(r.text!, r.name);
     if (r.name) rec.name = r.name;
-    return serve(rec, r.community ?? 'public', maxBytes);
+    return serve(rec, r.community ?? 'public', maxBytes, r.host ?? '127.0.0.1', r.port ?? 0);
   }));
   return {
     devices: started.map((s) => s.device),
