@@ -1,4 +1,4 @@
-// Saved topology sessions: built from given nodes and edges (scans come later: an unknown scan_job_id
+// Saved topology sessions: built from given nodes and edges (an unknown scan_job_id
 // is a 404), stored canonical, edited by PATCH all or nothing, listed with counts, listed by the
 // inventory for the subnets they overlap, kept across a restart, deleted with an audit entry.
 import assert from 'node:assert/strict';

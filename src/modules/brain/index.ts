@@ -16,6 +16,8 @@ import { vaultRoutes } from './vault/routes.js';
 import { Vault } from './vault/service.js';
 
 export type { SessionSource, SessionSummary } from './contracts.js';
+/** Discovery records where a stored credential worked or failed (GET /api/brain/credentials/:id/scan). */
+export { recordCredentialUse, type CredentialUse } from './credentials/service.js';
 
 export interface BrainServices {
   items: ItemService;

@@ -1,31 +1,46 @@
-// The discovery module (codename v1sion): subnet scans, identification, topology sessions, SSH
-// enrichment and routes. Built so far: saved topology sessions and the canvas's status badges; the scan
-// lands next. See docs/discovery.md.
+// The discovery module (codename v1sion): subnet scans (liveness, identification, neighbours and
+// topology), one-device SNMP identification, topology sessions, the credentials scans try and the
+// canvas's status badges. SSH enrichment and routes come next. See docs/discovery.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { setSessionSource } from '../brain/index.js';
 import { discoveryConfig } from './config.js';
 import { credentialRoutes } from './credentials/routes.js';
 import { DiscoveryCredentials } from './credentials/service.js';
+import { deviceRoutes } from './device/routes.js';
+import { DeviceProbe } from './device/service.js';
 import { v1sionMigrations } from './migrations.js';
-import { sessionRoutes } from './sessions/routes.js';
-import { SessionService } from './sessions/service.js';
 import { monitorStatusRoutes } from './monitor/routes.js';
 import { MonitorStatusService } from './monitor/service.js';
+import { scanRoutes } from './scan/routes.js';
+import { ScanService } from './scan/service.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { SessionService } from './sessions/service.js';
+
+const scans = new WeakMap<AppContext, ScanService>();
 
 export const v1sionModule: Module = {
   name: 'v1sion',
   config: { discovery: discoveryConfig },
   // Badges read monitor statuses; sessions link inventory records and are listed by subnet there;
-  // discovery credentials are inventory credentials (secrets in the vault).
-  needs: ['monitors', 'brain'],
+  // discovery credentials are inventory credentials (secrets in the vault); scans identify through
+  // the SNMP engine.
+  needs: ['monitors', 'brain', 'snmp'],
   migrations: v1sionMigrations,
   register(app: AppContext) {
-    const sessions = new SessionService(app);
+    const credentials = new DiscoveryCredentials(app);
+    const scan = new ScanService(app, credentials);
+    scans.set(app, scan);
+    const sessions = new SessionService(app, scan.results);
     setSessionSource(app, sessions);
     app.routes.add(
+      ...scanRoutes(scan),
+      ...deviceRoutes(new DeviceProbe(app, credentials)),
       ...sessionRoutes(sessions),
-      ...credentialRoutes(new DiscoveryCredentials(app)),
+      ...credentialRoutes(credentials),
       ...monitorStatusRoutes(new MonitorStatusService(app)),
     );
+  },
+  async start(app: AppContext) {
+    await scans.get(app)?.recover();
   },
 };

@@ -60,4 +60,32 @@ export const v1sionMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 402,
+    name: 'v1sion: kept scan results',
+    up: `
+      -- The index of the scan results kept on disk (<data>/v1sion/scans/<job_id>.json.gz): a result can be
+      -- a few MiB for a /20, too much to hold in the in-memory database. The newest are kept (config
+      -- discovery.results_kept and results_max_mib); a row is written after its file is on disk.
+      CREATE TABLE v1sion_scans (
+        job_id      TEXT PRIMARY KEY,
+        subnet      TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        started_at  TEXT NOT NULL,
+        finished_at TEXT,
+        counts      TEXT NOT NULL DEFAULT '{}',  -- JSON ScanCounts
+        bytes       INTEGER NOT NULL,            -- size of the file
+        created_by  TEXT
+      );
+    `,
+  },
+  {
+    version: 403,
+    name: 'v1sion: what a merged scan said about each session node',
+    up: `
+      -- new: the last merged scan found it and the session did not have it; missing: the session had it
+      -- (from a scan) and the last merged scan did not see it again. NULL: seen, or drawn by a person.
+      ALTER TABLE v1sion_session_nodes ADD COLUMN scan_state TEXT;
+    `,
+  },
 ];

@@ -34,7 +34,12 @@ export const EdgeInput = z.object({
 }).strict();
 export type EdgeInput = z.output<typeof EdgeInput>;
 
-export const NodeSchema = NodeInput.extend({ manual: z.boolean().describe('Added by a person, kept by every merge') });
+export const SCAN_STATES = ['new', 'missing'] as const;
+export const NodeSchema = NodeInput.extend({
+  manual: z.boolean().describe('Added by a person, kept by every merge'),
+  scan_state: z.enum(SCAN_STATES).nullable().describe(
+    'What the last merged scan said: new (it found the node), missing (it did not see it again); null: seen, or manual'),
+});
 export const EdgeSchema = EdgeInput.extend({ id: z.string() });
 export type SessionNode = z.output<typeof NodeSchema>;
 export type SessionEdge = z.output<typeof EdgeSchema>;

@@ -31,7 +31,12 @@ const UpdateBody = z.object({
   remove_nodes: z.array(z.string().max(64)).max(LIMITS.nodes).optional().describe('Node ids; their edges go with them'),
   add_edges: z.array(EdgeInput).max(LIMITS.edges).optional().describe('Manual edges (source is always manual)'),
   remove_edges: z.array(z.string().max(64)).max(LIMITS.edges).optional().describe('Edge ids'),
-}).strict().refine((b) => Object.keys(b).length > 0, 'Give at least one field to change');
+  merge_scan_job_id: z.uuid().optional().describe(
+    'Merge a newer kept scan: nodes it finds again are updated, new ones added and marked new, nodes it no longer sees ' +
+    'kept and marked missing; manual nodes and edges are never changed. On its own, without other changes'),
+}).strict().refine((b) => Object.keys(b).length > 0, 'Give at least one field to change')
+  .refine((b) => b.merge_scan_job_id === undefined || Object.keys(b).length === 1,
+    { path: ['merge_scan_job_id'], message: 'Merge a scan on its own, without other changes in the same request' });
 
 const ListQuery = z.object({ ...paging(500, 100), q: z.string().max(200).optional().describe('Text in the name') }).strict();
 
@@ -60,9 +65,12 @@ export function sessionRoutes(svc: SessionService) {
     route({
       method: 'PATCH', path: '/api/v1sion/sessions/:id', scope: 'v1sion:write',
       summary: 'Update a session',
-      description: 'Name, notes, subnets, node positions; manual nodes and edges added or removed. One write: all or nothing.',
+      description: 'Name, notes, subnets, node positions; manual nodes and edges added or removed; or merge a newer scan ' +
+        '(merge_scan_job_id). One write: all or nothing.',
       params: IdParams, body: UpdateBody, response: SessionSchema,
-      handler: (ctx) => svc.update(ctx.params.id, ctx.body, actorOf(ctx)),
+      handler: (ctx) => (ctx.body.merge_scan_job_id
+        ? svc.mergeScan(ctx.params.id, ctx.body.merge_scan_job_id, actorOf(ctx))
+        : svc.update(ctx.params.id, ctx.body, actorOf(ctx))),
     }),
     route({
       method: 'DELETE', path: '/api/v1sion/sessions/:id', scope: 'v1sion:write',

@@ -13,6 +13,8 @@ import { brainServicesOf, type SessionSummary } from '../../brain/index.js';
 import {
   LIMITS, type EdgeInput, type NodeInput, type Session, type SessionEdge, type SessionListItem, type SessionNode,
 } from '../schemas.js';
+import type { ScanResult } from '../scan/result.js';
+import { graphOf } from './from-scan.js';
 
 export interface CreateSession {
   name: string;
@@ -40,6 +42,7 @@ interface SessionRow {
 interface NodeRow {
   id: string; label: string; addresses: string; mac: string | null; vendor_key: string | null; kind: SessionNode['kind'];
   inventory_type: 'assets' | 'endpoints' | null; inventory_id: string | null; x: number | null; y: number | null; manual: number;
+  scan_state: 'new' | 'missing' | null;
 }
 interface EdgeRow {
   id: string; from_node: string; to_node: string; from_port: string | null; to_port: string | null; source: SessionEdge['source'];
@@ -47,8 +50,11 @@ interface EdgeRow {
 
 const SESSION_COLUMNS = 'id, name, subnets, scan_job_id, notes, created_at, updated_at';
 
+/** Where kept scan results are read (the scan service). */
+export interface ScanResultSource { load(jobId: string): Promise<ScanResult | undefined> }
+
 export class SessionService {
-  constructor(private readonly app: AppContext) {}
+  constructor(private readonly app: AppContext, private readonly scans: ScanResultSource) {}
 
   list(q: { limit: number; offset: number; q?: string | undefined }): { items: SessionListItem[]; total: number } {
     const where = q.q ? 'WHERE instr(lower(s.name), lower(?)) > 0' : '';
@@ -71,21 +77,33 @@ export class SessionService {
   }
 
   async create(body: CreateSession, by: Actor): Promise<Session> {
+    let given = { nodes: body.nodes, edges: body.edges, subnets: body.subnets };
     if (body.scan_job_id !== undefined) {
-      // Scans keep their results (the newest 20); none is known here yet.
-      throw notFound(`Scan result ${body.scan_job_id}`);
+      // The kept result (the newest scans are kept) as the graph; nodes and edges given beside it are added.
+      const result = await this.scans.load(body.scan_job_id);
+      if (!result) throw notFound(`Scan result ${body.scan_job_id}`);
+      const graph = graphOf(result);
+      const taken = new Set(body.nodes.map((n) => n.id));
+      given = {
+        nodes: [...graph.nodes.filter((n) => !taken.has(n.id)), ...body.nodes],
+        edges: [...graph.edges, ...body.edges],
+        subnets: [...new Set([result.subnet, ...body.subnets])],
+      };
     }
     const errors: FieldError[] = [];
-    const subnets = canonicalSubnets(body.subnets, 'subnets', errors);
-    const nodes = this.checkNodes(body.nodes, 'nodes', new Set(), errors);
+    const subnets = canonicalSubnets(given.subnets, 'subnets', errors);
+    const nodes = this.checkNodes(given.nodes, 'nodes', new Set(), errors);
     const ids = new Set(nodes.map((n) => n.id));
-    const edges = checkEdges(body.edges, 'edges', ids, errors);
+    const edges = checkEdges(given.edges, 'edges', ids, errors);
+    if (nodes.length > LIMITS.nodes) errors.push({ path: 'nodes', message: `A session holds at most ${LIMITS.nodes} nodes` });
+    if (edges.length > LIMITS.edges) errors.push({ path: 'edges', message: `A session holds at most ${LIMITS.edges} edges` });
     if (errors.length) throw invalid('session', errors);
     const id = randomUUID();
     const now = this.app.clock.now();
     await this.app.store.write((tx) => {
       tx.run(`INSERT INTO v1sion_sessions (id, name, subnets, scan_job_id, notes, created_at, updated_at, created_by)
-        VALUES (?, ?, ?, NULL, ?, ?, ?, ?)`, [id, body.name, JSON.stringify(subnets), body.notes, now, now, by.actor]);
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, body.name, JSON.stringify(subnets), body.scan_job_id ?? null, body.notes, now, now, by.actor]);
       for (const n of nodes) insertNode(tx, id, n, false);
       edges.forEach((e, i) => insertEdge(tx, id, `e${i + 1}`, e));
       this.app.audit.insert(tx, by.auditEntry('v1sion.session_create', body.name, { id, nodes: nodes.length, edges: edges.length }));
@@ -142,6 +160,74 @@ export class SessionService {
           added_edges: addEdges.length, removed_edges: removeEdges.size,
         }));
       }
+    }, 'sync');
+    return this.get(cur.id);
+  }
+
+  /**
+   * Merges a newer scan into the session: nodes it finds again get the scan's addresses, MAC, vendor and
+   * kind (what discovery owns; labels, positions and inventory links stay); nodes it finds that the
+   * session lacks are added as `new`; nodes from earlier scans it does not see are kept and marked
+   * `missing`. Manual nodes and edges are never changed or dropped. New links are added.
+   */
+  async mergeScan(id: string, jobId: string, by: Actor): Promise<Session> {
+    const cur = this.get(id);
+    const result = await this.scans.load(jobId);
+    if (!result) throw notFound(`Scan result ${jobId}`);
+    const graph = graphOf(result);
+    const idMap = new Map<string, string>();
+    const matched = new Set<string>();
+    const added: NodeInput[] = [];
+    const updated: NodeInput[] = [];
+    const taken = new Set(cur.nodes.map((n) => n.id));
+    const unique = <T>(xs: T[]) => (xs.length === 1 ? xs[0] : undefined);
+    for (const sn of graph.nodes) {
+      const hit = cur.nodes.find((n) => n.id === sn.id)
+        ?? unique(cur.nodes.filter((n) => !matched.has(n.id) && n.addresses.some((a) => sn.addresses.includes(a))))
+        ?? (sn.mac ? unique(cur.nodes.filter((n) => !matched.has(n.id) && n.mac === sn.mac)) : undefined);
+      if (hit) {
+        matched.add(hit.id);
+        idMap.set(sn.id, hit.id);
+        if (!hit.manual) updated.push({ ...hit, addresses: sn.addresses, mac: sn.mac, vendor_key: sn.vendor_key, kind: sn.kind });
+        continue;
+      }
+      let nid = sn.id;
+      for (let n = 2; taken.has(nid); n++) nid = `${sn.id.slice(0, 58)}-${n}`;
+      taken.add(nid);
+      idMap.set(sn.id, nid);
+      added.push({ ...sn, id: nid });
+    }
+    const missing = cur.nodes.filter((n) => !n.manual && !matched.has(n.id)).map((n) => n.id);
+    const seen = [...matched].filter((nid) => !cur.nodes.find((n) => n.id === nid)?.manual);
+    const same = (a: { from: string; to: string; from_port: string | null; to_port: string | null }, b: typeof a) =>
+      (a.from === b.from && a.to === b.to && a.from_port === b.from_port && a.to_port === b.to_port)
+      || (a.from === b.to && a.to === b.from && a.from_port === b.to_port && a.to_port === b.from_port);
+    const newEdges = graph.edges.map((e) => ({ ...e, from: idMap.get(e.from)!, to: idMap.get(e.to)! }))
+      .filter((e, i, all) => !cur.edges.some((x) => same(x, e)) && all.findIndex((y) => same(y, e)) === i);
+    const nodeCount = cur.nodes.length + added.length;
+    if (nodeCount > LIMITS.nodes) {
+      throw invalid('session merge', [{ path: 'merge_scan_job_id',
+        message: `the merged session would hold ${nodeCount} nodes (at most ${LIMITS.nodes})` }]);
+    }
+    let next = cur.edges.reduce((m, e) => Math.max(m, Number(/^e(\d+)$/.exec(e.id)?.[1] ?? 0)), 0);
+    const subnets = [...new Set([...cur.subnets, result.subnet])];
+    await this.app.store.write((tx) => {
+      if (!tx.get('SELECT 1 AS x FROM v1sion_sessions WHERE id = ?', [cur.id])) throw notFound('Session');
+      tx.run('UPDATE v1sion_sessions SET scan_job_id = ?, subnets = ?, updated_at = ? WHERE id = ?',
+        [jobId, JSON.stringify(subnets), this.app.clock.now(), cur.id]);
+      for (const n of updated) {
+        tx.run(`UPDATE v1sion_session_nodes SET addresses = ?, mac = ?, vendor_key = ?, kind = ?, scan_state = NULL
+                WHERE session_id = ? AND id = ?`, [JSON.stringify(n.addresses), n.mac, n.vendor_key, n.kind, cur.id, n.id]);
+      }
+      for (const nid of seen) tx.run('UPDATE v1sion_session_nodes SET scan_state = NULL WHERE session_id = ? AND id = ?', [cur.id, nid]);
+      for (const nid of missing) {
+        tx.run(`UPDATE v1sion_session_nodes SET scan_state = 'missing' WHERE session_id = ? AND id = ?`, [cur.id, nid]);
+      }
+      for (const n of added) insertNode(tx, cur.id, n, false, 'new');
+      for (const e of newEdges) insertEdge(tx, cur.id, `e${++next}`, e);
+      this.app.audit.insert(tx, by.auditEntry('v1sion.session_merge', cur.name, {
+        id: cur.id, scan_job_id: jobId, new_nodes: added.length, missing_nodes: missing.length, added_edges: newEdges.length,
+      }));
     }, 'sync');
     return this.get(cur.id);
   }
@@ -213,11 +299,11 @@ function canonicalSubnets(list: string[], field: string, errors: FieldError[]): 
   return [...out];
 }
 
-function insertNode(tx: Tx, sessionId: string, n: NodeInput, manual: boolean): void {
+function insertNode(tx: Tx, sessionId: string, n: NodeInput, manual: boolean, scanState: 'new' | null = null): void {
   tx.run(`INSERT INTO v1sion_session_nodes
-      (session_id, id, label, addresses, mac, vendor_key, kind, inventory_type, inventory_id, x, y, manual)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [sessionId, n.id, n.label, JSON.stringify(n.addresses), n.mac, n.vendor_key, n.kind,
-    n.inventory?.type ?? null, n.inventory?.id ?? null, n.position?.x ?? null, n.position?.y ?? null, manual ? 1 : 0]);
+      (session_id, id, label, addresses, mac, vendor_key, kind, inventory_type, inventory_id, x, y, manual, scan_state)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [sessionId, n.id, n.label, JSON.stringify(n.addresses), n.mac, n.vendor_key, n.kind,
+    n.inventory?.type ?? null, n.inventory?.id ?? null, n.position?.x ?? null, n.position?.y ?? null, manual ? 1 : 0, scanState]);
 }
 
 function insertEdge(tx: Tx, sessionId: string, id: string, e: EdgeInput): void {
@@ -235,6 +321,7 @@ function nodeOut(r: NodeRow): SessionNode {
     id: r.id, label: r.label, addresses: JSON.parse(r.addresses) as string[], mac: r.mac, vendor_key: r.vendor_key, kind: r.kind,
     inventory: r.inventory_type && r.inventory_id ? { type: r.inventory_type, id: r.inventory_id } : null,
     position: r.x === null || r.y === null ? null : { x: r.x, y: r.y }, manual: r.manual === 1,
+    scan_state: r.scan_state ?? null,
   };
 }
 

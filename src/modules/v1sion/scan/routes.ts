@@ -1,0 +1,53 @@
+// /api/v1sion/scan: start a subnet scan, follow it (SSE), read its result, cancel it (scan/service.ts).
+import { z } from 'zod';
+import { actorOf, reply, route } from '../../../core/http/registry.js';
+import { CredentialFields } from './request.js';
+import type { ScanService } from './service.js';
+
+const JobParams = z.object({ job_id: z.uuid() });
+
+const ScanBody = z.object({
+  subnet: z.string().trim().min(1).max(64).describe(
+    'The network in CIDR notation (one address is a /32). Private and local ranges and the probe\'s own subnets by default ' +
+    '(discovery.allowed_ranges adds more); IPv4 up to /20 by default (discovery.max_prefix_v4)'),
+  ...CredentialFields,
+}).strict();
+
+const Started = z.object({ job_id: z.string(), subnet: z.string() });
+
+export function scanRoutes(svc: ScanService) {
+  return [
+    route({
+      method: 'POST', path: '/api/v1sion/scan', scope: 'v1sion:write', status: 202,
+      summary: 'Start a subnet scan',
+      description: 'Finds every live host (ICMP, the neighbour table, TCP, SNMP at once), identifies SNMP agents, reads LLDP, ' +
+        'CDP and forwarding tables and builds the topology. 403 outside the allowed ranges, 429 while two scans run. ' +
+        'Inline community and v3_params are used for this scan only.',
+      body: ScanBody, response: Started,
+      handler: async (ctx) => reply(202, await svc.start(ctx.body, actorOf(ctx))),
+    }),
+    route({
+      method: 'GET', path: '/api/v1sion/scan/:job_id/stream', scope: 'v1sion:read', produces: 'text/event-stream',
+      summary: 'Scan progress as SSE',
+      description: 'Messages: phase, progress, host (one per host as soon as it is classified), link, and a final completed, ' +
+        'failed or cancelled; each with type and progress (0-100). Last-Event-ID replays.',
+      params: JobParams,
+      handler: (ctx) => { svc.stream(ctx.req, ctx.res, ctx.params.job_id); },
+    }),
+    route({
+      method: 'GET', path: '/api/v1sion/scan/:job_id/result', scope: 'v1sion:read',
+      summary: 'Final scan result',
+      description: '{job_id, subnet, state, started_at, finished_at, duration_ms, counts, hosts, devices, links, warnings}. ' +
+        '409 while the scan runs; the newest results are kept across restarts, older ones answer 404.',
+      params: JobParams,
+      handler: (ctx) => svc.result(ctx.params.job_id),
+    }),
+    route({
+      method: 'DELETE', path: '/api/v1sion/scan/:job_id', scope: 'v1sion:write',
+      summary: 'Cancel a scan',
+      description: 'Stops the scan within a second (no program is left running); what it found so far is kept. 409 when it has finished.',
+      params: JobParams,
+      handler: (ctx) => svc.cancel(ctx.params.job_id, actorOf(ctx)),
+    }),
+  ];
+}

@@ -1,0 +1,129 @@
+// Scans as jobs: start (after checking the range, its size and the credentials), follow (SSE), read the
+// result (live while it runs, from disk once kept), cancel. At most `max_concurrent_scans` run at once;
+// more are refused with 429 rather than queued, so a person is never left watching a scan that has not
+// started.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Actor } from '../../../core/audit/types.js';
+import type { AppContext } from '../../../core/context.js';
+import { HttpError, invalid, notFound, tooMany } from '../../../core/errors.js';
+import { openSse, streamJob } from '../../../core/http/sse.js';
+import { formatCidr } from '../../../core/ip.js';
+import type { DiscoveryCredentials } from '../credentials/service.js';
+import { errorText, runPipeline, ScanState, type ScanPlan } from './pipeline.js';
+import { checkSubnet, linksIn, localLinks, sweepAddresses } from './ranges.js';
+import { resolveCredentials, type CredentialFieldValues } from './request.js';
+import type { ScanResult } from './result.js';
+import { ScanResults } from './results.js';
+
+export const SCAN_JOB = 'v1sion.scan';
+const ACTIVE = new Set(['queued', 'running']);
+
+export interface ScanRequest extends CredentialFieldValues { subnet: string }
+
+export class ScanService {
+  readonly results: ScanResults;
+  private readonly live = new Map<string, ScanState>();
+
+  constructor(private readonly app: AppContext, private readonly saved: DiscoveryCredentials) {
+    this.results = new ScanResults(app);
+  }
+
+  private settings() { return this.app.config.get().discovery; }
+
+  /** Checks the request and starts the scan; the job id is the result's id. */
+  async start(body: ScanRequest, by: Actor): Promise<{ job_id: string; subnet: string }> {
+    const settings = this.settings();
+    const active = this.app.jobs.list(SCAN_JOB).filter((j) => ACTIVE.has(j.state)).length;
+    if (active >= settings.max_concurrent_scans) {
+      throw tooMany(`${active} scans are running; at most ${settings.max_concurrent_scans} run at once. ` +
+        'Try again when one has finished', 5);
+    }
+    const links = localLinks();
+    const cidr = checkSubnet(body.subnet, { allowed: settings.allowed_ranges, maxPrefixV4: settings.max_prefix_v4, links });
+    const addresses = sweepAddresses(cidr);
+    const onLinks = linksIn(cidr, links);
+    if (!addresses.length && !onLinks.length) {
+      throw invalid('scan request', [{ path: 'subnet', message: 'an IPv6 prefix shorter than /120 is discovered through the ' +
+        'neighbour cache of a link the probe is on, and the probe has no address in this one' }]);
+    }
+    const credentials = resolveCredentials(this.app, body, () => this.saved.ids());
+    const subnetText = formatCidr(cidr);
+    let jobId = '';
+    const job = this.app.jobs.start(SCAN_JOB, async (ctl) => {
+      const plan: ScanPlan = {
+        jobId, subnet: cidr, subnetText, addresses, links: onLinks, credentials, snmpEnabled: body.snmp_enabled,
+        startedAt: this.app.clock.iso(), startedMs: this.app.clock.now(),
+      };
+      const state = new ScanState(plan);
+      this.live.set(jobId, state);
+      let failure: unknown;
+      try {
+        await runPipeline({
+          app: this.app, tcpPorts: settings.tcp_ports, reverseDns: settings.reverse_dns, dnsServers: settings.dns_servers,
+          snmpTiming: { timeout_ms: settings.snmp_timeout_ms, retries: settings.snmp_retries },
+        }, state, ctl);
+      } catch (e) {
+        failure = e;
+      }
+      const result = this.finish(state, ctl.signal.aborted ? 'cancelled' : failure ? 'failed' : 'completed');
+      if (failure && !ctl.signal.aborted) result.warnings.push(`scan failed: ${errorText(failure)}`);
+      try {
+        await this.results.save(result, by.actor);
+      } finally {
+        this.live.delete(jobId);
+      }
+      if (failure) throw failure;
+      return { counts: result.counts, result: `/api/v1sion/scan/${jobId}/result` };
+    }, { meta: { subnet: subnetText } });
+    jobId = job.id;
+    await this.app.audit.record(by.auditEntry('v1sion.scan_start', job.id, {
+      subnet: subnetText, snmp: body.snmp_enabled, credentials: credentials.map((c) => c.label),
+    }));
+    return { job_id: job.id, subnet: subnetText };
+  }
+
+  private finish(state: ScanState, how: ScanResult['state']): ScanResult {
+    const result = state.snapshot();
+    result.state = how;
+    result.finished_at = this.app.clock.iso();
+    result.duration_ms = Math.max(0, this.app.clock.now() - state.plan.startedMs);
+    return result;
+  }
+
+  /** The result: 409 while the scan runs, the kept result after, 404 for an unknown or dropped one. */
+  async result(jobId: string): Promise<ScanResult> {
+    const job = this.app.jobs.get(jobId);
+    const state = this.live.get(jobId);
+    if (job && ACTIVE.has(job.state)) {
+      throw new HttpError(409, 'scan_running', `The scan is still running (${job.progress}%); follow /api/v1sion/scan/${jobId}/stream`,
+        { extra: { progress: job.progress, counts: state?.counts() } });
+    }
+    if (state && job) return { ...state.snapshot(), state: job.state as ScanResult['state'] }; // finishing: not yet on disk
+    const kept = await this.results.load(jobId);
+    if (!kept) throw notFound('Scan');
+    return kept;
+  }
+
+  /** Cancels a queued or running scan; 404 when unknown, 409 when it has already finished. */
+  async cancel(jobId: string, by: Actor): Promise<{ job_id: string; state: 'cancelled' }> {
+    const job = this.app.jobs.get(jobId);
+    if (!job && !this.results.has(jobId)) throw notFound('Scan');
+    if (!job || !ACTIVE.has(job.state)) throw new HttpError(409, 'scan_finished', `The scan has already ${job?.state ?? 'finished'}`);
+    this.app.jobs.cancel(jobId);
+    await this.app.audit.record(by.auditEntry('v1sion.scan_cancel', jobId, { subnet: job.meta?.subnet }));
+    return { job_id: jobId, state: 'cancelled' };
+  }
+
+  /** Progress as SSE; a scan kept from before a restart streams its final message only. */
+  stream(req: IncomingMessage, res: ServerResponse, jobId: string): void {
+    if (this.app.jobs.get(jobId)) { streamJob(req, res, this.app.jobs, jobId); return; }
+    const kept = this.results.meta(jobId);
+    if (!kept) throw notFound('Scan');
+    const s = openSse(req, res);
+    s.send({ type: kept.state, progress: 100, counts: kept.counts, result: `/api/v1sion/scan/${jobId}/result` }, { id: 1 });
+    s.close();
+  }
+
+  /** At start: files and rows of kept results agree again after a crash. */
+  recover(): Promise<void> { return this.results.recover(); }
+}
