@@ -12,8 +12,6 @@
  * }} Route
  */
 
-const coming = () => import('./pages/coming.js');
-
 /** @type {Route[]} */
 export const routes = [
   { path: '/', load: () => import('./pages/dashboard.js') },
@@ -29,8 +27,9 @@ export const routes = [
   { path: '/inventory/:type/new', load: () => import('./pages/inventory/form.js') },
   { path: '/inventory/:type/:id', load: () => import('./pages/inventory/detail.js') },
   { path: '/inventory/:type/:id/edit', load: () => import('./pages/inventory/form.js') },
-  { path: '/discovery', load: coming, props: { title: 'Discovery', icon: 'discovery',
-    text: 'Subnet scans, topology sessions and SSH enrichment arrive in a later release.' } },
+  { path: '/discovery', load: () => import('./pages/discovery/scan.js') },
+  { path: '/discovery/sessions', load: () => import('./pages/discovery/sessions.js') },
+  { path: '/discovery/sessions/:id', load: () => import('./pages/discovery/session.js') },
   { path: '/snmp', load: () => import('./pages/snmp/index.js') },
   { path: '/snmp/:section', load: () => import('./pages/snmp/index.js') },
   { path: '/webhooks', load: () => import('./pages/webhooks.js') },

@@ -282,11 +282,8 @@ test('SNMP: a walk of a simulated agent on loopback, and the vendor profiles', a
   assertClean(p, 'the SNMP page', ['POST /api/snmp/walk 400']);
 });
 
-test('the other sections: the section still to come, an unknown path, my account', async () => {
+test('the other sections: an unknown path, my account', async () => {
   const { page } = p;
-  await page.goto('/discovery');
-  await page.getByRole('heading', { name: 'Discovery is coming' }).waitFor();
-  await photograph(p, '/discovery', 'discovery', 'Discovery');
   await page.goto('/no/such/page');
   await page.getByRole('heading', { name: 'There is no page here' }).waitFor();
   await page.goto('/settings/account');

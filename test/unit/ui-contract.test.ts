@@ -24,6 +24,9 @@ import { CHECKS } from '../../src/modules/monitors/checks/index.js';
 import { CHECK_TYPES } from '../../src/modules/monitors/checks/types.js';
 import { EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/schemas.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS } from '../../src/modules/snmp/contracts.js';
+import { EDGE_SOURCES, NODE_KINDS, SCAN_STATES } from '../../src/modules/v1sion/schemas.js';
+import { SNMP_VERSION_NAMES } from '../../src/modules/v1sion/scan/request.js';
+import { DEVICE_KINDS, LIVENESS_SOURCES } from '../../src/modules/v1sion/scan/result.js';
 import { alertType } from '../../src/modules/webhooks/alert-types.js';
 import { DEFAULT_ALERT_TYPES } from '../../src/modules/webhooks/schemas.js';
 import { PROVIDERS, WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
@@ -370,4 +373,17 @@ test('user roles and API-key scopes', () => {
   sameValues(`user roles (${VOCAB} USER_ROLES, server core/auth/scopes.ts ROLES)`, ROLES, values(ui.USER_ROLES));
   labelsFor(`user role tones (${VOCAB} USER_ROLE_TONE)`, ROLES, ui.USER_ROLE_TONE);
   sameValues(`API-key scopes (${VOCAB} SCOPE_OPTIONS, server core/auth/scopes.ts SCOPES over AREAS ${AREAS.join(', ')})`, SCOPES, values(ui.SCOPE_OPTIONS));
+});
+
+// ---- discovery ----------------------------------------------------------------------------------------
+
+test('discovery: device and node kinds, link sources, liveness sources, scan states, SNMP versions', () => {
+  labelsFor(`device kinds (${VOCAB} DEVICE_KINDS, server v1sion/scan/result.ts DEVICE_KINDS)`, DEVICE_KINDS, ui.DEVICE_KINDS);
+  labelsFor(`node kinds (${VOCAB} DEVICE_KINDS, server v1sion/schemas.ts NODE_KINDS)`, NODE_KINDS, ui.DEVICE_KINDS);
+  labelsFor(`link sources (${VOCAB} LINK_SOURCES, server v1sion/schemas.ts EDGE_SOURCES)`, EDGE_SOURCES, ui.LINK_SOURCES);
+  labelsFor(`liveness sources (${VOCAB} SCAN_SOURCES, server v1sion/scan/result.ts LIVENESS_SOURCES)`, LIVENESS_SOURCES, ui.SCAN_SOURCES);
+  labelsFor(`node scan states (${VOCAB} NODE_SCAN_STATES, server v1sion/schemas.ts SCAN_STATES)`, SCAN_STATES, ui.NODE_SCAN_STATES);
+  for (const v of values(ui.SCAN_SNMP_VERSIONS)) {
+    assert.ok((SNMP_VERSION_NAMES as readonly string[]).includes(String(v)), `${VOCAB} SCAN_SNMP_VERSIONS: ${String(v)} is not a snmp_version the scan takes`);
+  }
 });

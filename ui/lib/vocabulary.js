@@ -92,6 +92,54 @@ export const SNMP_WALK_OPTIONS = ['timeout', 'retries', 'max_repetitions', 'max_
 /** Where a device's vendor profile came from. */
 export const SNMP_VENDOR_FROM = { saved: 'pinned for this device', identified: 'identified live', default: 'default (not identified)' };
 
+// ---- discovery (subnet scans and topology sessions) -----------------------------------------------------
+
+/** The version of a scan's typed-in community or v3 user, in SPEC's spellings (POST /api/v1sion/scan snmp_version). */
+export const SCAN_SNMP_VERSIONS = [{ value: '2c', label: 'v2c' }, { value: '1', label: 'v1' }, { value: '3', label: 'v3' }];
+
+/** How a scan found a host alive (a host's alive_by), in the order the chips show them. */
+export const SCAN_SOURCES = {
+  icmp: { label: 'ICMP', hint: 'Answered a ping' },
+  arp: { label: 'ARP', hint: 'Answered ARP or neighbour discovery on a link of the probe' },
+  tcp: { label: 'TCP', hint: 'Accepted or refused a TCP connection' },
+  snmp: { label: 'SNMP', hint: 'An SNMP agent answered' },
+};
+
+/** The stages of a scan (its `phase` messages). */
+export const SCAN_PHASES = { liveness: 'Finding live hosts', identify: 'Identifying hosts', neighbours: 'Reading neighbours and forwarding tables' };
+
+/** A scan's state: running, then one of the final three. */
+export const SCAN_STATES = {
+  running: { label: 'Running', tone: 'info' },
+  completed: { label: 'Completed', tone: 'ok' },
+  failed: { label: 'Failed', tone: 'bad' },
+  cancelled: { label: 'Cancelled', tone: 'warn' },
+};
+
+/** What a discovered device (and a session's node) is. */
+export const DEVICE_KINDS = {
+  router: 'Router', switch: 'Switch', firewall: 'Firewall', access_point: 'Access point', server: 'Server', host: 'Host', unknown: 'Unknown',
+};
+
+/** What merged a device's addresses into one device (a device's merged_by). */
+export const DEVICE_MERGE_KEYS = {
+  engine_id: 'SNMP engine ID', lldp_chassis_id: 'LLDP chassis ID', bridge_mac: 'bridge MAC', serial: 'serial number', sys_name: 'sysName',
+};
+
+/** Where a link (a session's edge) came from. */
+export const LINK_SOURCES = {
+  lldp: { label: 'LLDP', hint: 'Both ends named by LLDP' },
+  cdp: { label: 'CDP', hint: 'Named by Cisco Discovery Protocol' },
+  fdb: { label: 'FDB', hint: 'A MAC learnt on a switch port (forwarding table)' },
+  manual: { label: 'Manual', hint: 'Added by a person' },
+};
+
+/** What the last merged scan said of a session's node (null: seen again, or a manual node). */
+export const NODE_SCAN_STATES = {
+  new: { label: 'New', tone: 'info', hint: 'Found by the last merged scan' },
+  missing: { label: 'Missing', tone: 'warn', hint: 'Not seen by the last merged scan' },
+};
+
 // ---- webhooks ------------------------------------------------------------------------------------------
 
 /**

@@ -73,7 +73,7 @@ export class ScanService {
         this.live.delete(jobId);
       }
       if (failure) throw failure;
-      return { counts: result.counts, result: `/api/v1sion/scan/${jobId}/result` };
+      return { counts: result.counts, path: `/api/v1sion/scan/${jobId}/result` };
     }, { meta: { subnet: subnetText } });
     jobId = job.id;
     await this.app.audit.record(by.auditEntry('v1sion.scan_start', job.id, {
@@ -120,7 +120,8 @@ export class ScanService {
     const kept = this.results.meta(jobId);
     if (!kept) throw notFound('Scan');
     const s = openSse(req, res);
-    s.send({ type: kept.state, progress: 100, counts: kept.counts, result: `/api/v1sion/scan/${jobId}/result` }, { id: 1 });
+    // The shape of the live final message: {result: {counts, path}}.
+    s.send({ type: kept.state, progress: 100, result: { counts: kept.counts, path: `/api/v1sion/scan/${jobId}/result` } }, { id: 1 });
     s.close();
   }
 

@@ -1,0 +1,182 @@
+// What the discovery pages compute, without browser imports: the numeric order of addresses, the scan
+// request from the form, the state a scan's stream messages build up, and how a credential, a port
+// and a device read in a table. The words for the server's enums are in lib/vocabulary.js.
+
+/** The message types that end a scan's stream. */
+export const FINAL_TYPES = new Set(['completed', 'failed', 'cancelled']);
+
+// ---- addresses ------------------------------------------------------------------------------------------
+
+/** An address as numbers that sort it: [4, a, b, c, d] or [6, eight 16-bit groups]; text that is neither sorts last. */
+export function ipParts(ip) {
+  const s = String(ip ?? '');
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(s)) return [4, ...s.split('.').map(Number)];
+  if (!s.includes(':')) return [9];
+  let text = s.split('%')[0].toLowerCase();
+  // An IPv4 tail (::ffff:10.0.0.1) becomes two groups.
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail === undefined ? [] : tail ? tail.split(':') : [];
+  const zeros = tail === undefined ? 0 : Math.max(0, 8 - left.length - right.length);
+  const groups = [...left, ...Array(zeros).fill('0'), ...right].map((g) => parseInt(g, 16) || 0);
+  return [6, ...groups];
+}
+
+/** Compares two addresses numerically (IPv4 before IPv6). */
+export function compareIp(a, b) {
+  const x = ipParts(a), y = ipParts(b);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? -1) - (y[i] ?? -1);
+    if (d) return d;
+  }
+  return 0;
+}
+
+/** `rows` sorted by the address `get` returns (each key computed once). */
+export function sortByIp(rows, get = (r) => r.ip) {
+  return rows.map((r) => ({ r, k: ipParts(get(r)) }))
+    .sort((a, b) => {
+      for (let i = 0; i < Math.max(a.k.length, b.k.length); i++) {
+        const d = (a.k[i] ?? -1) - (b.k[i] ?? -1);
+        if (d) return d;
+      }
+      return 0;
+    })
+    .map((x) => x.r);
+}
+
+// ---- the request ------------------------------------------------------------------------------------------
+
+/** The scan form's first values. The community and v3 keys live only in the form, for one request. */
+export function initialScanForm(subnet = '') {
+  return {
+    subnet, snmp_enabled: true, snmp_version: '2c', community: '', use_saved: true,
+    'v3_params.username': '', 'v3_params.level': 'authPriv', 'v3_params.auth_protocol': 'sha', 'v3_params.auth_key': '',
+    'v3_params.priv_protocol': 'aes', 'v3_params.priv_key': '',
+  };
+}
+
+/**
+ * The body of POST /api/v1sion/scan. Without SNMP only the subnet; with it the typed-in community (or
+ * v3 user, with the keys its security level uses), and `credentials: []` when the saved discovery
+ * credentials are not wanted (leaving `credentials` out makes the scan try them).
+ */
+export function scanBody(v) {
+  const body = { subnet: String(v.subnet).trim(), snmp_enabled: !!v.snmp_enabled };
+  if (!body.snmp_enabled) return body;
+  body.snmp_version = v.snmp_version;
+  if (v.snmp_version === '3') {
+    const level = v['v3_params.level'];
+    const p = { username: v['v3_params.username'].trim(), level };
+    if (level !== 'noAuthNoPriv') Object.assign(p, { auth_protocol: v['v3_params.auth_protocol'], auth_key: v['v3_params.auth_key'] });
+    if (level === 'authPriv') Object.assign(p, { priv_protocol: v['v3_params.priv_protocol'], priv_key: v['v3_params.priv_key'] });
+    if (p.username) body.v3_params = p;
+  } else if (v.community) {
+    body.community = v.community;
+  }
+  if (!v.use_saved) body.credentials = [];
+  return body;
+}
+
+// ---- the stream -------------------------------------------------------------------------------------------
+
+/** What a scan looks like before its first message. */
+export function initialRun() {
+  return { state: 'running', phase: null, message: '', progress: 0, counts: null, hosts: new Map(), links: 0, error: null };
+}
+
+/**
+ * The run after some stream messages (in order): the phase and its message, progress, counts, each host
+ * by address (a later message about a host replaces the earlier), links counted, and the final state.
+ */
+export function applyMessages(run, messages) {
+  const next = { ...run };
+  let hosts = run.hosts;
+  for (const m of messages) {
+    if (!m || typeof m.type !== 'string') continue;
+    if (typeof m.progress === 'number') next.progress = Math.max(next.progress, Math.min(100, m.progress));
+    if (m.type === 'phase') {
+      next.phase = m.phase ?? null;
+      next.message = m.message ?? '';
+    } else if (m.type === 'progress') {
+      if (m.counts) next.counts = m.counts;
+    } else if (m.type === 'host' && m.host?.ip) {
+      if (hosts === run.hosts) hosts = new Map(hosts);
+      hosts.set(m.host.ip, m.host);
+    } else if (m.type === 'link') {
+      next.links += 1;
+    } else if (FINAL_TYPES.has(m.type)) {
+      next.state = m.type;
+      // The final message carries {result: {counts, path}} (also for a kept scan after a restart).
+      const counts = m.result?.counts;
+      if (counts) next.counts = counts;
+      if (m.type === 'completed') next.progress = 100;
+      if (m.type === 'failed') next.error = m.error ?? null;
+    }
+  }
+  next.hosts = hosts;
+  return next;
+}
+
+// ---- how things read ---------------------------------------------------------------------------------------
+
+/**
+ * A credential as a result names it: a stored one by short ID and name (with a link), a typed-in one by
+ * its place in the request. Never a secret: results hold none.
+ */
+export function credentialLabel(c) {
+  if (!c) return null;
+  if (c.inline) return { text: c.position === 1 ? 'Typed in' : `Typed in (entry ${c.position})`, version: c.version, href: null, sid: null };
+  return { text: c.name, version: c.version, sid: c.short_id, href: c.short_id ? `/inventory/credentials/${c.short_id}` : null };
+}
+
+/** Names of the ports a scan usually finds open (discovery.tcp_ports and a few more). */
+export const PORT_NAMES = {
+  21: 'FTP', 22: 'SSH', 23: 'Telnet', 25: 'SMTP', 53: 'DNS', 80: 'HTTP', 110: 'POP3', 135: 'MS RPC', 139: 'NetBIOS', 143: 'IMAP',
+  161: 'SNMP', 389: 'LDAP', 443: 'HTTPS', 445: 'SMB', 515: 'LPD', 554: 'RTSP', 631: 'IPP', 830: 'NETCONF', 993: 'IMAPS',
+  1883: 'MQTT', 3306: 'MySQL', 3389: 'RDP', 5432: 'PostgreSQL', 5900: 'VNC', 8080: 'HTTP', 8443: 'HTTPS', 9100: 'Printer',
+};
+
+/** A host's best name: reverse DNS, else the agent's sysName. */
+export const hostName = (h) => h.hostname || h.snmp?.sys_name || null;
+
+/** "Cisco C2960X" from the SNMP facts (vendor and model), or null. */
+export function snmpTitle(s) {
+  if (!s) return null;
+  return [s.vendor, s.model].filter(Boolean).join(' ') || null;
+}
+
+/** "IOS 15.2(7)E" from the SNMP facts, or null. */
+export function snmpOs(s) {
+  if (!s) return null;
+  return [s.os, s.os_version].filter(Boolean).join(' ') || null;
+}
+
+/** Text a host matches a filter on: address, names, MAC and vendors, ports, SNMP facts. */
+export function hostText(h) {
+  const s = h.snmp ?? {};
+  return [h.ip, h.hostname, h.mac, h.mac_vendor, ...(h.open_ports ?? []), s.sys_name, s.vendor, s.model, s.os, s.os_version, s.serial]
+    .filter((x) => x !== null && x !== undefined).join(' ').toLowerCase();
+}
+
+/** A session's name suggested for a scan: "127.0.0.0/29 · 2025-11-22 10:15". */
+export function sessionNameFor(subnet, at = new Date()) {
+  const p = (n) => String(n).padStart(2, '0');
+  return `${subnet} · ${at.getFullYear()}-${p(at.getMonth() + 1)}-${p(at.getDate())} ${p(at.getHours())}:${p(at.getMinutes())}`;
+}
+
+/** Counts of a session's nodes by what the last scan said and whether a person added them. */
+export function nodeCounts(nodes) {
+  const c = { all: nodes.length, new: 0, missing: 0, manual: 0 };
+  for (const n of nodes) {
+    if (n.scan_state === 'new') c.new++;
+    if (n.scan_state === 'missing') c.missing++;
+    if (n.manual) c.manual++;
+  }
+  return c;
+}

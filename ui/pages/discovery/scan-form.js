@@ -1,0 +1,96 @@
+// The scan form: a subnet, and for SNMP a version with a community (or a v3 user) typed in for this
+// scan only, plus whether to try the saved discovery credentials as well. The community and keys stay
+// in this form's memory: never in the URL, storage or a result. The API's refusals show as every form
+// shows them: 403 (a range not allowed, naming discovery.allowed_ranges) and 429 (two scans running)
+// as the form's problem, 400 messages beside their fields.
+import { api } from '../../lib/api.js';
+import { useForm } from '../../lib/form.js';
+import { html } from '../../lib/html.js';
+import { useApi } from '../../lib/hooks.js';
+import {
+  CREDENTIAL_KINDS, SCAN_SNMP_VERSIONS, SNMP_AUTH_PROTOCOLS as AUTH, SNMP_PRIV_PROTOCOLS as PRIV, SNMP_V3_LEVELS as LEVELS,
+} from '../../lib/vocabulary.js';
+import { ErrorState } from '../../components/empty.js';
+import { CheckField, Field, FormError, SelectField } from '../../components/field.js';
+import { Icon } from '../../components/icons.js';
+import { Card } from '../../components/page.js';
+import { initialScanForm, scanBody } from './model.js';
+
+const kindLabel = (kind) => CREDENTIAL_KINDS.find((k) => k.value === kind)?.label ?? kind;
+
+/** The saved discovery credentials, in the order a scan tries them. */
+function SavedCredentials({ form, saved }) {
+  if (saved.error) return html`<${ErrorState} error=${saved.error} retry=${saved.reload} />`;
+  const list = saved.data?.credentials;
+  if (!list) return null;
+  const error = form.errorFor('credentials');
+  if (!list.length) {
+    return html`<p class="field-hint disc-saved-none">No discovery credentials are saved: the scan tries only what is typed in here.</p>`;
+  }
+  return html`<div class="disc-saved">
+    <${CheckField} form=${form} name="use_saved" label=${`Also try the ${list.length === 1 ? 'saved discovery credential' : `${list.length} saved discovery credentials`}`}
+      hint="Tried after what is typed above, in this order; their secrets stay in the vault." />
+    ${form.values.use_saved ? html`<ol class="disc-saved-list" aria-label="Saved discovery credentials">
+      ${list.map((c) => html`<li key=${c.credential_id}>
+        <a href=${`/inventory/credentials/${c.short_id ?? c.credential_id}`}>${c.short_id ? html`<span class="disc-sid">${c.short_id}</span> ` : null}${c.name}</a>
+        <span class="muted small">${kindLabel(c.kind)}</span></li>`)}
+    </ol>` : null}
+    ${error ? html`<div class="field-error">${error}</div>` : null}
+  </div>`;
+}
+
+/**
+ * `running`: the followed scan has not finished (Start waits). `onStarted({job_id, subnet})`.
+ * `collapsed`: only the card's title and a button that opens it again (`onToggle`); the form stays
+ * mounted, so what was typed is still there.
+ */
+export function ScanForm({ initialSubnet, running, onStarted, collapsed = false, onToggle }) {
+  const form = useForm(initialScanForm(initialSubnet));
+  const saved = useApi('/api/v1sion/credentials');
+  const v = form.values;
+  const onSubmit = form.submit(async (vals) => {
+    const started = await api.post('/api/v1sion/scan', scanBody(vals));
+    onStarted(started);
+  });
+  const v3 = v.snmp_enabled && v.snmp_version === '3';
+  const level = v['v3_params.level'];
+
+  const toggle = onToggle ? html`<button type="button" class="btn btn-sm" onClick=${onToggle} aria-expanded=${collapsed ? 'false' : 'true'}
+    aria-controls="disc-scan-form">${collapsed ? html`<${Icon} name="plus" size=${15} />New scan` : 'Hide'}</button>` : null;
+  return html`<${Card} title="Scan a subnet" class=${`disc-form-card${collapsed ? ' is-collapsed' : ''}`} actions=${toggle}>
+    <form onSubmit=${onSubmit} class="disc-form" id="disc-scan-form" hidden=${collapsed}>
+      <${FormError} form=${form} />
+      <div class="disc-form-top">
+        <${Field} form=${form} name="subnet" label="Subnet" required placeholder="192.168.1.0/24" autocapitalize="none" spellcheck=${false}
+          autocomplete="off" class="disc-subnet" hint="CIDR notation. Private networks and the probe's own subnets may be scanned." />
+        <${CheckField} form=${form} name="snmp_enabled" label="Identify SNMP agents" class="disc-snmp-switch"
+          hint="Vendor, model, OS and neighbours over SNMP. Off: ping, ARP, TCP ports and names only." />
+      </div>
+      ${v.snmp_enabled ? html`<fieldset class="disc-snmp-box">
+        <legend class="sr-only">SNMP</legend>
+        <div class="disc-grid">
+          <${SelectField} form=${form} name="snmp_version" label="SNMP version" options=${SCAN_SNMP_VERSIONS} />
+          ${v3 ? html`
+            <${Field} form=${form} name="v3_params.username" label="SNMPv3 user" required autocomplete="off" spellcheck=${false} />
+            <${SelectField} form=${form} name="v3_params.level" label="Security level" options=${LEVELS} />
+            ${level !== 'noAuthNoPriv' ? html`
+              <${SelectField} form=${form} name="v3_params.auth_protocol" label="Authentication" options=${AUTH} class="disc-row-start" />
+              <${Field} form=${form} name="v3_params.auth_key" label="Authentication key" type="password" autocomplete="off" required
+                class="disc-span-2" />` : null}
+            ${level === 'authPriv' ? html`
+              <${SelectField} form=${form} name="v3_params.priv_protocol" label="Privacy" options=${PRIV} class="disc-row-start" />
+              <${Field} form=${form} name="v3_params.priv_key" label="Privacy key" type="password" autocomplete="off" required
+                class="disc-span-2" />` : null}`
+          : html`<${Field} form=${form} name="community" label="Community" type="password" autocomplete="off" class="disc-span-2"
+              hint="Tried first, for this scan only: never stored." />`}
+        </div>
+        ${v3 ? html`<p class="field-hint disc-v3-hint">The user and keys are tried first, for this scan only: never stored.</p>` : null}
+        <${SavedCredentials} form=${form} saved=${saved} />
+      </fieldset>` : null}
+      <div class="form-actions">
+        <button type="submit" class="btn btn-primary" disabled=${form.busy || running}>
+          <${Icon} name="discovery" size=${16} />${form.busy ? 'Starting…' : running ? 'Scanning…' : 'Start scan'}</button>
+      </div>
+    </form>
+  <//>`;
+}

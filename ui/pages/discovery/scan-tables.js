@@ -1,0 +1,99 @@
+// The tables of a scan: hosts (filled live from the stream, then from the result), devices (hosts merged
+// by identity, and neighbours only another device named) and the links between them. Hosts are in
+// numeric address order, filtered by any text they show, 100 to a page.
+import { ms } from '../../lib/format.js';
+import { html, useMemo } from '../../lib/html.js';
+import { DEVICE_MERGE_KEYS } from '../../lib/vocabulary.js';
+import { Badge } from '../../components/badge.js';
+import { SearchBox } from '../../components/controls.js';
+import { EmptyState } from '../../components/empty.js';
+import { Pager, Table } from '../../components/table.js';
+import { hostName, hostText, snmpOs, snmpTitle, sortByIp } from './model.js';
+import { Addresses, CredentialRef, KindBadge, LinkSource, MacCell, none, PortChips, SourceChips } from './section.js';
+
+const PAGE = 100;
+
+function SnmpCell({ s }) {
+  if (!s) return none;
+  const title = snmpTitle(s);
+  const os = snmpOs(s);
+  return html`<div class="disc-snmp">
+    ${title ? html`<div class="disc-snmp-title">${title}</div>` : s.sys_name ? html`<div>${s.sys_name}</div>` : null}
+    ${os ? html`<div class="cell-sub">${os}</div>` : null}
+    ${s.serial ? html`<div class="cell-sub">Serial <span class="mono">${s.serial}</span></div>` : null}
+    ${s.note ? html`<div class="cell-sub disc-note">${s.note}</div>` : null}
+    ${!title && !os && !s.note && !s.sys_name ? html`<span class="muted">Answered${s.version ? ` (${s.version})` : ''}</span>` : null}
+  </div>`;
+}
+
+const HOST_COLUMNS = [
+  { key: 'ip', label: 'Address', class: 'nowrap', render: (h) => html`<div>
+    <span class="cell-title mono">${h.ip}</span>
+    ${Number.isFinite(h.rtt_ms) ? html`<div class="cell-sub" title="Round-trip time of a ping">${h.rtt_ms < 1 ? '< 1 ms' : ms(h.rtt_ms)}</div>` : null}</div>` },
+  { key: 'name', label: 'Name', render: (h) => (hostName(h) ? html`<span class="disc-name">${hostName(h)}</span>` : none) },
+  { key: 'mac', label: 'MAC', render: (h) => html`<${MacCell} mac=${h.mac} vendor=${h.mac_vendor} />` },
+  { key: 'alive_by', label: 'Found by', render: (h) => html`<${SourceChips} sources=${h.alive_by} />` },
+  { key: 'ports', label: 'Open ports', render: (h) => html`<${PortChips} ports=${h.open_ports} />` },
+  { key: 'snmp', label: 'SNMP', render: (h) => html`<${SnmpCell} s=${h.snmp} />` },
+  { key: 'credential', label: 'Credential', render: (h) => html`<${CredentialRef} credential=${h.snmp?.credential} />` },
+];
+
+/**
+ * hosts: the hosts so far (any order); filter and offset come from the page's query.
+ * `waiting` is what the empty table says while the scan still runs.
+ */
+export function HostsTable({ hosts, filter, onFilter, offset, onOffset, waiting }) {
+  const sorted = useMemo(() => sortByIp(hosts), [hosts]);
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = words.length ? sorted.filter((h) => { const t = hostText(h); return words.every((w) => t.includes(w)); }) : sorted;
+  const from = Math.min(offset, Math.max(0, shown.length - 1));
+  return html`
+    ${hosts.length ? html`<div class="disc-toolbar">
+      <${SearchBox} value=${filter} label="Filter the hosts" placeholder="Filter by address, name, MAC, vendor or port" onInput=${onFilter} />
+      <span class="muted small">${words.length ? `${shown.length} of ${hosts.length}` : `${hosts.length} ${hosts.length === 1 ? 'host' : 'hosts'}`}</span>
+    </div>` : null}
+    <${Table} columns=${HOST_COLUMNS} rows=${shown.slice(from, from + PAGE)} rowKey="ip" caption="Hosts found"
+      empty=${hosts.length ? html`<${EmptyState} icon="search" title="No host matches the filter"
+          action=${html`<button type="button" class="btn" onClick=${() => onFilter('')}>Clear the filter</button>`} />`
+        : waiting ? html`<${EmptyState} icon="discovery" title="No host classified yet"><p>${waiting}</p><//>`
+          : html`<${EmptyState} icon="discovery" title="No live host found"><p>Nothing answered ping, ARP, TCP or SNMP in this subnet.</p><//>`} />
+    <${Pager} total=${shown.length} limit=${PAGE} offset=${from} onChange=${onOffset} />`;
+}
+
+/** The devices of a result, in the order of their first address. */
+export function DevicesTable({ devices }) {
+  const rows = useMemo(() => sortByIp(devices, (d) => d.addresses[0] ?? ''), [devices]);
+  const columns = [
+    { key: 'name', label: 'Device', render: (d) => html`<div>
+      <span class="cell-title">${d.name}</span>
+      ${d.sys_name && d.sys_name !== d.name ? html`<div class="cell-sub">${d.sys_name}</div>` : null}
+      ${d.seen === 'neighbour' ? html`<div class="disc-flags"><${Badge} tone="warn" title="Named by another device's LLDP or CDP table; it did not answer in the subnet">Neighbour only<//></div>` : null}
+      ${d.merged_by?.length ? html`<div class="cell-sub">Merged by ${d.merged_by.map((k) => DEVICE_MERGE_KEYS[k] ?? k).join(', ')}</div>` : null}
+    </div>` },
+    { key: 'kind', label: 'Kind', render: (d) => html`<${KindBadge} kind=${d.kind} />` },
+    { key: 'addresses', label: 'Addresses', render: (d) => html`<${Addresses} list=${d.addresses} />` },
+    { key: 'mac', label: 'MAC', render: (d) => (d.macs?.length ? html`<div><span class="mono">${d.macs[0]}</span>${d.macs.length > 1
+      ? html`<div class="cell-sub" title=${d.macs.join(', ')}>and ${d.macs.length - 1} more</div>` : null}</div>` : none) },
+    { key: 'vendor', label: 'Vendor and model', render: (d) => (d.vendor || d.model || d.serial ? html`<div>
+      ${d.vendor || d.model ? html`<div>${[d.vendor, d.model].filter(Boolean).join(' ')}</div>` : null}
+      ${d.serial ? html`<div class="cell-sub">Serial <span class="mono">${d.serial}</span></div>` : null}</div>` : none) },
+  ];
+  return html`<${Table} columns=${columns} rows=${rows} caption="Devices"
+    empty=${html`<${EmptyState} icon="inventory" title="No devices" />`} />`;
+}
+
+/** The links of a result, each end as device name and port. */
+export function LinksTable({ links, devices }) {
+  const names = useMemo(() => new Map(devices.map((d) => [d.id, d.name])), [devices]);
+  const end = (id, port) => html`<div><span class="cell-title">${names.get(id) ?? id}</span>
+    ${port ? html`<div class="cell-sub mono">${port}</div>` : null}</div>`;
+  const columns = [
+    { key: 'from', label: 'From', render: (l) => end(l.from, l.from_port) },
+    { key: 'arrow', label: 'Connects to', hideLabel: true, class: 'disc-arrow-col', render: () => html`<span class="disc-arrow" aria-hidden="true">→</span><span class="sr-only">connects to</span>` },
+    { key: 'to', label: 'To', render: (l) => end(l.to, l.to_port) },
+    { key: 'source', label: 'Seen in', render: (l) => html`<${LinkSource} source=${l.source} />` },
+  ];
+  return html`<${Table} columns=${columns} rows=${links} rowKey=${(l) => `${l.from}|${l.from_port}|${l.to}|${l.to_port}|${l.source}`} caption="Links"
+    empty=${html`<${EmptyState} icon="discovery" title="No links">
+      <p>Links come from the LLDP, CDP and forwarding tables of SNMP devices: a scan with SNMP and a credential the switches accept finds them.</p><//>`} />`;
+}

@@ -1,0 +1,110 @@
+// What the discovery pages share: the section's stylesheet (awaited, so a page renders styled), the
+// tabs between scanning and the saved sessions, the scans this browser tab started (sessionStorage:
+// job id, subnet and time, never a credential), and the small cells the tables have in common.
+import { html } from '../../lib/html.js';
+import { loadStylesheet } from '../../lib/stylesheet.js';
+import { DEVICE_KINDS, LINK_SOURCES, SCAN_SOURCES } from '../../lib/vocabulary.js';
+import { Badge } from '../../components/badge.js';
+import { Tabs } from '../../components/tabs.js';
+// The shared controls bring the search box, stat tiles, crumbs and layout helpers (grid-3, …).
+import '../../components/controls.js';
+import { credentialLabel, PORT_NAMES } from './model.js';
+
+await loadStylesheet(new URL('./discovery.css', import.meta.url).pathname);
+
+export function DiscoveryTabs({ active }) {
+  return html`<${Tabs} label="Discovery views" active=${active}
+    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/sessions', label: 'Sessions', icon: 'log' }]} />`;
+}
+
+// ---- the scans of this browser tab ----------------------------------------------------------------------
+
+const KEY = 'netprobe.discovery.scans';
+const KEEP = 10;
+
+/** The scans started in this tab, newest first: [{job_id, subnet, started_at, state?}]. */
+export function recentScans() {
+  try {
+    const list = JSON.parse(sessionStorage.getItem(KEY) ?? '[]');
+    return Array.isArray(list) ? list.filter((x) => x && typeof x.job_id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Adds or updates a scan in the list (only its id, subnet, start time and state are kept). */
+export function rememberScan({ job_id, subnet, started_at, state }) {
+  const list = recentScans();
+  const old = list.find((x) => x.job_id === job_id);
+  const entry = { job_id, subnet: subnet ?? old?.subnet ?? '', started_at: started_at ?? old?.started_at ?? new Date().toISOString(),
+    state: state ?? old?.state ?? 'running' };
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify([entry, ...list.filter((x) => x.job_id !== job_id)].slice(0, KEEP)));
+  } catch {
+    // Storage full or disabled: the scan still runs, it is only not offered later.
+  }
+}
+
+/** Records a scan's final state without moving it in the list. */
+export function updateScanState(jobId, patch) {
+  const list = recentScans();
+  const i = list.findIndex((x) => x.job_id === jobId);
+  if (i < 0) return;
+  list[i] = { ...list[i], ...patch };
+  try { sessionStorage.setItem(KEY, JSON.stringify(list)); } catch { /* as above */ }
+}
+
+// ---- cells ---------------------------------------------------------------------------------------------
+
+export const none = html`<span class="muted">—</span>`;
+
+/** A device or node kind. Unknown is quiet; infrastructure stands out. */
+export function KindBadge({ kind }) {
+  const tone = ['router', 'switch', 'firewall', 'access_point'].includes(kind) ? 'accent' : kind === 'server' ? 'info' : 'neutral';
+  return html`<${Badge} tone=${tone}>${DEVICE_KINDS[kind] ?? kind ?? 'Unknown'}<//>`;
+}
+
+/** How a host was found: one chip per source, with what it means as the tooltip. */
+export function SourceChips({ sources }) {
+  if (!sources?.length) return none;
+  const order = Object.keys(SCAN_SOURCES);
+  const sorted = [...sources].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return html`<span class="chips">${sorted.map((s) => html`<span key=${s} class=${`disc-src disc-src-${s}`}
+    title=${SCAN_SOURCES[s]?.hint}>${SCAN_SOURCES[s]?.label ?? s}</span>`)}</span>`;
+}
+
+/** Open TCP ports, each with its usual service as the tooltip. */
+export function PortChips({ ports }) {
+  if (!ports?.length) return none;
+  return html`<span class="chips">${ports.map((p) => html`<span key=${p} class="disc-port" title=${PORT_NAMES[p]}>${p}</span>`)}</span>`;
+}
+
+/** A link's source (lldp, cdp, fdb, manual). */
+export function LinkSource({ source }) {
+  const s = LINK_SOURCES[source];
+  return html`<${Badge} tone=${source === 'manual' ? 'accent' : source === 'fdb' ? 'neutral' : 'info'} title=${s?.hint}>${s?.label ?? source}<//>`;
+}
+
+/** The credential an agent answered to, by reference (a link to it when it is stored). */
+export function CredentialRef({ credential }) {
+  const c = credentialLabel(credential);
+  if (!c) return none;
+  return html`<span class="disc-cred">${c.href ? html`<a href=${c.href}><span class="disc-sid">${c.sid}</span> ${c.text}</a>` : c.text}
+    ${c.version ? html` <span class="muted small">${c.version}</span>` : null}</span>`;
+}
+
+/** Addresses, one per line; beyond `max` a count of the rest (all of them in the tooltip). */
+export function Addresses({ list, max = 3 }) {
+  if (!list?.length) return none;
+  const more = list.length - max;
+  return html`<div class="disc-addrs" title=${more > 0 ? list.join(', ') : undefined}>
+    ${list.slice(0, max).map((a) => html`<div key=${a} class="mono">${a}</div>`)}
+    ${more > 0 ? html`<div class="cell-sub">and ${more} more</div>` : null}
+  </div>`;
+}
+
+/** A MAC address with its vendor underneath. */
+export function MacCell({ mac, vendor }) {
+  if (!mac) return none;
+  return html`<div><span class="mono">${mac}</span>${vendor ? html`<div class="cell-sub">${vendor}</div>` : null}</div>`;
+}

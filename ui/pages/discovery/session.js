@@ -1,0 +1,171 @@
+// One topology session (/discovery/sessions/:id): its figures, subnets, scan and notes; its nodes (what
+// the last merged scan said of each: new or missing, and the ones a person added) filtered by that and
+// by text, and its edges, each end named by its node's label. Rename and notes, merge a newer scan,
+// delete. The drawn map of the topology comes later; the tables hold everything it will show.
+import { api } from '../../lib/api.js';
+import { confirm } from '../../lib/confirm.js';
+import { dateTime, relTime } from '../../lib/format.js';
+import { html, useMemo, useState } from '../../lib/html.js';
+import { useApi } from '../../lib/hooks.js';
+import { navigate, setQuery } from '../../lib/router.js';
+import { can, useSession } from '../../lib/session.js';
+import { toast } from '../../lib/toast.js';
+import { NODE_SCAN_STATES } from '../../lib/vocabulary.js';
+import { Badge } from '../../components/badge.js';
+import { Crumbs, SearchBox, StatTiles } from '../../components/controls.js';
+import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
+import { XIcon } from '../../components/extra-icons.js';
+import { Icon } from '../../components/icons.js';
+import { Card, Page } from '../../components/page.js';
+import { Table } from '../../components/table.js';
+import { nodeCounts, sortByIp } from './model.js';
+import { EditDialog, MergeDialog } from './session-dialogs.js';
+import { Addresses, KindBadge, LinkSource, none } from './section.js';
+
+const FILTERS = [
+  { value: '', label: 'All' },
+  { value: 'new', label: 'New' },
+  { value: 'missing', label: 'Missing' },
+  { value: 'manual', label: 'Added by hand' },
+];
+
+function NodeState({ n }) {
+  const st = NODE_SCAN_STATES[n.scan_state];
+  if (!st && !n.manual) return none;
+  return html`<span class="chips">
+    ${st ? html`<${Badge} tone=${st.tone} title=${st.hint}>${st.label}<//>` : null}
+    ${n.manual ? html`<${Badge} tone="accent" title="Added by a person: every merge keeps it">Manual<//>` : null}
+  </span>`;
+}
+
+const NODE_COLUMNS = [
+  { key: 'label', label: 'Node', render: (n) => html`<div class="disc-name-cell">
+    <span class="cell-title">${n.label}</span><div class="cell-sub mono">${n.id}</div></div>` },
+  { key: 'kind', label: 'Kind', render: (n) => html`<${KindBadge} kind=${n.kind} />` },
+  { key: 'addresses', label: 'Addresses', render: (n) => html`<${Addresses} list=${n.addresses} />` },
+  { key: 'mac', label: 'MAC', render: (n) => (n.mac ? html`<span class="mono">${n.mac}</span>` : none) },
+  { key: 'vendor_key', label: 'Vendor profile', render: (n) => (n.vendor_key ? html`<span class="mono small">${n.vendor_key}</span>` : none) },
+  { key: 'state', label: 'Last scan', render: (n) => html`<${NodeState} n=${n} />` },
+  { key: 'inventory', label: 'Inventory', render: (n) => (n.inventory
+    ? html`<a href=${`/inventory/${n.inventory.type}/${n.inventory.id}`}>${n.inventory.type === 'assets' ? 'Asset' : 'Endpoint'}</a>` : none) },
+];
+
+const nodeText = (n) => [n.label, n.id, n.mac, n.vendor_key, n.kind, ...n.addresses].filter(Boolean).join(' ').toLowerCase();
+const edgeNumber = (e) => Number(/\d+$/.exec(e.id)?.[0] ?? 0);
+
+function Nodes({ session, query }) {
+  const counts = nodeCounts(session.nodes);
+  const filter = FILTERS.some((f) => f.value === query.state) ? query.state : '';
+  const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const sorted = useMemo(() => sortByIp(session.nodes, (n) => n.addresses[0] ?? ''), [session.nodes]);
+  const rows = sorted.filter((n) => (!filter || (filter === 'manual' ? n.manual : n.scan_state === filter))
+    && (!words.length || words.every((w) => nodeText(n).includes(w))));
+  return html`<${Card} title=${`Nodes (${session.nodes.length})`} pad=${false}>
+    <div class="disc-toolbar">
+      <${SearchBox} value=${query.q ?? ''} label="Filter the nodes" placeholder="Filter by label, address, MAC or kind" onInput=${(v) => setQuery({ q: v })} />
+      <div class="disc-chips" role="group" aria-label="Last scan">
+        ${FILTERS.map((f) => html`<button key=${f.value} type="button" class=${`disc-fchip disc-fchip-${f.value || 'all'}`}
+          aria-pressed=${filter === f.value ? 'true' : 'false'} onClick=${() => setQuery({ state: f.value })}>
+          ${f.label}<span class="disc-fchip-n">${counts[f.value || 'all']}</span></button>`)}
+      </div>
+    </div>
+    <${Table} columns=${NODE_COLUMNS} rows=${rows} caption="Nodes" rowClass=${(n) => (n.scan_state ? `disc-node-${n.scan_state}` : undefined)}
+      empty=${session.nodes.length ? html`<${EmptyState} icon="search" title="No node matches"
+          action=${html`<button type="button" class="btn" onClick=${() => setQuery({ q: '', state: '' })}>Clear the filters</button>`} />`
+        : html`<${EmptyState} icon="discovery" title="No nodes" />`} />
+  <//>`;
+}
+
+function Edges({ session }) {
+  const labels = useMemo(() => new Map(session.nodes.map((n) => [n.id, n.label])), [session.nodes]);
+  const rows = useMemo(() => [...session.edges].sort((a, b) => edgeNumber(a) - edgeNumber(b)), [session.edges]);
+  const end = (id, port) => html`<div><span class="cell-title">${labels.get(id) ?? id}</span>
+    ${port ? html`<div class="cell-sub mono">${port}</div>` : null}</div>`;
+  const columns = [
+    { key: 'from', label: 'From', render: (e) => end(e.from, e.from_port) },
+    { key: 'arrow', label: 'Connects to', hideLabel: true, class: 'disc-arrow-col', render: () => html`<span class="disc-arrow" aria-hidden="true">→</span><span class="sr-only">connects to</span>` },
+    { key: 'to', label: 'To', render: (e) => end(e.to, e.to_port) },
+    { key: 'source', label: 'Seen in', render: (e) => html`<${LinkSource} source=${e.source} />` },
+  ];
+  return html`<${Card} title=${`Edges (${session.edges.length})`} pad=${false}>
+    <${Table} columns=${columns} rows=${rows} caption="Edges"
+      empty=${html`<${EmptyState} icon="discovery" title="No edges">
+        <p>Edges come from LLDP, CDP and forwarding tables: a scan with SNMP credentials the switches accept finds them.</p><//>`} />
+  <//>`;
+}
+
+function About({ session }) {
+  return html`<${Card} title="About">
+    <dl class="dl">
+      <dt>Subnets</dt><dd>${session.subnets.length
+        ? html`<span class="chips">${session.subnets.map((n) => html`<span key=${n} class="disc-subnet-chip mono">${n}</span>`)}</span>` : none}</dd>
+      <dt>Last scan</dt><dd>${session.scan_job_id
+        ? html`<a class="mono small" href=${`/discovery?job=${encodeURIComponent(session.scan_job_id)}`}>${session.scan_job_id}</a>` : html`<span class="muted">Drawn by hand</span>`}</dd>
+      <dt>Created</dt><dd><time datetime=${session.created_at} title=${dateTime(session.created_at)}>${relTime(session.created_at)}</time></dd>
+      <dt>Changed</dt><dd><time datetime=${session.updated_at} title=${dateTime(session.updated_at)}>${relTime(session.updated_at)}</time></dd>
+      <dt>Notes</dt><dd>${session.notes ? html`<div class="disc-notes">${session.notes}</div>` : none}</dd>
+    </dl>
+  <//>`;
+}
+
+function Session({ session, query, replace }) {
+  const s = useSession();
+  const writable = can(s, 'v1sion:write');
+  const [dialog, setDialog] = useState(null); // 'edit' | 'merge' | null
+  const counts = nodeCounts(session.nodes);
+
+  const done = (saved, what) => {
+    setDialog(null);
+    replace(saved);
+    if (what === 'Merged') {
+      const c = nodeCounts(saved.nodes);
+      toast.ok(`Merged the scan: ${c.new} new, ${c.missing} missing`);
+    } else {
+      toast.ok(`Saved ${saved.name}`);
+    }
+  };
+  const del = async () => {
+    if (!(await confirm({ title: `Delete ${session.name}?`, confirmLabel: 'Delete', danger: true,
+      message: `Its ${session.nodes.length} nodes and ${session.edges.length} edges go with it. The scans it came from are not affected.` }))) return;
+    try {
+      await api.del(`/api/v1sion/sessions/${session.id}`);
+      toast.ok(`Deleted ${session.name}`);
+      navigate('/discovery/sessions');
+    } catch (e) { toast.error(e); }
+  };
+
+  const actions = writable ? html`
+    <button type="button" class="btn" onClick=${() => setDialog('merge')}><${XIcon} name="history" size=${16} />Merge a newer scan</button>
+    <button type="button" class="btn" onClick=${() => setDialog('edit')}><${Icon} name="edit" size=${16} />Edit</button>
+    <button type="button" class="btn btn-icon" onClick=${del} aria-label=${`Delete ${session.name}`} title="Delete"><${Icon} name="trash" size=${16} /></button>` : null;
+  const crumbs = [{ href: '/discovery', label: 'Discovery' }, { href: '/discovery/sessions', label: 'Sessions' }, { label: session.name }];
+
+  return html`<${Page} title=${session.name} subtitle=${html`<${Crumbs} items=${crumbs} />`} actions=${actions}>
+    <${StatTiles} tiles=${[
+      { label: 'Nodes', value: counts.all },
+      { label: 'Edges', value: session.edges.length },
+      { label: 'New', value: counts.new, sub: 'found by the last merge' },
+      { label: 'Missing', value: counts.missing, sub: 'not seen by the last merge', tone: counts.missing ? 'warn' : undefined },
+      { label: 'Added by hand', value: counts.manual },
+    ]} />
+    <${About} session=${session} />
+    <${Nodes} session=${session} query=${query} />
+    <${Edges} session=${session} />
+    ${dialog === 'edit' ? html`<${EditDialog} session=${session} onDone=${done} onClose=${() => setDialog(null)} />` : null}
+    ${dialog === 'merge' ? html`<${MergeDialog} session=${session} onDone=${done} onClose=${() => setDialog(null)} />` : null}
+  <//>`;
+}
+
+export default function SessionPage({ params, query }) {
+  const r = useApi(`/api/v1sion/sessions/${encodeURIComponent(params.id)}`);
+  // A PATCH answers the whole session: shown at once, without loading it again.
+  const [saved, setSaved] = useState(null);
+  const session = saved ?? r.data;
+  if (r.error?.status === 404) {
+    return html`<${Page} title="Not found"><${Card}><${EmptyState} icon="search" title="There is no such session"
+      action=${html`<a class="btn btn-primary" href="/discovery/sessions">All sessions</a>`}><p>It may have been deleted.</p><//><//><//>`;
+  }
+  if (r.error) return html`<${Page} title="Session"><${ErrorState} error=${r.error} retry=${r.reload} /><//>`;
+  if (!session) return html`<${Page} title="Session"><${Card}><${Loading} /><//><//>`;
+  return html`<${Session} session=${session} query=${query} replace=${setSaved} />`;
+}
