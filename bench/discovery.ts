@@ -2,7 +2,8 @@
 // use: the compiled service's full scan of the lab's /24 (16 live hosts, 7 SNMP agents: liveness,
 // identification, neighbours, topology), `nmap -sn -n` (host discovery alone; as root on a LAN it
 // ARP-pings) and `fping -a -g` with its defaults, each run --runs times; then one scan of the lab's
-// whole /20. Prints wall time, CPU time and peak RSS of each (for the service: the CPU its process and
+// whole /20; SSH enrichment of the lab's SSH host (enrich.ts); then the inventory diff of a 1,000-device
+// session against 1,000 endpoints (diff.ts). Prints wall time, CPU time and peak RSS of each (for the service: the CPU its process and
 // the programs it ran spent during the scan, and how far its RSS rose above idle).
 //
 //   sudo node --import tsx bench/discovery.ts [--runs 3] [--no-20]
@@ -14,6 +15,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { labDown, labUp, type LabInfo } from '../scripts/lab/lab.js';
+import { benchInventoryDiff, formatInventoryDiff } from './discovery/diff.js';
+import { benchEnrichment, formatEnrichment } from './discovery/enrich.js';
 import { cpuTimes, memory } from './monitors/proc.js';
 import { adminKey, ensureBuilt, startServiceProc, type ServiceProc } from './monitors/service.js';
 import { freePort, sleep } from './monitors/util.js';
@@ -125,11 +128,16 @@ async function main(): Promise<void> {
       const big = await scan(svc, key, lab.range, lab.snmp.community);
       console.log(row(`netprobe scan of ${lab.range}`, [big], `state ${big.note}, snmp ${big.snmp}, links ${big.links} (target < 30 s)`));
     }
+    // SSH enrichment of the lab's SSH host (bench/discovery/enrich.ts).
+    console.log(formatEnrichment(await benchEnrichment({ base: svc.base, key, pid: svc.pid, lab, runs: RUNS,
+      vaultPassphrase: 'bench passphrase long enough' })));
   } finally {
     await svc?.stop();
     await labDown(lab.slot);
     await rm(dir, { recursive: true, force: true });
   }
+  // Reconciliation: no network, the service in-process (bench/discovery/diff.ts).
+  console.log(formatInventoryDiff(await benchInventoryDiff({ devices: 1000, endpoints: 1000 })));
 }
 
 main().catch((e: unknown) => { console.error(e instanceof Error ? e.stack ?? e.message : e); process.exitCode = 1; });

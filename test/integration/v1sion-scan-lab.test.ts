@@ -154,6 +154,15 @@ describe('subnet scans in the lab', { skip: skip ?? false }, () => {
     assert.ok(!result.links.some((l) => l.source === 'fdb' && l.from === sw1.id && l.from_port === 'swp2'), 'the uplink to sw2 attaches nobody');
   });
 
+  test('the router\'s routes are offered for import, none written', async () => {
+    const router = deviceOf('router')!;
+    const far = lab.subnets.find((s) => s.name === 'far')!;
+    const routes = (result as unknown as { routes: { device_id: string; destination: string; interface: string | null }[] }).routes;
+    assert.ok(routes.some((r) => r.device_id === router.id && r.destination === far.cidr && r.interface === 'eth1'),
+      `a route to ${far.cidr} on eth1 in ${JSON.stringify(routes)}`);
+    assert.equal((await api('GET', '/api/v1sion/routes')).body.total, 0);
+  });
+
   test('where stored credentials worked is recorded in the inventory', async () => {
     const r = await api('GET', `/api/brain/credentials/${stored.community2}/scan`);
     assert.equal(r.status, 200, r.text);

@@ -14,7 +14,7 @@ const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * tab. Every other string field is one line. A field is known by its key, wherever it sits.
  */
 export const MULTILINE_FIELDS = new Set([
-  'notes', 'note', 'description', 'body', 'private_key', 'public_key', 'certificate', 'chain', 'pem', 'comment',
+  'notes', 'note', 'description', 'body', 'private_key', 'ssh_private_key', 'public_key', 'certificate', 'chain', 'pem', 'comment',
 ]);
 
 // NUL and the other C0 controls but tab, LF and CR, DEL and the C1 controls: never in any string.

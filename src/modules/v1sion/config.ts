@@ -31,6 +31,20 @@ export const discoveryConfig = section({
   reverse_dns: z.boolean().default(true).describe('Look up a name (PTR) for each live host'),
   dns_servers: z.array(z.string().refine((s) => isIP(s) !== 0, 'an IP address')).max(4).default([]).describe(
     'Resolvers for those lookups (default: the system\'s, from /etc/resolv.conf)'),
+  ssh_concurrency: z.number().int().min(1).max(16).default(4).describe(
+    'Devices one SSH enrichment logs in to at once (each uses one session of the device; sshd lets 10 logins wait by default)'),
+  max_concurrent_enrichments: z.number().int().min(1).max(8).default(2).describe(
+    'SSH enrichments that may run at once; more are refused with 429 and Retry-After'),
+  ssh_connect_timeout_ms: z.number().int().min(1000).max(60_000).default(10_000).describe(
+    'SSH: TCP connection, key exchange and login together'),
+  ssh_banner_timeout_ms: z.number().int().min(500).max(30_000).default(5000).describe(
+    'SSH: the server must send its banner and finish the key exchange within this (a port that stalls after its banner fails here)'),
+  ssh_command_timeout_ms: z.number().int().min(1000).max(120_000).default(15_000).describe(
+    'SSH: one command of the fixed list (its output is cut off after this)'),
+  ssh_device_timeout_ms: z.number().int().min(5000).max(600_000).default(90_000).describe(
+    'SSH: one device in all (login, every command)'),
+  ssh_output_max_kib: z.number().int().min(64).max(65_536).default(4096).describe(
+    'SSH: all output read from one device; one command gets at most a quarter of it'),
 });
 
 declare module '../../core/config.js' {

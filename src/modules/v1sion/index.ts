@@ -7,14 +7,22 @@ import { discoveryConfig } from './config.js';
 import { credentialRoutes } from './credentials/routes.js';
 import { DiscoveryCredentials } from './credentials/service.js';
 import { deviceRoutes } from './device/routes.js';
+import { enrichRoutes } from './enrich-ssh/routes.js';
+import { EnrichService } from './enrich-ssh/service.js';
 import { DeviceProbe } from './device/service.js';
+import { bridgeRoutes } from './brain/routes.js';
+import { BridgeService } from './brain/service.js';
 import { v1sionMigrations } from './migrations.js';
 import { monitorStatusRoutes } from './monitor/routes.js';
 import { MonitorStatusService } from './monitor/service.js';
+import { routeRoutes } from './routes/routes.js';
+import { RouteService } from './routes/service.js';
 import { scanRoutes } from './scan/routes.js';
 import { ScanService } from './scan/service.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
+import { sshTargetRoutes } from './ssh-targets/routes.js';
+import { SshTargetService } from './ssh-targets/service.js';
 
 const scans = new WeakMap<AppContext, ScanService>();
 
@@ -30,7 +38,9 @@ export const v1sionModule: Module = {
     const credentials = new DiscoveryCredentials(app);
     const scan = new ScanService(app, credentials);
     scans.set(app, scan);
-    const sessions = new SessionService(app, scan.results);
+    const routes = new RouteService(app);
+    // Sessions draw layer-3 edges from the documented routes of their nodes.
+    const sessions = new SessionService(app, scan.results, (id, endpoints) => routes.forSession(id, endpoints));
     setSessionSource(app, sessions);
     app.routes.add(
       ...scanRoutes(scan),
@@ -38,7 +48,12 @@ export const v1sionModule: Module = {
       ...sessionRoutes(sessions),
       ...credentialRoutes(credentials),
       ...monitorStatusRoutes(new MonitorStatusService(app)),
+      ...routeRoutes(routes),
+      ...bridgeRoutes(new BridgeService(app, scan.results, sessions)),
     );
+    // SSH targets and enrichment (their facts go to the targets and the sessions' nodes).
+    const sshTargets = new SshTargetService(app);
+    app.routes.add(...sshTargetRoutes(sshTargets), ...enrichRoutes(new EnrichService(app, sshTargets, sessions)));
   },
   async start(app: AppContext) {
     await scans.get(app)?.recover();

@@ -88,4 +88,101 @@ export const v1sionMigrations: Migration[] = [
       ALTER TABLE v1sion_session_nodes ADD COLUMN scan_state TEXT;
     `,
   },
+  {
+    version: 410,
+    name: 'v1sion: documented routes',
+    up: `
+      -- How a subnet is reached (routes/service.ts). The destination is kept canonical and as its first and
+      -- last address in fixed-width hex (8 digits IPv4, 32 IPv6), so "which routes cover this address" is a
+      -- range comparison. The device is a session node (session_id, node_id) or an inventory endpoint
+      -- (endpoint_id, its UUID); device_key names it in one column: '' (none), 'endpoint:<uuid>' or
+      -- 'node:<session>/<node>'. Neither reference cascades: a route outlives a deleted node or endpoint.
+      CREATE TABLE v1sion_routes (
+        id          TEXT PRIMARY KEY,
+        destination TEXT NOT NULL,
+        family      INTEGER NOT NULL,
+        dest_first  TEXT NOT NULL,
+        dest_last   TEXT NOT NULL,
+        prefix      INTEGER NOT NULL,
+        next_hop    TEXT,
+        device_type TEXT,                        -- session_node | endpoint | NULL
+        session_id  TEXT,
+        node_id     TEXT,
+        endpoint_id TEXT,
+        device_key  TEXT NOT NULL DEFAULT '',
+        interface   TEXT,
+        metric      INTEGER,
+        source      TEXT NOT NULL,               -- manual | snmp | ssh
+        note        TEXT NOT NULL DEFAULT '',
+        created_at  INTEGER NOT NULL,            -- epoch ms
+        updated_at  INTEGER NOT NULL,
+        created_by  TEXT
+      );
+      -- One route per device, destination and next hop (the service answers 409 before this would fail).
+      -- No other index: documented routes are hundreds, and every index costs RAM (the database lives there).
+      CREATE UNIQUE INDEX v1sion_routes_same ON v1sion_routes (device_key, destination, ifnull(next_hop, ''));
+    `,
+  },
+  {
+    version: 415,
+    name: 'v1sion: inventory links of discovered devices',
+    up: `
+      -- The inventory bridge (brain/links.ts): each inventory record (endpoint or asset, by UUID) discovery
+      -- linked a device to, and the identity keys of the devices linked to it (engine:<id>, serial:<serial>,
+      -- chassis:<id>, mac:<mac>), so a later scan or another session knows the device again. A key names one
+      -- record. last_seen_at: when discovery last saw a device linked to the record (epoch ms).
+      CREATE TABLE v1sion_inventory_links (
+        inventory_id   TEXT PRIMARY KEY,
+        inventory_type TEXT NOT NULL,            -- endpoints | assets
+        linked_at      INTEGER NOT NULL,
+        linked_by      TEXT,
+        last_seen_at   INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE v1sion_inventory_link_keys (
+        key          TEXT PRIMARY KEY,
+        inventory_id TEXT NOT NULL,
+        added_at     INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX v1sion_inventory_link_keys_record ON v1sion_inventory_link_keys (inventory_id);
+    `,
+  },
+  {
+    version: 404,
+    name: 'v1sion: SSH targets',
+    up: `
+      -- Devices SSH enrichment logs in to (enrich-ssh/, ssh-targets/). Never a secret here: credential_id
+      -- references an inventory credential (ssh_password or ssh_key) whose secrets stay in the vault.
+      -- host_key: the pinned SHA256 fingerprint (trust on first use; only an administrator clears it).
+      -- facts: JSON of what the last successful enrichment learned (enrich-ssh/facts.ts); last_error: JSON
+      -- {code, message, at, ...} of the last failed one, NULL after a success. Times are epoch ms.
+      CREATE TABLE v1sion_ssh_targets (
+        id                 TEXT PRIMARY KEY,
+        name               TEXT NOT NULL,
+        host               TEXT NOT NULL,
+        port               INTEGER NOT NULL,
+        credential_id      TEXT NOT NULL,
+        platform           TEXT NOT NULL,
+        tags               TEXT NOT NULL DEFAULT '[]',
+        host_key           TEXT,
+        host_key_type      TEXT,
+        host_key_pinned_at INTEGER,
+        facts              TEXT,
+        last_enriched_at   INTEGER,
+        last_error         TEXT,
+        created_at         INTEGER NOT NULL,
+        updated_at         INTEGER NOT NULL,
+        created_by         TEXT
+      );
+      CREATE INDEX v1sion_ssh_targets_host ON v1sion_ssh_targets (host, port);
+    `,
+  },
+  {
+    version: 405,
+    name: 'v1sion: what SSH enrichment learned about session nodes',
+    up: `
+      -- JSON of the facts of the last enrichment of the device the node stands for (enrich-ssh/facts.ts),
+      -- with the SSH target it came from; NULL when never enriched.
+      ALTER TABLE v1sion_session_nodes ADD COLUMN facts TEXT;
+    `,
+  },
 ];

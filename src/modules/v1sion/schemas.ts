@@ -39,6 +39,9 @@ export const NodeSchema = NodeInput.extend({
   manual: z.boolean().describe('Added by a person, kept by every merge'),
   scan_state: z.enum(SCAN_STATES).nullable().describe(
     'What the last merged scan said: new (it found the node), missing (it did not see it again); null: seen, or manual'),
+  facts: z.record(z.string(), z.unknown()).nullable().optional().describe(
+    'What the last SSH enrichment of the device learned (hostname, OS, model, serial, interfaces, routes, neighbours, LLDP, ' +
+    'services; docs/discovery.md) with ssh_target_id; null when never enriched'),
 });
 export const EdgeSchema = EdgeInput.extend({ id: z.string() });
 export type SessionNode = z.output<typeof NodeSchema>;
@@ -48,7 +51,15 @@ const common = {
   id: z.string(), name: z.string(), subnets: z.array(z.string()), scan_job_id: z.string().nullable(), notes: z.string(),
   created_at: z.string(), updated_at: z.string(),
 };
-export const SessionSchema = z.object({ ...common, nodes: z.array(NodeSchema), edges: z.array(EdgeSchema) });
+/** A layer-3 edge drawn from documented routes (GET only, never stored): from reaches destinations through to. */
+export const L3EdgeSchema = z.object({
+  id: z.string(), from: z.string(), to: z.string(), destinations: z.array(z.string()), label: z.string(),
+  route_ids: z.array(z.string()), source: z.literal('route'),
+});
+export const SessionSchema = z.object({
+  ...common, nodes: z.array(NodeSchema), edges: z.array(EdgeSchema),
+  l3_edges: z.array(L3EdgeSchema).describe('Layer-3 edges from the documented routes of the nodes (/api/v1sion/routes)'),
+});
 export const SessionListItemSchema = z.object({ ...common, node_count: z.number().int(), edge_count: z.number().int() });
 export type Session = z.output<typeof SessionSchema>;
 export type SessionListItem = z.output<typeof SessionListItemSchema>;

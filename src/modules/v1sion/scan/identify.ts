@@ -34,6 +34,7 @@ export function factsOf(id: Identification | null, c: ScanCredential | null, ans
     sys_descr: id?.sys.descr ?? sys?.descr ?? null,
     sys_object_id: id?.sys.object_id ?? sys?.object_id ?? null,
     sys_location: id?.sys.location ?? sys?.location ?? null,
+    sys_services: sys?.services ?? null,
     engine_id: answer?.engine?.id ?? null,
     note,
   };

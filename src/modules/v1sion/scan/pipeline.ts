@@ -18,6 +18,7 @@ import type { LivenessSource, ScanCounts, ScanHost, ScanResult } from './result.
 import { snmpSweep, type SweepAnswer } from './snmp-sweep.js';
 import { pool } from './pool.js';
 import { tcpSweep, tcpTry } from './tcp.js';
+import { isLayer3, readLayer3Routes } from './routes-read.js';
 import { buildTopology, readDeviceTables } from './topology.js';
 import type { Cidr } from '../../../core/ip.js';
 
@@ -50,7 +51,7 @@ export class ScanState {
     this.result = {
       job_id: plan.jobId, subnet: plan.subnetText, state: 'running', started_at: plan.startedAt, finished_at: null,
       duration_ms: null, counts: { addresses: plan.addresses.length, live: 0, snmp: 0, devices: 0, links: 0 },
-      hosts: [], devices: [], links: [], warnings: [],
+      hosts: [], devices: [], links: [], routes: [], warnings: [],
     };
   }
 
@@ -195,9 +196,13 @@ export async function runPipeline(deps: PipelineDeps, state: ScanState, ctl: Job
   ctl.emit('phase', { phase: 'neighbours', message: `Reading neighbours and forwarding tables of ${agents.length} SNMP devices` });
   const tables = await readDeviceTables(deps.app, agents, deps.snmpTiming, signal, state.result.warnings);
   if (signal.aborted) return;
+  const routes = await readLayer3Routes(deps.app, agents.filter((a) => isLayer3(state.hosts.get(a.ip)!)), tables, deps.snmpTiming,
+    signal, state.result.warnings);
+  if (signal.aborted) return;
   const topo = buildTopology([...state.hosts.values()], tables);
   state.result.devices = topo.devices;
   state.result.links = topo.links;
+  state.result.routes = routes.map((r) => ({ ...r, device_id: state.hosts.get(r.agent)?.device_id ?? '' }));
   for (const link of topo.links) ctl.emit('link', { link });
   progress(99);
 }

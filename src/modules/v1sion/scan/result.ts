@@ -20,6 +20,8 @@ export interface SnmpFacts {
   sys_descr: string | null;
   sys_object_id: string | null;
   sys_location: string | null;
+  /** sysServices bits (2 layer 2, 4 layer 3, 64 applications), when the agent has it (absent in older results). */
+  sys_services?: number | null;
   engine_id: string | null;
   /** Why identification stopped short (an agent that answered the engine probe only, a read error). */
   note: string | null;
@@ -68,6 +70,19 @@ export interface ScanLink {
   source: 'lldp' | 'cdp' | 'fdb';
 }
 
+/** A route read from a layer-3 device's table: offered for import (POST /api/v1sion/routes), never stored by the scan. */
+export interface ScanRoute {
+  device_id: string;
+  /** The address the table was read from. */
+  agent: string;
+  table: string;
+  destination: string;
+  next_hop: string | null;
+  interface: string | null;
+  metric: number | null;
+  protocol: string | null;
+}
+
 export interface ScanCounts { addresses: number; live: number; snmp: number; devices: number; links: number }
 
 export interface ScanResult {
@@ -81,5 +96,7 @@ export interface ScanResult {
   hosts: ScanHost[];
   devices: ScanDevice[];
   links: ScanLink[];
+  /** Routes of layer-3 devices offered for import (absent in results kept by builds before routes). */
+  routes?: ScanRoute[];
   warnings: string[];
 }

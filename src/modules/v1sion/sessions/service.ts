@@ -15,6 +15,7 @@ import {
 } from '../schemas.js';
 import type { ScanResult } from '../scan/result.js';
 import { graphOf } from './from-scan.js';
+import { layer3Edges, type L3Route } from './l3-edges.js';
 
 export interface CreateSession {
   name: string;
@@ -42,7 +43,7 @@ interface SessionRow {
 interface NodeRow {
   id: string; label: string; addresses: string; mac: string | null; vendor_key: string | null; kind: SessionNode['kind'];
   inventory_type: 'assets' | 'endpoints' | null; inventory_id: string | null; x: number | null; y: number | null; manual: number;
-  scan_state: 'new' | 'missing' | null;
+  scan_state: 'new' | 'missing' | null; facts?: string | null;
 }
 interface EdgeRow {
   id: string; from_node: string; to_node: string; from_port: string | null; to_port: string | null; source: SessionEdge['source'];
@@ -54,7 +55,8 @@ const SESSION_COLUMNS = 'id, name, subnets, scan_job_id, notes, created_at, upda
 export interface ScanResultSource { load(jobId: string): Promise<ScanResult | undefined> }
 
 export class SessionService {
-  constructor(private readonly app: AppContext, private readonly scans: ScanResultSource) {}
+  constructor(private readonly app: AppContext, private readonly scans: ScanResultSource,
+    private readonly routesOf: (sessionId: string, endpointIds: string[]) => L3Route[] = () => []) {}
 
   list(q: { limit: number; offset: number; q?: string | undefined }): { items: SessionListItem[]; total: number } {
     const where = q.q ? 'WHERE instr(lower(s.name), lower(?)) > 0' : '';
@@ -73,7 +75,12 @@ export class SessionService {
     if (!row) throw notFound('Session');
     const nodes = this.app.store.all<NodeRow>('SELECT * FROM v1sion_session_nodes WHERE session_id = ? ORDER BY id', [row.id]);
     const edges = this.app.store.all<EdgeRow>('SELECT * FROM v1sion_session_edges WHERE session_id = ? ORDER BY id', [row.id]);
-    return { ...sessionOut(row), nodes: nodes.map(nodeOut), edges: edges.map(edgeOut) };
+    const out = nodes.map(nodeOut);
+    const endpoints = out.flatMap((n) => (n.inventory?.type === 'endpoints' ? [n.inventory.id] : []));
+    return {
+      ...sessionOut(row), nodes: out, edges: edges.map(edgeOut),
+      l3_edges: layer3Edges(out, this.routesOf(row.id, endpoints), row.id),
+    };
   }
 
   async create(body: CreateSession, by: Actor): Promise<Session> {
@@ -242,6 +249,46 @@ export class SessionService {
     }, 'sync');
   }
 
+  /**
+   * Links a node to an inventory record (null unlinks it) inside the caller's write: the inventory
+   * bridge (brain/service.ts) links the node of the device it ties to a record, in the same transaction
+   * as its own link rows. False when the session has no such node. The record is the caller's to check.
+   */
+  setNodeInventory(tx: Tx, sessionId: string, nodeId: string, inventory: { type: 'assets' | 'endpoints'; id: string } | null): boolean {
+    const changed = tx.run('UPDATE v1sion_session_nodes SET inventory_type = ?, inventory_id = ? WHERE session_id = ? AND id = ?',
+      [inventory?.type ?? null, inventory?.id ?? null, sessionId, nodeId]).changes > 0;
+    if (changed) tx.run('UPDATE v1sion_sessions SET updated_at = ? WHERE id = ?', [this.app.clock.now(), sessionId]);
+    return changed;
+  }
+
+  /**
+   * Nodes linked to inventory records: record UUID -> the node, in one session (undefined when it does
+   * not exist), or without one, in the most recently changed session that links the record.
+   */
+  linkedNodes(sessionId?: string): Map<string, { session_id: string; node_id: string }> | undefined {
+    if (sessionId !== undefined && !this.app.store.get('SELECT 1 AS x FROM v1sion_sessions WHERE id = ?', [sessionId.toLowerCase()])) {
+      return undefined;
+    }
+    const rows = this.app.store.all<{ session_id: string; id: string; inventory_id: string }>(
+      `SELECT n.session_id, n.id, n.inventory_id FROM v1sion_session_nodes n JOIN v1sion_sessions s ON s.id = n.session_id
+        WHERE n.inventory_id IS NOT NULL ${sessionId !== undefined ? 'AND n.session_id = ?' : ''}
+        ORDER BY s.updated_at DESC, s.id, n.id`, sessionId !== undefined ? [sessionId.toLowerCase()] : []);
+    const out = new Map<string, { session_id: string; node_id: string }>();
+    for (const r of rows) if (!out.has(r.inventory_id)) out.set(r.inventory_id, { session_id: r.session_id, node_id: r.id });
+    return out;
+  }
+
+  /**
+   * Stores what SSH enrichment learned about a node's device (enrich-ssh/service.ts) inside the caller's
+   * write, which also updates the SSH target. False when the session has no such node.
+   */
+  setNodeFacts(tx: Tx, sessionId: string, nodeId: string, facts: Record<string, unknown>): boolean {
+    const changed = tx.run('UPDATE v1sion_session_nodes SET facts = ? WHERE session_id = ? AND id = ?',
+      [JSON.stringify(facts), sessionId, nodeId]).changes > 0;
+    if (changed) tx.run('UPDATE v1sion_sessions SET updated_at = ? WHERE id = ?', [this.app.clock.now(), sessionId]);
+    return changed;
+  }
+
   /** Sessions whose subnets overlap `subnet` (GET /api/brain/subnets/:id/v1sion-sessions). */
   overlapping(subnet: Cidr): SessionSummary[] {
     const out: SessionSummary[] = [];
@@ -311,7 +358,7 @@ function insertEdge(tx: Tx, sessionId: string, id: string, e: EdgeInput): void {
     [sessionId, id, e.from, e.to, e.from_port, e.to_port, e.source]);
 }
 
-function sessionOut(r: SessionRow): Omit<Session, 'nodes' | 'edges'> {
+function sessionOut(r: SessionRow): Omit<Session, 'nodes' | 'edges' | 'l3_edges'> {
   return { id: r.id, name: r.name, subnets: JSON.parse(r.subnets) as string[], scan_job_id: r.scan_job_id, notes: r.notes,
     created_at: iso(r.created_at), updated_at: iso(r.updated_at) };
 }
@@ -321,7 +368,7 @@ function nodeOut(r: NodeRow): SessionNode {
     id: r.id, label: r.label, addresses: JSON.parse(r.addresses) as string[], mac: r.mac, vendor_key: r.vendor_key, kind: r.kind,
     inventory: r.inventory_type && r.inventory_id ? { type: r.inventory_type, id: r.inventory_id } : null,
     position: r.x === null || r.y === null ? null : { x: r.x, y: r.y }, manual: r.manual === 1,
-    scan_state: r.scan_state ?? null,
+    scan_state: r.scan_state ?? null, facts: r.facts ? JSON.parse(r.facts) as Record<string, unknown> : null,
   };
 }
 

@@ -14,6 +14,10 @@ export { parseArp } from './arp.js';
 export { CDP_CAPABILITIES, cdpName, parseCdp } from './cdp.js';
 export { bridgePortMap, DEFAULT_MAX_MACS_PER_PORT, findUplinks, parseBridgeMac, parseFdb, uplinkPorts } from './fdb.js';
 export { interfaceName, parseInterfaces } from './interfaces.js';
+export {
+  parseInetCidrRoutes, parseIpCidrRoutes, parseIpRouteTable, parseRoutes, ROUTE_COUNTS, ROUTE_PARSERS, ROUTE_ROOTS, ROUTE_TABLES,
+  routeTableSize, type IpRoute, type RouteCounts, type RouteTable, type RouteType,
+} from './ip-routes.js';
 export { LLDP_CAPABILITIES, parseLldp, parseLocalChassis, type LldpResult } from './lldp.js';
 export { mergeNeighbours } from './merge.js';
 export { normalisePortName, resolvePort, samePort } from './port-names.js';

@@ -135,3 +135,43 @@ export function neighbourRoots(families: readonly NeighbourFamily[] = Object.key
 export function neighbourScalars(families: readonly NeighbourFamily[] = Object.keys(NEIGHBOUR_ROOTS) as NeighbourFamily[]): string[] {
   return families.flatMap((f) => [...((NEIGHBOUR_SCALARS as Partial<Record<NeighbourFamily, readonly string[]>>)[f] ?? [])]);
 }
+
+// ---- The family `routes`: the routing table (scan/ip-routes.ts readRoutes, parser ip-routes.ts) -----------
+// Deliberately NOT a family of NEIGHBOUR_ROOTS (a scan walks every family there): a router can hold a full
+// internet table, so its size is read first (ROUTE_COUNTS) and a table over the limit is not walked at all.
+
+/** IP-FORWARD-MIB (RFC 4292, RFC 2096) and RFC 1213's ipRouteTable: three generations of the same table. */
+export const ROUTES = {
+  /** inetCidrRouteNumber (Gauge32): rows of inetCidrRouteTable. */
+  inetCidrRouteNumber: '1.3.6.1.2.1.4.24.6.0',
+  /** ipCidrRouteNumber (Gauge32): rows of ipCidrRouteTable. */
+  ipCidrRouteNumber: '1.3.6.1.2.1.4.24.3.0',
+  /** inetCidrRouteEntry [DestType.DestLen.Dest.PfxLen.PolicyLen.Policy.NextHopType.NextHopLen.NextHop]. */
+  inetCidrRouteEntry: '1.3.6.1.2.1.4.24.7.1',
+  /** ipCidrRouteEntry [Dest(4).Mask(4).Tos.NextHop(4)], IPv4 only. */
+  ipCidrRouteEntry: '1.3.6.1.2.1.4.24.4.1',
+  /** ipRouteEntry [Dest(4)], IPv4 only, one route per destination. */
+  ipRouteEntry: '1.3.6.1.2.1.4.21.1',
+} as const;
+
+/** inetCidrRouteEntry columns read (1-6 are index only). */
+export const INET_CIDR_ROUTE = { ifIndex: 7, type: 8, proto: 9, metric1: 12 } as const;
+/** ipCidrRouteEntry columns read (destination, mask and next hop come from the index). */
+export const IP_CIDR_ROUTE = { ifIndex: 5, type: 6, proto: 7, metric1: 11 } as const;
+/** ipRouteEntry columns read. */
+export const IP_ROUTE = { ifIndex: 2, metric1: 3, nextHop: 7, type: 8, proto: 9, mask: 11 } as const;
+
+export type RouteTable = 'inetCidrRouteTable' | 'ipCidrRouteTable' | 'ipRouteTable';
+
+/** The column roots of each route table, in the order a reader tries them (newest MIB first). */
+export const ROUTE_ROOTS = {
+  inetCidrRouteTable: columns(ROUTES.inetCidrRouteEntry, Object.values(INET_CIDR_ROUTE)),
+  ipCidrRouteTable: columns(ROUTES.ipCidrRouteEntry, Object.values(IP_CIDR_ROUTE)),
+  ipRouteTable: columns(ROUTES.ipRouteEntry, Object.values(IP_ROUTE)),
+} as const satisfies Record<RouteTable, readonly string[]>;
+
+/** The scalars that count a table's rows, GET before walking it (RFC 1213's ipRouteTable has none). */
+export const ROUTE_COUNTS = {
+  inetCidrRouteTable: ROUTES.inetCidrRouteNumber,
+  ipCidrRouteTable: ROUTES.ipCidrRouteNumber,
+} as const satisfies Partial<Record<RouteTable, string>>;
