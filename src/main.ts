@@ -61,6 +61,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
   log.setCapacity(cfg.log.buffer);
 
   const secretbox = await openSecretBox(config.dataDir, log.child('secretbox'));
+  // Secrets in the configuration file are sealed under the machine key: open them before anything reads them.
+  config.attachSecretBox(secretbox);
   const store = await openStore({
     dir: config.dataDir,
     migrations: MIGRATIONS,

@@ -1,7 +1,7 @@
 // docs/configuration.md, generated from the configuration's schemas (the core's sections and every
 // module's), so the document says exactly what the service accepts.
 import { z } from 'zod';
-import type { Config } from './config.js';
+import { configKeys, type Config } from './config.js';
 
 type Json = Record<string, any>;
 
@@ -31,12 +31,30 @@ export function renderConfigDoc(schema: z.ZodType<Config>): string {
     'start an unknown key is ignored and an invalid value falls back to its default, each with a log line;',
     'saving through the API is strict and answers 400 naming the key. `NETPROBE_PORT` overrides',
     '`server.port` without being saved.',
+    '',
+    '## Editing through the API',
+    '',
+    'An administrator reads and saves the file without a shell: `GET /api/config` returns it as YAML and',
+    '`POST /api/config` (body `application/yaml`) saves the whole file; `GET`/`POST /api/config/json` do the',
+    'same with JSON (keys left out take their defaults). `GET /api/config/export` gives CSV',
+    '(`key,value,default,description`, one dotted key per row) and `POST /api/config/import` takes that CSV, YAML',
+    'or JSON as a patch (keys left out stay as they are; `?dry_run=true` lists the changes without applying',
+    'them). Every save validates everything before writing anything (400 lists each key, and its line for YAML',
+    'and CSV), writes the file atomically, answers with the changed keys split into `applied_live` and',
+    '`restart_required` (the *applies* column below; `POST /api/restart` restarts), and is audited with the',
+    'names of the changed keys only. A *secret* key is write-only: shown and exported as `{set: true}` (or',
+    '`false`), kept when a save leaves it out or sends `{set: true}`, cleared by `{set: false}`, and held in',
+    'the file sealed under the machine key (`enc1:...`).',
   ];
+  const keys = new Map(configKeys(schema).map((k) => [k.key, k]));
   for (const [name, sec] of Object.entries(root.properties as Record<string, Json>)) {
-    lines.push('', `## ${name}`, '', '| key | default | allowed | meaning |', '|---|---|---|---|');
+    lines.push('', `## ${name}`, '', '| key | default | unit | applies | allowed | meaning |', '|---|---|---|---|---|---|');
     for (const [key, p] of Object.entries((sec.properties ?? {}) as Record<string, Json>)) {
+      const info = keys.get(`${name}.${key}`);
       const dflt = p.default === undefined ? '' : `\`${JSON.stringify(p.default)}\``;
-      lines.push(`| \`${name}.${key}\` | ${cell(dflt)} | ${cell(bounds(p))} | ${cell(p.description ?? '')} |`);
+      const applies = info?.live === false ? 'restart' : 'live';
+      const meaning = (info?.secret ? '*Secret* (write-only). ' : '') + (p.description ?? '');
+      lines.push(`| \`${name}.${key}\` | ${cell(dflt)} | ${info?.unit ?? ''} | ${applies} | ${cell(bounds(p))} | ${cell(meaning)} |`);
     }
   }
   return lines.join('\n') + '\n';

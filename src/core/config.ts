@@ -20,6 +20,14 @@
 // Module.config (modules/<name>/config.ts, with `section()`), types it by augmenting ModuleConfig, and
 // main.ts hands every module's section to load(). docs/configuration.md is generated from all of them
 // (npx tsx scripts/config-doc.ts; a unit test fails when it is stale).
+//
+// Key metadata, declared on the key's schema with zod's .meta() and read by configKeys() (the API's
+// masking and CSV export, the generated document): `secret: true` makes a key write-only (the API shows
+// it as {set: true|false}, a save that omits it or sends {set: true} keeps it, {set: false} clears it, and
+// the file holds it sealed under the machine key once a secret box is attached); `restart: true` says a
+// change takes effect at the next start only (every other key applies live, through get() or the
+// config.changed bus event); `unit` overrides the unit the key's name implies (_ms, _seconds, _kb, ...).
+// A section's own .meta() applies to each of its keys.
 
 import { writeFileAtomic } from './files.js';
 import { promises as fs } from 'node:fs';
@@ -28,6 +36,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { HttpError, badRequest, conflict, fieldErrors, type FieldError } from './errors.js';
+import { isSealed, type SecretBox } from './secretbox.js';
 import { Logger } from './log.js';
 
 /** A strict section whose own keys all have defaults, so a missing section parses to its defaults. */
@@ -45,10 +54,11 @@ const port = z.number().int().min(1).max(65535);
 
 const CORE_SECTIONS = {
   server: section({
-    port: port.default(8080).describe('Port of the web interface and API'),
+    port: port.default(8080).describe('Port of the web interface and API').meta({ restart: true }),
     host: z.string().refine((v) => isIP(v) !== 0 || HOSTNAME.test(v), 'Must be an IP address or a host name')
       .default('0.0.0.0')
-      .describe('Address to listen on: 0.0.0.0 for every IPv4 address, :: for IPv4 and IPv6, 127.0.0.1 for this host only'),
+      .describe('Address to listen on: 0.0.0.0 for every IPv4 address, :: for IPv4 and IPv6, 127.0.0.1 for this host only')
+      .meta({ restart: true }),
     trust_proxy: z.boolean().default(false)
       .describe("Take the client's address from X-Forwarded-For (only behind a reverse proxy you run)"),
     public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]).default('')
@@ -76,6 +86,7 @@ const CORE_SECTIONS = {
     login_window_minutes: z.number().min(1).max(24 * 60).default(15).describe('The window those failures are counted in'),
     lockout_minutes: z.number().min(1).max(24 * 60).default(15).describe('How long a lockout lasts (429 with Retry-After)'),
   }),
+  // The store is opened once with these figures.
   store: section({
     checkpoint_mb: z.number().min(1).max(1024).default(8)
       .describe("A snapshot is written when the journal passes this size (or the snapshot's own size, if larger)"),
@@ -86,7 +97,7 @@ const CORE_SECTIONS = {
       .describe('Snapshots by age write at most this much per minute on average (SD-card wear)'),
     group_commit_ms: z.number().int().min(0).max(60_000).default(2000)
       .describe('Scheduled check results are made durable in batches this far apart (lost on power loss at most)'),
-  }),
+  }).meta({ restart: true }),
   http: section({
     json_limit_kb: z.number().int().min(16).max(64 * 1024).default(1024).describe('Largest JSON request body (413 beyond)'),
     upload_limit_mb: z.number().int().min(1).max(1024).default(10).describe('Largest upload (certificates, brand assets)'),
@@ -144,6 +155,7 @@ export class ConfigService {
   private loadIssues: FieldError[];
   private listeners = new Set<Listener>();
   private saving: Promise<unknown> = Promise.resolve();
+  private box: Pick<SecretBox, 'seal' | 'tryOpen' | 'isSealed'> | undefined;
 
   private constructor(
     readonly dataDir: string,
@@ -167,7 +179,7 @@ export class ConfigService {
     const dataDir = path.resolve(env.NETPROBE_DATA_DIR || './data');
     const file = path.resolve(env.NETPROBE_CONFIG || path.join(dataDir, 'config.yaml'));
     const schema = configSchema(opts.sections);
-    const loaded = await loadLenient(file, log, schema);
+    const loaded = await loadLenient(file, log, schema, secretOpener(schema, undefined, log));
     return new ConfigService(dataDir, file, env, log, schema, loaded);
   }
 
@@ -184,56 +196,99 @@ export class ConfigService {
   issues(): FieldError[] { return this.loadIssues.map((i) => ({ ...i })); }
 
   /** Validate and save YAML text exactly as given (comments and all). Returns the effective config. */
-  saveYaml(text: string): Promise<Config> {
-    return this.serial(async () => {
-      const doc = YAML.parseDocument(text);
-      if (doc.errors.length) throw badRequest('The configuration is not valid YAML', yamlErrors(doc.errors));
-      const config = validateStrict(toPlain(doc), this.schema);
-      await this.write(text, config);
-      return this.effective;
-    });
+  async saveYaml(text: string): Promise<Config> {
+    return (await this.apply({ yaml: text })).config;
   }
 
   /**
-   * Replace the whole file configuration with `obj` (keys left out take their defaults). Comments on keys
-   * that remain are kept. Returns the effective config.
+   * Replace the whole file configuration with `obj` (keys left out take their defaults, secrets left out
+   * are kept). Comments on keys that remain are kept. Returns the effective config.
    */
-  saveJson(obj: unknown): Promise<Config> {
-    return this.serial(async () => {
-      const input = obj ?? {};
-      validateStrict(input, this.schema);
-      const current = this.text ? YAML.parseDocument(this.text) : null;
-      const doc = current && !current.errors.length ? current : new YAML.Document();
-      replaceInto(doc, [], input as Record<string, unknown>);
-      const text = doc.toString();
-      const config = validateStrict(toPlain(YAML.parseDocument(text)), this.schema);
-      await this.write(text, config);
-      return this.effective;
-    });
+  async saveJson(obj: unknown): Promise<Config> {
+    return (await this.apply({ json: obj })).config;
   }
 
   /**
    * Merge a patch into the file through the YAML document, so comments and layout survive. null resets a
    * key to its default (removes it from the file). Returns the effective config.
    */
-  update(patch: DeepPartial<Config>): Promise<Config> {
+  async update(patch: DeepPartial<Config>): Promise<Config> {
+    return (await this.apply({ patch })).config;
+  }
+
+  /**
+   * The one save path: YAML text as given, a whole configuration (JSON) or a patch. Everything is
+   * validated before anything is written (400 naming each key, and its line for YAML); secrets follow
+   * the write-only rules (see the top of this file). `dryRun` validates and reports without writing.
+   * Returns the effective config (unchanged on a dry run) and the dotted keys of the file that change.
+   */
+  apply(input: { yaml: string } | { json: unknown } | { patch: unknown }, opts: { dryRun?: boolean } = {}):
+    Promise<{ config: Config; changed: string[]; before: Config; after: Config }> {
     return this.serial(async () => {
-      if (!isPlainObject(patch)) throw badRequest('A configuration patch must be an object', [{ path: '', message: 'Expected an object' }]);
-      const doc = YAML.parseDocument(this.text ?? '');
-      if (doc.errors.length || (doc.contents !== null && !YAML.isMap(doc.contents))) {
-        throw conflict('The configuration file is not valid YAML; fix it by saving the whole file first', 'config_unparseable');
+      let doc: YAML.Document;
+      let lines: YAML.LineCounter | undefined;
+      if ('yaml' in input) {
+        lines = new YAML.LineCounter();
+        doc = YAML.parseDocument(input.yaml, { lineCounter: lines });
+        if (doc.errors.length) throw badRequest('The configuration is not valid YAML', yamlErrors(doc.errors));
+        if (doc.contents !== null && !YAML.isMap(doc.contents))
+          throw badRequest('The configuration is invalid', [{ path: '', message: 'The top level must be a mapping of sections' }]);
+      } else {
+        const obj = 'json' in input ? input.json ?? {} : input.patch;
+        if (!isPlainObject(obj)) throw badRequest('The configuration must be an object', [{ path: '', message: 'Expected an object' }]);
+        const current = YAML.parseDocument(this.text ?? '');
+        const usable = !current.errors.length && (current.contents === null || YAML.isMap(current.contents));
+        if ('patch' in input) {
+          if (!usable) {
+            throw conflict('The configuration file is not valid YAML; fix it by saving the whole file first', 'config_unparseable');
+          }
+          mergeInto(current, [], obj);
+          doc = current;
+        } else {
+          doc = usable ? current : new YAML.Document();
+          replaceInto(doc, [], obj);
+        }
       }
-      mergeInto(doc, [], patch);
-      const config = validateStrict(toPlain(doc), this.schema);
-      await this.write(doc.toString(), config);
-      return this.effective;
+      let edited = this.keepSecrets(doc);
+      const plain = toPlain(doc);
+      if (isPlainObject(plain)) secretOpener(this.schema, this.box, this.log)(plain);
+      const config = this.validate(plain, doc, lines);
+      const before = this.toJson();
+      const changed = diffKeys(before, config);
+      if (opts.dryRun) return { config: this.effective, changed, before, after: config };
+      edited = this.sealSecrets(doc) || edited;
+      const text = 'yaml' in input && !edited ? input.yaml : doc.toString();
+      await this.write(text, config);
+      return { config: this.effective, changed, before, after: config };
     });
+  }
+
+  /** Validates a whole configuration strictly (400 naming each key) without saving it. */
+  check(obj: unknown): Config { return validateStrict(obj, this.schema); }
+
+  /** Every key with its default, description, unit and whether it is secret or needs a restart. */
+  keys(): ConfigKeyInfo[] { return configKeys(this.schema); }
+
+  /** `obj` (a configuration or part of one) with each secret shown as {set: true|false}; a fresh copy. */
+  mask<T>(obj: T): T { return maskSecrets(obj, this.secretPaths()); }
+
+  /**
+   * Seal secrets written from now on, and open those the file holds (main.ts calls this as soon as the
+   * machine key is open, before any module reads the configuration). Until then a sealed value reads as stored.
+   */
+  attachSecretBox(box: Pick<SecretBox, 'seal' | 'tryOpen' | 'isSealed'>): void {
+    this.box = box;
+    if (this.text === null) return;
+    const loaded = parseLenient(this.text, this.path, this.log, this.schema, secretOpener(this.schema, box, this.log));
+    this.loadIssues = loaded.issues;
+    this.fileConfig = loaded.config;
+    this.effective = this.withEnv(loaded.config, false);
   }
 
   /** Re-read the file (e.g. on SIGHUP) with the lenient load rules; listeners hear about changes. */
   reload(): Promise<Config> {
     return this.serial(async () => {
-      const loaded = await loadLenient(this.path, this.log, this.schema);
+      const loaded = await loadLenient(this.path, this.log, this.schema, secretOpener(this.schema, this.box, this.log));
       this.loadIssues = loaded.issues;
       this.commit(loaded.text, loaded.config);
       return this.effective;
@@ -244,6 +299,58 @@ export class ConfigService {
   onChange(fn: Listener): () => void {
     this.listeners.add(fn);
     return () => { this.listeners.delete(fn); };
+  }
+
+  private secretPaths(): string[][] { return this.keys().filter((k) => k.secret).map((k) => k.path); }
+
+  /** Strict validation; for YAML each error also names its line. */
+  private validate(obj: unknown, doc?: YAML.Document, lines?: YAML.LineCounter): Config {
+    const r = this.schema.safeParse(obj ?? {});
+    if (r.success) return r.data;
+    const errors = fieldErrors(r.error.issues, { unknown: 'Unknown key' });
+    if (doc && lines) {
+      for (const e of errors) {
+        const line = lineOf(doc, lines, e.path ? e.path.split('.') : []);
+        if (line) Object.assign(e, { line, message: `${e.message} (line ${line})` });
+      }
+    }
+    throw badRequest('The configuration is invalid', errors);
+  }
+
+  /**
+   * Secrets a save leaves out (or sends as {set: true}) keep their stored value; {set: false} clears one;
+   * a value replaces it. True when the document was edited.
+   */
+  private keepSecrets(doc: YAML.Document): boolean {
+    const plain = toPlain(doc);
+    let edited = false;
+    for (const p of this.secretPaths()) {
+      const v = getPath(plain, p);
+      const stored = getPath(this.fileConfig, p);
+      const dflt = getPath(this.schema.parse({}), p);
+      const keep = stored !== undefined && JSON.stringify(stored) !== JSON.stringify(dflt);
+      if (isSetMarker(v)) {
+        if (v.set && keep) doc.setIn(p, stored);
+        else if (doc.hasIn(p)) doc.deleteIn(p);
+        edited = true;
+      } else if (v === undefined && keep) {
+        setInDoc(doc, p, stored);
+        edited = true;
+      }
+    }
+    return edited;
+  }
+
+  /** Secrets typed in clear are written sealed. True when the document was edited. */
+  private sealSecrets(doc: YAML.Document): boolean {
+    if (!this.box) return false;
+    const plain = toPlain(doc);
+    let edited = false;
+    for (const p of this.secretPaths()) {
+      const v = getPath(plain, p);
+      if (typeof v === 'string' && v !== '' && !this.box.isSealed(v)) { doc.setIn(p, this.box.seal(v)); edited = true; }
+    }
+    return edited;
   }
 
   // One save at a time, so two concurrent read-modify-writes cannot lose each other's change.
@@ -301,7 +408,10 @@ export class ConfigService {
 
 interface Loaded { text: string | null; config: Config; issues: FieldError[] }
 
-async function loadLenient(file: string, log: Logger, schema: z.ZodType<Config>): Promise<Loaded> {
+/** Opens (or, without the machine key yet, drops) the sealed secrets of the file's data before validation. */
+type SecretOpener = (raw: Record<string, unknown>) => void;
+
+async function loadLenient(file: string, log: Logger, schema: z.ZodType<Config>, open?: SecretOpener): Promise<Loaded> {
   const defaults = schema.parse({});
   let text: string;
   try {
@@ -314,7 +424,11 @@ async function loadLenient(file: string, log: Logger, schema: z.ZodType<Config>)
     log.error('cannot read the configuration file, using defaults', { path: file, err: e });
     return { text: null, config: defaults, issues: [{ path: '', message: `Cannot read ${file}: ${(e as Error).message}` }] };
   }
+  return parseLenient(text, file, log, schema, open);
+}
 
+function parseLenient(text: string, file: string, log: Logger, schema: z.ZodType<Config>, open?: SecretOpener): Loaded {
+  const defaults = schema.parse({});
   const doc = YAML.parseDocument(text);
   if (doc.errors.length) {
     const issues = yamlErrors(doc.errors);
@@ -337,6 +451,7 @@ async function loadLenient(file: string, log: Logger, schema: z.ZodType<Config>)
   // Drop what is wrong, one round of issues at a time, until the rest validates.
   const issues: FieldError[] = [];
   let data: Record<string, unknown> = raw;
+  open?.(data);
   for (let round = 0; round < 20; round++) {
     const r = schema.safeParse(data);
     if (r.success) return { text, config: r.data, issues };
@@ -363,6 +478,23 @@ async function loadLenient(file: string, log: Logger, schema: z.ZodType<Config>)
   }
   log.error('the configuration file could not be repaired; starting with defaults', { path: file });
   return { text, config: defaults, issues };
+}
+
+function secretOpener(schema: z.ZodType, box: Pick<SecretBox, 'tryOpen'> | undefined, log: Logger): SecretOpener {
+  return (raw) => {
+    for (const k of configKeys(schema)) {
+      if (!k.secret) continue;
+      const v = getPath(raw, k.path);
+      if (!isSealed(v)) continue;
+      const open = box?.tryOpen(v) ?? null;
+      if (open !== null) setPath(raw, k.path, open);
+      else {
+        // Without the machine key (yet) the value cannot be checked: it stays unset until the key is attached.
+        if (box) log.error('a secret in the configuration cannot be decrypted (another machine key?); re-enter it', { key: k.key });
+        removePath(raw, k.path);
+      }
+    }
+  };
 }
 
 // ---- validation ------------------------------------------------------------------------------------
@@ -396,7 +528,7 @@ function mergeInto(doc: YAML.Document, at: string[], patch: Record<string, unkno
     if (isPlainObject(v)) {
       if (YAML.isMap(doc.getIn(p, true))) { mergeInto(doc, p, v); continue; }
       const fresh = withoutNulls(v);
-      if (Object.keys(fresh).length) doc.setIn(p, fresh);
+      if (Object.keys(fresh).length) doc.setIn(p, doc.createNode(fresh));
       continue;
     }
     doc.setIn(p, v); // keeps the scalar node, and so its comment, when replacing a scalar
@@ -406,7 +538,7 @@ function mergeInto(doc: YAML.Document, at: string[], patch: Record<string, unkno
 function replaceInto(doc: YAML.Document, at: string[], obj: Record<string, unknown>): void {
   const node = at.length ? doc.getIn(at, true) : doc.contents;
   if (!YAML.isMap(node)) {
-    if (at.length) doc.setIn(at, obj);
+    if (at.length) doc.setIn(at, doc.createNode(obj));
     else doc.contents = doc.createNode(obj);
     return;
   }
@@ -489,4 +621,117 @@ function deepFreeze<T>(v: T): T {
     for (const x of Object.values(v)) deepFreeze(x);
   }
   return v;
+}
+
+function getPath(obj: unknown, p: readonly string[]): unknown {
+  let cur = obj;
+  for (const k of p) {
+    if (!isPlainObject(cur) || !Object.hasOwn(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+function setPathOn(obj: Record<string, unknown>, p: readonly string[], value: unknown): Record<string, unknown> {
+  setPath(obj, [...p], value);
+  return obj;
+}
+
+/** Sets a value in the document, creating the mappings on its way (a section the text does not have). */
+function setInDoc(doc: YAML.Document, p: readonly string[], value: unknown): void {
+  for (let i = p.length - 1; i >= 0; i--) {
+    const parent = p.slice(0, i);
+    if (i === 0 ? doc.contents === null || YAML.isMap(doc.contents) : YAML.isMap(doc.getIn(parent, true))) {
+      const rest = p.slice(i);
+      const v = rest.length === 1 ? value : setPathOn({}, rest.slice(1), value);
+      if (i === 0 && doc.contents === null) doc.contents = doc.createNode({});
+      doc.setIn([...parent, rest[0]!], isPlainObject(v) ? doc.createNode(v) : v);
+      return;
+    }
+  }
+}
+
+/** The write-only form of a secret: {set: true} or {set: false}. */
+function isSetMarker(v: unknown): v is { set: boolean } {
+  return isPlainObject(v) && Object.keys(v).length === 1 && typeof v.set === 'boolean';
+}
+
+/** Whether a secret holds a value (an empty string or list is no value). */
+export function secretIsSet(v: unknown): boolean {
+  return !(v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0));
+}
+
+/** `obj` with the value at each path replaced by {set: true|false}; a fresh copy. */
+export function maskSecrets<T>(obj: T, paths: readonly (readonly string[])[]): T {
+  const out = structuredClone(obj);
+  for (const p of paths) {
+    const v = getPath(out, p);
+    if (v === undefined) continue;
+    setPath(out as unknown as Record<string, unknown>, [...p], { set: secretIsSet(v) });
+  }
+  return out;
+}
+
+/** The line (1-based) of the key at a dotted path, or of its nearest ancestor the text has. */
+function lineOf(doc: YAML.Document, lines: YAML.LineCounter, p: readonly string[]): number | undefined {
+  for (let n = p.length; n > 0; n--) {
+    const parent = n === 1 ? doc.contents : doc.getIn(p.slice(0, n - 1), true);
+    if (!YAML.isMap(parent)) continue;
+    const pair = parent.items.find((it) => (YAML.isScalar(it.key) ? String(it.key.value) : String(it.key)) === p[n - 1]);
+    const node = pair && (YAML.isNode(pair.key) ? pair.key : YAML.isNode(pair.value) ? pair.value : undefined);
+    if (node?.range) return lines.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+// ---- key metadata ----------------------------------------------------------------------------------
+
+/** One configuration key as the API, the CSV export and docs/configuration.md describe it. */
+export interface ConfigKeyInfo {
+  /** Dotted: `server.port`. */
+  key: string;
+  path: string[];
+  default: unknown;
+  description: string;
+  /** Write-only: never shown, exported or logged in clear. */
+  secret: boolean;
+  /** False when a change takes effect at the next start only. */
+  live: boolean;
+  /** ms, s, min, h, days, KiB, MiB, KiB/min; '' when none. */
+  unit: string;
+  /** The key's JSON Schema (input side), for bounds and types. */
+  schema: Record<string, unknown>;
+}
+
+const UNITS: [RegExp, string][] = [
+  [/_kib_per_minute$/, 'KiB/min'], [/_ms$/, 'ms'], [/_seconds$/, 's'], [/_minutes$/, 'min'], [/_hours$/, 'h'],
+  [/_days$/, 'days'], [/_(kb|kib)$/, 'KiB'], [/_(mb|mib)$/, 'MiB'],
+];
+
+const keyCache = new WeakMap<object, ConfigKeyInfo[]>();
+
+/** Every key of a configuration schema (sections and nested mappings flattened to dotted keys). */
+export function configKeys(schema: z.ZodType): ConfigKeyInfo[] {
+  const hit = keyCache.get(schema);
+  if (hit) return hit;
+  type Json = Record<string, any>;
+  const root = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  const out: ConfigKeyInfo[] = [];
+  const walk = (node: Json, at: string[], inherited: { secret: boolean; restart: boolean }, defaults: unknown) => {
+    for (const [k, p] of Object.entries((node.properties ?? {}) as Record<string, Json>)) {
+      const path = [...at, k];
+      const meta = { secret: inherited.secret || p.secret === true, restart: inherited.restart || p.restart === true };
+      const dflt = p.default !== undefined ? p.default : getPath(defaults, [k]);
+      if (p.type === 'object' && p.properties) { walk(p, path, meta, dflt); continue; }
+      out.push({
+        key: path.join('.'), path, default: dflt, description: typeof p.description === 'string' ? p.description : '',
+        secret: meta.secret, live: !meta.restart,
+        unit: typeof p.unit === 'string' ? p.unit : UNITS.find(([re]) => re.test(k))?.[1] ?? '',
+        schema: p,
+      });
+    }
+  };
+  walk(root, [], { secret: false, restart: false }, schema.safeParse({}).data);
+  keyCache.set(schema, out);
+  return out;
 }

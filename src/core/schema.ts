@@ -1,4 +1,5 @@
-// Core tables (migration versions 1-99): users, sessions, API keys, the audit log and system settings.
+// Core tables (migration versions 1-99): users, sessions, API keys, the audit log, system settings and
+// temporary passwords.
 // Times are ISO 8601 strings and IDs UUIDs, both bound from JavaScript: the store journals statements,
 // so SQL must stay deterministic (no datetime('now'), no random()).
 import type { Migration } from './store/types.js';
@@ -68,6 +69,20 @@ export const coreMigrations: Migration[] = [
         key        TEXT PRIMARY KEY,
         value      TEXT NOT NULL,
         updated_at TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'core: temporary passwords (password recovery by e-mail)',
+    // One pending temporary password per user, scrypt-hashed like the real one, which stays valid until
+    // the temporary one is used to set a new password (docs/auth.md, "Password recovery").
+    up: `
+      CREATE TABLE user_temp_passwords (
+        user_id    TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        hash       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
       );
     `,
   },

@@ -5,7 +5,8 @@ import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { navigate, useLocation } from '../lib/router.js';
 import { displayName, signOut, useSession } from '../lib/session.js';
 import { nav } from '../routes.js';
-import { Icon, Logo } from './icons.js';
+import { Icon } from './icons.js';
+import { BrandLogo, loadIdentity } from '../lib/identity.js';
 import { ConfirmHost } from './modal.js';
 import { Toasts } from './toasts.js';
 
@@ -23,6 +24,7 @@ export function Shell({ children }) {
   const [open, setOpen] = useState(false);
   const main = useRef(null);
   const first = useRef(true);
+  useEffect(() => { loadIdentity(); }, [s.probeName]); // accent colour, logo and favicon
 
   // A new page: close the drawer and move focus to the content, as a page load would.
   useEffect(() => {
@@ -48,11 +50,11 @@ export function Shell({ children }) {
     <header class="topbar">
       <button type="button" class="btn btn-icon btn-ghost" aria-label="Menu" aria-expanded=${open ? 'true' : 'false'}
         aria-controls="sidebar" onClick=${() => setOpen(!open)}><${Icon} name=${open ? 'close' : 'menu'} size=${22} /></button>
-      <a href="/" class="brand brand-top"><${Logo} size=${26} /><span class="brand-name">${s.probeName}</span></a>
+      <a href="/" class="brand brand-top"><${BrandLogo} size=${26} /><span class="brand-name">${s.probeName}</span></a>
     </header>
     <aside class="sidebar" id="sidebar">
       <a href="/" class="brand">
-        <${Logo} size=${32} />
+        <${BrandLogo} size=${32} />
         <span class="brand-text"><span class="brand-name">${s.probeName}</span><span class="brand-sub">netprobe</span></span>
       </a>
       <nav class="nav" aria-label="Main">

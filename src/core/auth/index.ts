@@ -10,6 +10,7 @@ import { BootstrapService } from './bootstrap.js';
 import { RateLimiter } from './ratelimit.js';
 import type { Principal } from './scopes.js';
 import { SessionService } from './sessions.js';
+import { TemporaryPasswordService } from './temporary.js';
 import type { Authenticator } from './types.js';
 import { UserService } from './users.js';
 
@@ -21,6 +22,8 @@ export interface AuthServices {
   limiter: RateLimiter;
   authenticator: Authenticator;
   bootstrap: BootstrapService;
+  /** Temporary passwords sent by password recovery (docs/auth.md). */
+  temporary: TemporaryPasswordService;
   /** Starts the hourly purge of expired sessions and stale limiter entries; returns the stop function. */
   startMaintenance(): () => void;
 }
@@ -43,14 +46,16 @@ export function createAuth(app: { store: Store; config: ConfigService; clock: Cl
   }));
   const bootstrap: BootstrapService = new BootstrapService({ store, clock, log, users, dataDir: config.dataDir });
   const authenticator = createAuthenticator({ sessions, apiKeys, config });
+  const temporary = new TemporaryPasswordService(store, clock);
 
   return {
-    users, sessions, apiKeys, limiter, authenticator, bootstrap,
+    users, sessions, apiKeys, limiter, authenticator, bootstrap, temporary,
     startMaintenance() {
       let timer: { cancel(): void } | undefined;
       let stopped = false;
       const tick = () => {
         limiter.prune();
+        temporary.purgeExpired().catch((e) => log.error('temporary password purge failed', { err: e as Error }));
         sessions.purgeExpired()
           .then((n) => { if (n) log.debug('expired sessions purged', { count: n }); })
           .catch((e) => log.error('session purge failed', { err: e as Error }))
@@ -66,6 +71,7 @@ export type { ApiKeyService, PublicApiKey } from './apikeys.js';
 export type { BootstrapService } from './bootstrap.js';
 export type { RateLimiter } from './ratelimit.js';
 export type { SessionService } from './sessions.js';
+export type { TemporaryPasswordService } from './temporary.js';
 export type { PublicUser, UserService } from './users.js';
 export type { Authenticator } from './types.js';
 

@@ -15,6 +15,7 @@ import { hashPassword, passwordPolicyErrors } from './passwords.js';
 import type { Role } from './scopes.js';
 import type { InTx, UserRow } from './types.js';
 import { endUserSessions } from './sessions.js';
+import { retireTemporaryPassword } from './temporary.js';
 
 export const Username = z.string().min(3).max(64)
   .regex(/^[A-Za-z0-9._-]+$/, 'Use 3 to 64 letters, digits, dots, dashes or underscores');
@@ -92,6 +93,11 @@ export class UserService {
   get(id: string): PublicUser | null {
     const r = this.row(id);
     return r ? toPublicUser(r) : null;
+  }
+
+  /** Enabled users with this e-mail address (compared without regard to case). */
+  byEmail(email: string): UserRow[] {
+    return this.store.all<UserRow>(`SELECT ${COLS} FROM users WHERE email = ? COLLATE NOCASE AND disabled = 0 LIMIT 2`, [email]);
   }
 
   /** Case-insensitive, as usernames are unique without regard to case. */
@@ -186,6 +192,8 @@ export class UserService {
       if (changed.length) {
         tx.run(`UPDATE users SET ${sets.join(', ')}, updated_at = ? WHERE id = ?`, [...params, now, id]);
       }
+      // A new password (set by anyone, or through a temporary password) retires a pending temporary one.
+      if (hash) retireTemporaryPassword(tx, id);
       if (changed.includes('disabled') && disabled) endUserSessions(tx, id);
       else if (changed.includes('password')) endUserSessions(tx, id, opts.keepSessionId);
       if (hash && cur.one_time) {
@@ -222,6 +230,7 @@ export class UserService {
 /** Deletes a user and what hangs off it; explicit, so it does not depend on PRAGMA foreign_keys. */
 export function deleteUser(tx: Tx, id: string): void {
   endUserSessions(tx, id);
+  retireTemporaryPassword(tx, id);
   tx.run('DELETE FROM api_keys WHERE owner_id = ?', [id]);
   tx.run('DELETE FROM users WHERE id = ?', [id]);
 }

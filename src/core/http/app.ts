@@ -18,6 +18,11 @@ import { parseInput, validationError } from './validate.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/**
+ * Paths outside /api that tools expect at the root, answered by the API route they name (with its access
+ * rule, validation and OpenAPI entry): Prometheus scrapes /metrics by default.
+ */
+const ROOT_ALIASES = new Map([['/metrics', '/api/metrics']]);
 
 export interface HttpApp {
   server: Server;
@@ -44,7 +49,8 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('X-Frame-Options', 'DENY');
-    const pathname = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
+    const requested = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
+    const pathname = ROOT_ALIASES.get(requested) ?? requested;
     if (pathname !== '/api' && !pathname.startsWith('/api/')) {
       // On a fresh probe (no administrator yet) the first page a browser gets is the setup wizard.
       if (pathname === '/' && app.auth.bootstrap.needed()) {

@@ -1,4 +1,4 @@
-// Routes that describe the service itself: version, web identity, OpenAPI document, route listing, live log.
+// Routes that describe the service itself: version, OpenAPI document, route listing (web identity: web-identity/).
 import { z } from 'zod';
 import { CachedJson } from '../../core/http/cached-json.js';
 import { buildOpenApi } from '../../core/http/openapi.js';
@@ -16,12 +16,6 @@ export function metaRoutes(app: AppContext): AnyRoute[] {
       response: Version,
       handler: () => ({ name: 'netprobe', version: app.version, prerelease: app.version.includes('-'), channel: 'alpha',
         node: process.version }),
-    }),
-    route({
-      method: 'GET', path: '/api/web-identity', auth: 'none', tag: 'system',
-      summary: "The probe's name as the web interface shows it, also on the sign-in page",
-      response: z.object({ probe_name: z.string() }),
-      handler: () => ({ probe_name: app.config.get().probe.name }),
     }),
     route({
       method: 'GET', path: '/api/openapi.json', auth: 'none', tag: 'system', summary: 'OpenAPI 3.1 document of this API',

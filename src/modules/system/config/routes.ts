@@ -1,0 +1,120 @@
+// /api/config: the configuration file as YAML, as JSON, as CSV, and its import (all admin). Saves are
+// strict (400 naming each key, with its line for YAML and CSV), atomic, applied live where the key
+// allows, and audited with the names of the changed keys only.
+import { z } from 'zod';
+import type { AppContext } from '../../../core/context.js';
+import { HttpError } from '../../../core/errors.js';
+import { readBody } from '../../../core/http/body.js';
+import { parseGuardedJson } from '../../../core/http/json-guard.js';
+import { route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
+import { ConfigApiService, type ImportFormat } from './service.js';
+
+const SaveResult = z.object({
+  changed: z.array(z.string()), applied_live: z.array(z.string()), restart_required: z.array(z.string()),
+});
+const ImportResult = SaveResult.extend({
+  dry_run: z.boolean(),
+  changes: z.array(z.object({ key: z.string(), from: z.unknown(), to: z.unknown() })),
+});
+const ImportQuery = z.strictObject({
+  dry_run: z.enum(['true', 'false', '1', '0']).optional().describe('true: validate and list the changes without applying them'),
+});
+
+const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'];
+const CSV_TYPES = ['text/csv', 'application/csv'];
+
+function mediaType(ctx: RequestCtx): string {
+  return String(ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+async function readText(ctx: RequestCtx, allowed: string[], what: string): Promise<string> {
+  const limit = ctx.app.config.get().http.json_limit_kb * 1024;
+  const type = mediaType(ctx);
+  if (!allowed.includes(type) && !(allowed.includes('application/json') && type.endsWith('+json'))) {
+    throw new HttpError(415, 'unsupported_media_type', `Send ${what} as ${allowed.join(', ')}`);
+  }
+  const buf = await readBody(ctx.req, limit);
+  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  try { return text.decode(buf); } catch {
+    throw new HttpError(400, 'validation_failed', 'The body is not valid UTF-8', { errors: [{ path: '', message: 'Not UTF-8' }] });
+  }
+}
+
+export function configRoutes(app: AppContext): AnyRoute[] {
+  const svc = new ConfigApiService(app);
+  const audited = async (ctx: RequestCtx, via: string, changed: string[]) => {
+    // Key names only: values (secrets among them) never reach the audit log.
+    if (changed.length) await ctx.audit('config.save', null, { via, keys: changed });
+  };
+  return [
+    route({
+      method: 'GET', path: '/api/config', admin: true, tag: 'system', produces: 'application/yaml',
+      summary: 'The configuration file as YAML (admin); secrets shown as {set: true|false}',
+      handler: ({ res }) => {
+        const text = svc.yamlText();
+        res.writeHead(200, {
+          'Content-Type': 'application/yaml; charset=utf-8', 'Cache-Control': 'no-store',
+          'Content-Length': String(Buffer.byteLength(text)),
+        }).end(text);
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/config', admin: true, tag: 'system', rawBody: true, consumes: YAML_TYPES,
+      summary: 'Save the configuration file from YAML (admin)',
+      description: 'The whole file, validated before anything is written: 400 lists each invalid key with its line. ' +
+        'A secret left out or sent as {set: true} keeps its value; {set: false} clears it. The answer names the ' +
+        'changed keys, those applied live and those that need a restart.',
+      response: SaveResult,
+      handler: async (ctx) => {
+        const r = await svc.saveYaml(await readText(ctx, YAML_TYPES, 'the configuration'));
+        await audited(ctx, 'yaml', r.changed);
+        return r;
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/config/json', admin: true, tag: 'system',
+      summary: 'The configuration as JSON, defaults filled in (admin); secrets shown as {set: true|false}',
+      response: z.record(z.string(), z.unknown()),
+      handler: () => svc.json(),
+    }),
+    route({
+      method: 'POST', path: '/api/config/json', admin: true, tag: 'system',
+      summary: 'Save the whole configuration from JSON (admin); keys left out take their defaults, secrets left out are kept',
+      body: z.record(z.string(), z.unknown()), response: SaveResult,
+      handler: async (ctx) => {
+        const r = await svc.saveJson(ctx.body);
+        await audited(ctx, 'json', r.changed);
+        return r;
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/config/export', admin: true, tag: 'system', produces: 'text/csv',
+      summary: 'The configuration as CSV: key,value,default,description (admin); secrets never in clear',
+      handler: ({ res }) => {
+        const csv = svc.exportCsv();
+        res.writeHead(200, {
+          'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'no-store',
+          'Content-Disposition': 'attachment; filename="netprobe-config.csv"', 'Content-Length': String(Buffer.byteLength(csv)),
+        }).end(csv);
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/config/import', admin: true, tag: 'system', rawBody: true,
+      consumes: [...CSV_TYPES, ...YAML_TYPES], query: ImportQuery, response: ImportResult,
+      summary: 'Import keys from a CSV export, YAML or JSON (admin); dry_run=true lists the changes only',
+      description: 'Keys left out stay as they are. Everything is validated before anything changes (400 names each key, ' +
+        'with its line for CSV). A secret sent as {"set":true} is kept, {"set":false} clears it.',
+      handler: async (ctx) => {
+        const type = mediaType(ctx);
+        const format: ImportFormat = CSV_TYPES.includes(type) ? 'csv'
+          : type === 'application/json' || type.endsWith('+json') ? 'json' : 'yaml';
+        const text = await readText(ctx, [...CSV_TYPES, ...YAML_TYPES, 'application/json'], 'the import');
+        if (format === 'json') parseGuardedJson(text); // prototype keys, depth and control characters refused
+        const dryRun = ctx.query.dry_run === 'true' || ctx.query.dry_run === '1';
+        const r = await svc.import(text, format, dryRun);
+        if (!dryRun) await audited(ctx, `import-${format}`, r.changed);
+        return r;
+      },
+    }),
+  ];
+}
