@@ -387,3 +387,25 @@ test('discovery: device and node kinds, link sources, liveness sources, scan sta
     assert.ok((SNMP_VERSION_NAMES as readonly string[]).includes(String(v)), `${VOCAB} SCAN_SNMP_VERSIONS: ${String(v)} is not a snmp_version the scan takes`);
   }
 });
+
+test('discovery, part 2: SSH platforms, enrichment outcomes, route sources, diff statuses, match reasons, bridge results, owned fields', async () => {
+  const { OWNED_FIELDS } = await import('../../src/modules/v1sion/brain/diff.js');
+  sameValues(`SSH target platforms (${VOCAB} SSH_PLATFORMS, server POST /api/v1sion/ssh-targets body.platform)`,
+    routeEnum('POST', '/api/v1sion/ssh-targets', 'body', ['platform']), values(ui.SSH_PLATFORMS));
+  sameValues(`enrichment platforms (${VOCAB} SSH_PLATFORMS, server POST /api/v1sion/enrich-ssh body.platform)`,
+    routeEnum('POST', '/api/v1sion/enrich-ssh', 'body', ['platform']), values(ui.SSH_PLATFORMS));
+  labelsFor(`enrichment target states (${VOCAB} ENRICH_TARGET_STATES, server GET /api/v1sion/enrich-ssh/:job_id results[].state)`,
+    routeEnum('GET', '/api/v1sion/enrich-ssh/:job_id', 'response', ['results', '[]', 'state']), ui.ENRICH_TARGET_STATES);
+  labelsFor(`route sources (${VOCAB} ROUTE_SOURCES, server GET /api/v1sion/routes query.source)`,
+    routeEnum('GET', '/api/v1sion/routes', 'query', ['source']), ui.ROUTE_SOURCES);
+  labelsFor(`route sources (${VOCAB} ROUTE_SOURCES, server POST /api/v1sion/routes body.source)`,
+    routeEnum('POST', '/api/v1sion/routes', 'body', ['source']), ui.ROUTE_SOURCES);
+  labelsFor(`diff statuses (${VOCAB} DIFF_STATUSES, server POST /api/v1sion/brain/diff items[].status)`,
+    routeEnum('POST', '/api/v1sion/brain/diff', 'response', ['items', '[]', 'status']), ui.DIFF_STATUSES);
+  labelsFor(`match reasons (${VOCAB} MATCH_REASONS, server POST /api/v1sion/brain/diff items[].candidates[].reason)`,
+    routeEnum('POST', '/api/v1sion/brain/diff', 'response', ['items', '[]', 'candidates', '[]', 'reason']), ui.MATCH_REASONS);
+  labelsFor(`bridge item results (${VOCAB} BRIDGE_RESULTS, server POST /api/v1sion/brain/bulk-create items[].status)`,
+    routeEnum('POST', '/api/v1sion/brain/bulk-create', 'response', ['items', '[]', 'status']), ui.BRIDGE_RESULTS);
+  labelsFor(`owned fields (${VOCAB} OWNED_FIELD_LABELS, server v1sion/brain/diff.ts OWNED_FIELDS)`,
+    new Set(Object.values(OWNED_FIELDS).flat()), ui.OWNED_FIELD_LABELS);
+});

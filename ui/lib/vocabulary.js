@@ -92,7 +92,7 @@ export const SNMP_WALK_OPTIONS = ['timeout', 'retries', 'max_repetitions', 'max_
 /** Where a device's vendor profile came from. */
 export const SNMP_VENDOR_FROM = { saved: 'pinned for this device', identified: 'identified live', default: 'default (not identified)' };
 
-// ---- discovery (subnet scans and topology sessions) -----------------------------------------------------
+// ---- discovery (subnet scans, topology sessions, SSH enrichment, routes, the inventory bridge) ----------
 
 /** The version of a scan's typed-in community or v3 user, in SPEC's spellings (POST /api/v1sion/scan snmp_version). */
 export const SCAN_SNMP_VERSIONS = [{ value: '2c', label: 'v2c' }, { value: '1', label: 'v1' }, { value: '3', label: 'v3' }];
@@ -138,6 +138,58 @@ export const LINK_SOURCES = {
 export const NODE_SCAN_STATES = {
   new: { label: 'New', tone: 'info', hint: 'Found by the last merged scan' },
   missing: { label: 'Missing', tone: 'warn', hint: 'Not seen by the last merged scan' },
+};
+
+/** SSH targets' platforms (a target's `platform`): `auto` tells it from the SSH banner, then `uname`, then `show version`. */
+export const SSH_PLATFORMS = [
+  { value: 'auto', label: 'Detect automatically' },
+  { value: 'linux', label: 'Linux' },
+  { value: 'cisco_ios', label: 'Cisco IOS / IOS XE' },
+  { value: 'cisco_nxos', label: 'Cisco NX-OS' },
+  { value: 'junos', label: 'Juniper Junos' },
+  { value: 'routeros', label: 'MikroTik RouterOS' },
+  { value: 'arubaos_cx', label: 'ArubaOS-CX' },
+  { value: 'fortios', label: 'FortiOS' },
+];
+
+/** How one target of an SSH enrichment ended (its `state`). */
+export const ENRICH_TARGET_STATES = {
+  ok: { label: 'Enriched', tone: 'ok' },
+  failed: { label: 'Failed', tone: 'bad' },
+  cancelled: { label: 'Cancelled', tone: 'warn' },
+};
+
+/** Where a documented route came from (a route's `source`). */
+export const ROUTE_SOURCES = {
+  manual: { label: 'Manual', hint: 'Typed in by a person' },
+  snmp: { label: 'SNMP', hint: 'Imported from a routing table a scan read over SNMP' },
+  ssh: { label: 'SSH', hint: 'Imported from a routing table SSH enrichment read' },
+};
+
+/** A discovered device against the inventory (a diff item's `status`). */
+export const DIFF_STATUSES = {
+  new: { label: 'New', tone: 'info', hint: 'No inventory record matches it' },
+  changed: { label: 'Changed', tone: 'warn', hint: 'Matches a record, and some of the fields discovery keeps differ' },
+  unchanged: { label: 'Unchanged', tone: 'ok', hint: 'Matches a record that already says what discovery found' },
+};
+
+/** Why a device was paired with an inventory record (a pairing's or candidate's `reason`), strongest first. */
+export const MATCH_REASONS = {
+  linked: 'Linked before', asset_tag: 'Asset tag', serial: 'Serial number', mac: 'MAC address', engine_id: 'SNMP engine ID',
+  address: 'Management address', name: 'Name',
+};
+
+/** What a link or create did with one device (an item result's `status`). */
+export const BRIDGE_RESULTS = {
+  linked: { label: 'Linked', tone: 'ok' },
+  created: { label: 'Created', tone: 'ok' },
+  skipped: { label: 'Skipped', tone: 'warn' },
+};
+
+/** The inventory fields discovery keeps up to date (a diff change's `field`), as the inventory's forms name them. */
+export const OWNED_FIELD_LABELS = {
+  ip_addresses: 'IP addresses', mac_addresses: 'MAC addresses', vendor: 'Vendor', manufacturer: 'Manufacturer', model: 'Model',
+  serial_number: 'Serial number', os: 'Operating system', os_version: 'OS version',
 };
 
 // ---- webhooks ------------------------------------------------------------------------------------------

@@ -180,3 +180,149 @@ export function nodeCounts(nodes) {
   }
   return c;
 }
+
+// ---- SSH enrichment ------------------------------------------------------------------------------------------
+
+/** An enrichment before its first message. `targets` are the ones the start answered ({id, name, host, port, created}). */
+export function initialEnrich(targets = []) {
+  return { state: 'running', message: '', progress: 0, done: 0, total: targets.length, targets, results: [], counts: null };
+}
+
+/**
+ * The enrichment after some stream messages: its phase message, progress (done of total), one outcome per
+ * target as it finishes (a later one for the same target replaces the earlier), and the final state.
+ */
+export function applyEnrichMessages(run, messages) {
+  const next = { ...run };
+  let results = run.results;
+  for (const m of messages) {
+    if (!m || typeof m.type !== 'string') continue;
+    if (typeof m.progress === 'number') next.progress = Math.max(next.progress, Math.min(100, m.progress));
+    if (m.type === 'phase') {
+      next.message = m.message ?? '';
+      if (Number.isFinite(m.total)) next.total = m.total;
+    } else if (m.type === 'progress') {
+      if (Number.isFinite(m.done)) next.done = m.done;
+      if (Number.isFinite(m.total)) next.total = m.total;
+    } else if (m.type === 'target' && m.target?.target_id) {
+      results = [...results.filter((r) => r.target_id !== m.target.target_id), m.target];
+    } else if (FINAL_TYPES.has(m.type)) {
+      next.state = m.type;
+      if (m.result?.counts) next.counts = m.result.counts;
+      if (Array.isArray(m.result?.results)) results = m.result.results;
+      if (m.type === 'completed') next.progress = 100;
+      if (m.type === 'failed') next.error = m.error ?? null;
+    }
+  }
+  next.results = results;
+  next.done = Math.max(next.done, results.length);
+  return next;
+}
+
+/**
+ * The addresses a session enrichment tries: the first address (IPv4 first) of each node of the chosen
+ * kinds; nodes marked missing only when asked. Nodes without an address cannot be reached.
+ */
+export function enrichAddresses(nodes, { kinds, includeMissing = false }) {
+  const out = [];
+  for (const n of nodes) {
+    if (!kinds.includes(n.kind ?? 'unknown')) continue;
+    if (n.scan_state === 'missing' && !includeMissing) continue;
+    const addr = [...(n.addresses ?? [])].sort(compareIp)[0];
+    if (addr && !out.includes(addr)) out.push(addr);
+  }
+  return out;
+}
+
+/** "up 3 d 4 h" style: seconds of uptime as days, hours and minutes. */
+export function uptime(seconds) {
+  if (!Number.isFinite(seconds)) return null;
+  const d = Math.floor(seconds / 86_400), h = Math.floor((seconds % 86_400) / 3600), m = Math.floor((seconds % 3600) / 60);
+  return d ? `${d} d ${h} h` : h ? `${h} h ${m} min` : `${m} min`;
+}
+
+// ---- routes --------------------------------------------------------------------------------------------------
+
+/** Whether text is a whole IPv4 or IPv6 address (the routes list's "contains" filter waits for one). */
+export function isAddress(text) {
+  const s = String(text ?? '').trim();
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(s)) return s.split('.').every((o) => Number(o) <= 255);
+  if (!/^[0-9a-f:.]+$/i.test(s) || !s.includes(':')) return false;
+  // The URL parser knows IPv6 (compressed forms, an IPv4 tail) in the browser and in Node alike.
+  try { new URL(`http://[${s}]/`); return true; } catch { return false; }
+}
+
+/** A route's device as the form holds it, from the device the API answered: {kind, session_id, node_id, endpoint}. */
+export function deviceFormOf(device) {
+  if (device?.type === 'session_node') return { kind: 'session_node', session_id: device.session_id, node_id: device.node_id, endpoint: null };
+  if (device?.type === 'endpoint') {
+    return { kind: 'endpoint', session_id: '', node_id: '', endpoint: { id: device.id, short_id: device.short_id, name: device.name } };
+  }
+  return { kind: 'none', session_id: '', node_id: '', endpoint: null };
+}
+
+/** The API's device from the form's: null, a session node, or an endpoint. */
+export function deviceBodyOf(v) {
+  if (v.kind === 'session_node') return { type: 'session_node', session_id: v.session_id, node_id: v.node_id };
+  if (v.kind === 'endpoint') return { type: 'endpoint', id: v.endpoint?.id ?? '' };
+  return null;
+}
+
+/**
+ * The body of POST /api/v1sion/routes from the form's values; with `before` (the route being edited)
+ * only the fields that changed, for PUT. Empty next hop and interface are null (directly connected, not
+ * said); the metric is a number or null.
+ */
+export function routeBody(v, before = null) {
+  const trimmed = (s) => String(s ?? '').trim();
+  const metricText = trimmed(v.metric);
+  const all = {
+    destination: trimmed(v.destination),
+    next_hop: trimmed(v.next_hop) || null,
+    device: deviceBodyOf(v.device),
+    interface: trimmed(v.interface) || null,
+    metric: metricText === '' ? null : Number(metricText),
+    source: v.source,
+    note: String(v.note ?? ''),
+  };
+  if (!before) return all;
+  const prev = {
+    destination: before.destination, next_hop: before.next_hop, device: deviceBodyOf(deviceFormOf(before.device)),
+    interface: before.interface, metric: before.metric, source: before.source, note: before.note,
+  };
+  const changed = {};
+  for (const [k, val] of Object.entries(all)) if (JSON.stringify(val) !== JSON.stringify(prev[k])) changed[k] = val;
+  return changed;
+}
+
+/** A scan route offered for import, as the body of POST /api/v1sion/routes (source snmp), for a device or none. */
+export function importBody(r, device, source = 'snmp') {
+  const note = [r.agent ? `Read from ${r.agent}` : null, r.protocol ? `protocol ${r.protocol}` : null].filter(Boolean).join(', ');
+  return {
+    destination: r.destination, next_hop: r.next_hop ?? r.gateway ?? null, device, interface: r.interface ?? null,
+    metric: Number.isInteger(r.metric) && r.metric >= 0 ? r.metric : null, source, note,
+  };
+}
+
+// ---- the inventory bridge ------------------------------------------------------------------------------------
+
+/** A diff's items by status, each list in the source's order; and the group to show first. */
+export function diffGroups(diff) {
+  const g = { new: [], changed: [], unchanged: [] };
+  for (const it of diff?.items ?? []) (g[it.status] ??= []).push(it);
+  return g;
+}
+
+/** Text a diff item matches a filter on: names, addresses, MACs, vendor, model, serial, the record it matched. */
+export function diffText(it) {
+  const d = it.device;
+  return [d.name, d.sys_name, ...d.addresses, ...d.macs, ...d.hostnames, d.vendor, d.model, d.serial, d.os,
+    it.match?.inventory?.short_id, it.match?.inventory?.name].filter(Boolean).join(' ').toLowerCase();
+}
+
+/** A field's value in a diff, as text: lists joined, empty as null. */
+export function fieldText(v) {
+  if (v === null || v === undefined || v === '') return null;
+  if (Array.isArray(v)) return v.length ? v.join(', ') : null;
+  return String(v);
+}

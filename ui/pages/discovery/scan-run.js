@@ -1,12 +1,14 @@
 // One scan, followed to its end: the stream (EventSource on GET /api/v1sion/scan/:job_id/stream; the
 // session cookie goes with it) fills a progress bar, the current phase and a live host table; Cancel
 // stops it (DELETE). When the final message arrives the kept result replaces the live view: hosts,
-// devices, links and warnings, and it can be saved as a topology session.
+// devices, links and warnings, the routes its layer-3 devices offered (to import) and how its devices
+// compare with the inventory (those two load on first use), and it can be saved as a topology session.
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { count, dateTime, duration, ms } from '../../lib/format.js';
 import { html, useEffect, useState } from '../../lib/html.js';
 import { navigate, setQuery } from '../../lib/router.js';
+import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
 import { SCAN_PHASES, SCAN_STATES } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
@@ -18,7 +20,7 @@ import { Card } from '../../components/page.js';
 import { Tabs } from '../../components/tabs.js';
 import { applyMessages, FINAL_TYPES, initialRun, sessionNameFor } from './model.js';
 import { DevicesTable, HostsTable, LinksTable } from './scan-tables.js';
-import { updateScanState } from './section.js';
+import { Lazy, updateScanState } from './section.js';
 
 /** Messages that arrive together are applied together, at most this often (a /20 sends thousands). */
 const FLUSH_MS = 150;
@@ -179,18 +181,27 @@ const VIEWS = [
   { id: 'hosts', label: 'Hosts' },
   { id: 'devices', label: 'Devices' },
   { id: 'links', label: 'Links' },
+  { id: 'routes', label: 'Offered routes' },
+  { id: 'inventory', label: 'Compare with inventory', inventory: true },
 ];
+
+// The routes and the inventory comparison load on first use: the scan page's first load stays light.
+const loadRoutes = () => import('./offered-routes.js');
+const loadReconcile = () => import('./reconcile.js');
 
 /** The followed scan: progress, then the tabs of hosts, devices and links. */
 export function ScanRun({ jobId, subnet, scan, query, writable }) {
   const { run, result, retry } = scan;
+  const s = useSession();
   const [saving, setSaving] = useState(false);
   if (!run) return html`<${Card}><${Loading} label="Connecting to the scan…" /><//>`;
   const r = result.data;
-  const view = VIEWS.some((v) => v.id === query.view) ? query.view : 'hosts';
+  // Comparing with the inventory reads it (brain:read) through a discovery write route (v1sion:write).
+  const views = VIEWS.filter((v) => !v.inventory || (writable && can(s, 'brain:read')));
+  const view = views.some((v) => v.id === query.view) ? query.view : 'hosts';
   const base = `/discovery?job=${encodeURIComponent(jobId)}`;
   const hosts = r ? r.hosts : [...run.hosts.values()];
-  const n = { hosts: hosts.length, devices: r?.devices.length, links: r ? r.links.length : run.links || undefined };
+  const n = { hosts: hosts.length, devices: r?.devices.length, links: r ? r.links.length : run.links || undefined, routes: r?.routes?.length };
   const shownSubnet = r?.subnet ?? subnet;
   const later = html`<${EmptyState} icon="discovery" title="Not yet"><p>Devices and links are built from the hosts when the scan finishes.</p><//>`;
 
@@ -199,14 +210,17 @@ export function ScanRun({ jobId, subnet, scan, query, writable }) {
     ${result.error && result.error.status !== 409 && !run.hosts.size ? null : html`
       <${Progress} jobId=${jobId} subnet=${shownSubnet} run=${run} result=${result} writable=${writable} onSave=${() => setSaving(true)} />
       <${Tabs} label="Scan results" active=${view === 'hosts' ? base : `${base}&view=${view}`}
-        tabs=${VIEWS.map((v) => ({ href: v.id === 'hosts' ? base : `${base}&view=${v.id}`, label: n[v.id] === undefined ? v.label : `${v.label} (${n[v.id]})` }))} />
-      <${Card} pad=${false} class="disc-table-card">
+        tabs=${views.map((v) => ({ href: v.id === 'hosts' ? base : `${base}&view=${v.id}`, label: n[v.id] === undefined ? v.label : `${v.label} (${n[v.id]})` }))} />
+      ${view === 'inventory' && r ? html`<${Lazy} key=${jobId} load=${loadReconcile} name="Reconcile" label="Comparing with the inventory…"
+          props=${{ source: { scan_job_id: jobId }, group: query.group, onGroup: (g) => setQuery({ group: g }) }} />`
+        : html`<${Card} pad=${false} class="disc-table-card">
         ${view === 'hosts' ? html`<${HostsTable} hosts=${hosts} filter=${query.q ?? ''} offset=${Number(query.offset) || 0}
             onFilter=${(q) => setQuery({ q, offset: '' })} onOffset=${(o) => setQuery({ offset: o || '' }, { replace: false })}
             waiting=${!r && run.state === 'running' ? 'Hosts appear here one by one as they are identified.' : null} />`
           : !r ? later
             : view === 'devices' ? html`<${DevicesTable} devices=${r.devices} />`
-              : html`<${LinksTable} links=${r.links} devices=${r.devices} />`}
-      <//>`}
+              : view === 'routes' ? html`<${Lazy} key=${jobId} load=${loadRoutes} name="OfferedRoutes" props=${{ result: r, writable }} />`
+                : html`<${LinksTable} links=${r.links} devices=${r.devices} />`}
+      <//>`}`}
     ${saving ? html`<${SaveDialog} jobId=${jobId} subnet=${shownSubnet} onClose=${() => setSaving(false)} />` : null}`;
 }

@@ -1,10 +1,12 @@
 // What the discovery pages share: the section's stylesheet (awaited, so a page renders styled), the
-// tabs between scanning and the saved sessions, the scans this browser tab started (sessionStorage:
-// job id, subnet and time, never a credential), and the small cells the tables have in common.
-import { html } from '../../lib/html.js';
+// tabs between scanning, the saved sessions, SSH targets and routes, the scans this browser tab started
+// (sessionStorage: job id, subnet and time, never a credential), a part of a page loaded on first use
+// (Lazy), and the small cells the tables have in common.
+import { html, useEffect, useState } from '../../lib/html.js';
 import { loadStylesheet } from '../../lib/stylesheet.js';
-import { DEVICE_KINDS, LINK_SOURCES, SCAN_SOURCES } from '../../lib/vocabulary.js';
+import { DEVICE_KINDS, LINK_SOURCES, ROUTE_SOURCES, SCAN_SOURCES } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
+import { ErrorState, Loading } from '../../components/empty.js';
 import { Tabs } from '../../components/tabs.js';
 // The shared controls bring the search box, stat tiles, crumbs and layout helpers (grid-3, …).
 import '../../components/controls.js';
@@ -14,7 +16,26 @@ await loadStylesheet(new URL('./discovery.css', import.meta.url).pathname);
 
 export function DiscoveryTabs({ active }) {
   return html`<${Tabs} label="Discovery views" active=${active}
-    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/sessions', label: 'Sessions', icon: 'log' }]} />`;
+    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/sessions', label: 'Sessions', icon: 'log' },
+      { href: '/discovery/ssh-targets', label: 'SSH targets', icon: 'key' }, { href: '/discovery/routes', label: 'Routes', icon: 'send' }]} />`;
+}
+
+/**
+ * A part of a page whose module loads on first use (`load` returns the import; `name` is its export), so
+ * it weighs nothing until someone opens it. `props` go to the component.
+ */
+export function Lazy({ load, name, props, label = 'Loading…' }) {
+  const [mod, setMod] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let live = true;
+    load().then((m) => { if (live) setMod(m); }, (e) => { if (live) setError({ detail: `This part of the page could not be loaded: ${e.message}` }); });
+    return () => { live = false; };
+  }, []);
+  if (error) return html`<${ErrorState} error=${error} />`;
+  if (!mod) return html`<${Loading} label=${label} />`;
+  const C = mod[name];
+  return html`<${C} ...${props} />`;
 }
 
 // ---- the scans of this browser tab ----------------------------------------------------------------------
@@ -101,6 +122,32 @@ export function Addresses({ list, max = 3 }) {
     ${list.slice(0, max).map((a) => html`<div key=${a} class="mono">${a}</div>`)}
     ${more > 0 ? html`<div class="cell-sub">and ${more} more</div>` : null}
   </div>`;
+}
+
+/** Where a documented route came from (manual, snmp, ssh). */
+export function RouteSource({ source }) {
+  const s = ROUTE_SOURCES[source];
+  return html`<${Badge} tone=${source === 'manual' ? 'accent' : 'info'} title=${s?.hint}>${s?.label ?? source}<//>`;
+}
+
+/** An inventory record as "EP-3 core-sw", linked to its page. */
+export function RecordRef({ record }) {
+  if (!record) return none;
+  const type = record.type ?? 'endpoints';
+  return html`<a class="disc-rec" href=${`/inventory/${type}/${encodeURIComponent(record.short_id ?? record.id)}`}>${record.short_id
+    ? html`<span class="disc-sid">${record.short_id}</span> ` : null}${record.name ?? record.id}</a>`;
+}
+
+/** A route's device: a session's node (linked to the session) or an inventory endpoint; marked when deleted since. */
+export function RouteDevice({ device }) {
+  if (!device) return none;
+  if (device.type === 'session_node') {
+    return html`<div class="disc-name-cell"><a href=${`/discovery/sessions/${device.session_id}`}>${device.label ?? device.node_id}</a>
+      <div class="cell-sub">${device.label === null ? html`<span class="disc-gone">Node removed since</span>` : 'Session node'}</div></div>`;
+  }
+  return html`<div class="disc-name-cell">${device.name === null
+    ? html`<span class="mono small">${device.short_id ?? device.id.slice(0, 8)}</span><div class="cell-sub"><span class="disc-gone">Endpoint deleted since</span></div>`
+    : html`<${RecordRef} record=${{ type: 'endpoints', id: device.id, short_id: device.short_id, name: device.name }} /><div class="cell-sub">Endpoint</div>`}</div>`;
 }
 
 /** A MAC address with its vendor underneath. */

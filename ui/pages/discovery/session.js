@@ -1,6 +1,8 @@
 // One topology session (/discovery/sessions/:id): its figures, subnets, scan and notes; its nodes (what
-// the last merged scan said of each: new or missing, and the ones a person added) filtered by that and
-// by text, and its edges, each end named by its node's label. Rename and notes, merge a newer scan,
+// the last merged scan said of each: new or missing, and the ones a person added; what SSH enrichment
+// learned, in a dialog per node) filtered by that and by text; its edges, each end named by its node's
+// label, and its layer-3 edges drawn from the documented routes. Rename and notes, merge a newer scan,
+// enrich over SSH (followed on the page, ?enrich=<job id>), compare with the inventory (its own page),
 // delete. The drawn map of the topology comes later; the tables hold everything it will show.
 import { api } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
@@ -19,7 +21,9 @@ import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
 import { Table } from '../../components/table.js';
 import { nodeCounts, sortByIp } from './model.js';
+import { EnrichProgress, enrichJobOf, useEnrichJob } from './enrich.js';
 import { EditDialog, MergeDialog } from './session-dialogs.js';
+import { EnrichSessionDialog, NodeFactsDialog } from './session-enrich.js';
 import { Addresses, KindBadge, LinkSource, none } from './section.js';
 
 const FILTERS = [
@@ -38,22 +42,37 @@ function NodeState({ n }) {
   </span>`;
 }
 
-const NODE_COLUMNS = [
-  { key: 'label', label: 'Node', render: (n) => html`<div class="disc-name-cell">
-    <span class="cell-title">${n.label}</span><div class="cell-sub mono">${n.id}</div></div>` },
-  { key: 'kind', label: 'Kind', render: (n) => html`<${KindBadge} kind=${n.kind} />` },
-  { key: 'addresses', label: 'Addresses', render: (n) => html`<${Addresses} list=${n.addresses} />` },
-  { key: 'mac', label: 'MAC', render: (n) => (n.mac ? html`<span class="mono">${n.mac}</span>` : none) },
-  { key: 'vendor_key', label: 'Vendor profile', render: (n) => (n.vendor_key ? html`<span class="mono small">${n.vendor_key}</span>` : none) },
-  { key: 'state', label: 'Last scan', render: (n) => html`<${NodeState} n=${n} />` },
-  { key: 'inventory', label: 'Inventory', render: (n) => (n.inventory
-    ? html`<a href=${`/inventory/${n.inventory.type}/${n.inventory.id}`}>${n.inventory.type === 'assets' ? 'Asset' : 'Endpoint'}</a>` : none) },
-];
+/** What SSH enrichment learned of a node, in a line, and the button that shows all of it. */
+function SshCell({ n, onFacts }) {
+  const f = n.facts;
+  if (!f) return none;
+  const model = [f.vendor, f.model].filter(Boolean).join(' ') || [f.os, f.os_version].filter(Boolean).join(' ');
+  return html`<div class="disc-ssh-cell">
+    <div><span class="mono">${f.hostname ?? 'Enriched'}</span>
+      <div class="cell-sub">${model ? `${model} · ` : ''}<time datetime=${f.collected_at} title=${dateTime(f.collected_at)}>${relTime(f.collected_at)}</time></div></div>
+    <button type="button" class="btn btn-sm" onClick=${() => onFacts(n)} aria-label=${`Facts of ${n.label} over SSH`}>Facts</button>
+  </div>`;
+}
+
+function nodeColumns(onFacts) {
+  return [
+    { key: 'label', label: 'Node', render: (n) => html`<div class="disc-name-cell">
+      <span class="cell-title">${n.label}</span><div class="cell-sub mono">${n.id}</div></div>` },
+    { key: 'kind', label: 'Kind', render: (n) => html`<${KindBadge} kind=${n.kind} />` },
+    { key: 'addresses', label: 'Addresses', render: (n) => html`<${Addresses} list=${n.addresses} />` },
+    { key: 'mac', label: 'MAC', render: (n) => (n.mac ? html`<span class="mono">${n.mac}</span>` : none) },
+    { key: 'vendor_key', label: 'Vendor profile', render: (n) => (n.vendor_key ? html`<span class="mono small">${n.vendor_key}</span>` : none) },
+    { key: 'state', label: 'Last scan', render: (n) => html`<${NodeState} n=${n} />` },
+    { key: 'ssh', label: 'SSH', render: (n) => html`<${SshCell} n=${n} onFacts=${onFacts} />` },
+    { key: 'inventory', label: 'Inventory', render: (n) => (n.inventory
+      ? html`<a href=${`/inventory/${n.inventory.type}/${n.inventory.id}`}>${n.inventory.type === 'assets' ? 'Asset' : 'Endpoint'}</a>` : none) },
+  ];
+}
 
 const nodeText = (n) => [n.label, n.id, n.mac, n.vendor_key, n.kind, ...n.addresses].filter(Boolean).join(' ').toLowerCase();
 const edgeNumber = (e) => Number(/\d+$/.exec(e.id)?.[0] ?? 0);
 
-function Nodes({ session, query }) {
+function Nodes({ session, query, onFacts }) {
   const counts = nodeCounts(session.nodes);
   const filter = FILTERS.some((f) => f.value === query.state) ? query.state : '';
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
@@ -69,7 +88,7 @@ function Nodes({ session, query }) {
           ${f.label}<span class="disc-fchip-n">${counts[f.value || 'all']}</span></button>`)}
       </div>
     </div>
-    <${Table} columns=${NODE_COLUMNS} rows=${rows} caption="Nodes" rowClass=${(n) => (n.scan_state ? `disc-node-${n.scan_state}` : undefined)}
+    <${Table} columns=${nodeColumns(onFacts)} rows=${rows} caption="Nodes" rowClass=${(n) => (n.scan_state ? `disc-node-${n.scan_state}` : undefined)}
       empty=${session.nodes.length ? html`<${EmptyState} icon="search" title="No node matches"
           action=${html`<button type="button" class="btn" onClick=${() => setQuery({ q: '', state: '' })}>Clear the filters</button>`} />`
         : html`<${EmptyState} icon="discovery" title="No nodes" />`} />
@@ -94,6 +113,26 @@ function Edges({ session }) {
   <//>`;
 }
 
+/** Layer-3 edges: a node's documented routes whose next hop is another node (drawn when the session is read). */
+function L3Edges({ session, writable }) {
+  const labels = useMemo(() => new Map(session.nodes.map((n) => [n.id, n.label])), [session.nodes]);
+  const edges = session.l3_edges ?? [];
+  const columns = [
+    { key: 'from', label: 'From', render: (e) => html`<span class="cell-title">${labels.get(e.from) ?? e.from}</span>` },
+    { key: 'arrow', label: 'Routes through', hideLabel: true, class: 'disc-arrow-col', render: () => html`<span class="disc-arrow" aria-hidden="true">→</span><span class="sr-only">routes through</span>` },
+    { key: 'to', label: 'To', render: (e) => html`<span class="cell-title">${labels.get(e.to) ?? e.to}</span>` },
+    { key: 'destinations', label: 'Destinations', render: (e) => html`<span class="chips">${e.destinations.map((d) => html`<span key=${d} class="disc-subnet-chip mono">${d}</span>`)}</span>` },
+    { key: 'routes', label: 'Routes', class: 'num', render: (e) => e.route_ids.length },
+  ];
+  const link = html`<a class="btn btn-sm" href=${`/discovery/routes?session_id=${session.id}`}>Routes of this session</a>`;
+  return html`<${Card} title=${`Layer-3 edges (${edges.length})`} pad=${false} actions=${link}>
+    <${Table} columns=${columns} rows=${edges} caption="Layer-3 edges"
+      empty=${html`<${EmptyState} icon="send" title="No layer-3 edges">
+        <p>A documented route held by a node whose next hop is another node's address draws an edge here.
+          ${writable ? html` Import the routes a scan or SSH enrichment read, or <a href="/discovery/routes">document them</a>.` : null}</p><//>`} />
+  <//>`;
+}
+
 function About({ session }) {
   return html`<${Card} title="About">
     <dl class="dl">
@@ -108,11 +147,17 @@ function About({ session }) {
   <//>`;
 }
 
-function Session({ session, query, replace }) {
+function Session({ session, query, replace, reload }) {
   const s = useSession();
   const writable = can(s, 'v1sion:write');
-  const [dialog, setDialog] = useState(null); // 'edit' | 'merge' | null
+  const inventory = writable && can(s, 'brain:read');
+  const [dialog, setDialog] = useState(null); // 'edit' | 'merge' | 'enrich' | null
+  const [factsOf, setFactsOf] = useState(null);
   const counts = nodeCounts(session.nodes);
+  const job = enrichJobOf(query);
+  const follow = useEnrichJob(job, () => reload());
+  const enriching = follow.run?.state === 'running';
+  const enriched = session.nodes.filter((n) => n.facts).length;
 
   const done = (saved, what) => {
     setDialog(null);
@@ -135,6 +180,8 @@ function Session({ session, query, replace }) {
   };
 
   const actions = writable ? html`
+    <button type="button" class="btn" onClick=${() => setDialog('enrich')} disabled=${enriching}><${Icon} name="key" size=${16} />Enrich over SSH</button>
+    ${inventory ? html`<a class="btn" href=${`/discovery/sessions/${session.id}/inventory`}><${Icon} name="inventory" size=${16} />Compare with inventory</a>` : null}
     <button type="button" class="btn" onClick=${() => setDialog('merge')}><${XIcon} name="history" size=${16} />Merge a newer scan</button>
     <button type="button" class="btn" onClick=${() => setDialog('edit')}><${Icon} name="edit" size=${16} />Edit</button>
     <button type="button" class="btn btn-icon" onClick=${del} aria-label=${`Delete ${session.name}`} title="Delete"><${Icon} name="trash" size=${16} /></button>` : null;
@@ -147,12 +194,19 @@ function Session({ session, query, replace }) {
       { label: 'New', value: counts.new, sub: 'found by the last merge' },
       { label: 'Missing', value: counts.missing, sub: 'not seen by the last merge', tone: counts.missing ? 'warn' : undefined },
       { label: 'Added by hand', value: counts.manual },
+      { label: 'Enriched over SSH', value: enriched },
     ]} />
+    ${job ? html`<${EnrichProgress} jobId=${job} follow=${follow} writable=${writable} title="SSH enrichment of this session's nodes"
+      onClose=${() => setQuery({ enrich: '' })} />` : null}
     <${About} session=${session} />
-    <${Nodes} session=${session} query=${query} />
+    <${Nodes} session=${session} query=${query} onFacts=${setFactsOf} />
     <${Edges} session=${session} />
+    <${L3Edges} session=${session} writable=${writable} />
     ${dialog === 'edit' ? html`<${EditDialog} session=${session} onDone=${done} onClose=${() => setDialog(null)} />` : null}
     ${dialog === 'merge' ? html`<${MergeDialog} session=${session} onDone=${done} onClose=${() => setDialog(null)} />` : null}
+    ${dialog === 'enrich' ? html`<${EnrichSessionDialog} session=${session} onClose=${() => setDialog(null)}
+      onStarted=${(r) => { setDialog(null); setQuery({ enrich: r.job_id }); }} />` : null}
+    ${factsOf ? html`<${NodeFactsDialog} session=${session} node=${factsOf} writable=${writable} onClose=${() => setFactsOf(null)} />` : null}
   <//>`;
 }
 
@@ -167,5 +221,5 @@ export default function SessionPage({ params, query }) {
   }
   if (r.error) return html`<${Page} title="Session"><${ErrorState} error=${r.error} retry=${r.reload} /><//>`;
   if (!session) return html`<${Page} title="Session"><${Card}><${Loading} /><//><//>`;
-  return html`<${Session} session=${session} query=${query} replace=${setSaved} />`;
+  return html`<${Session} session=${session} query=${query} replace=${setSaved} reload=${() => { setSaved(null); r.reload(); }} />`;
 }
