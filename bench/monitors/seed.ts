@@ -131,6 +131,7 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
         try { return Promise.resolve(fn(cur)); } catch (e) { return Promise.reject(e as Error); }
       },
       checkpoint: () => store.checkpoint(),
+      compact: () => store.compact(),
       flush: () => store.flush(),
       readChannel: (channel, fn) => store.readChannel(channel, fn),
       dropChannelBefore: (channel, t, prepare) => store.dropChannelBefore(channel, t, prepare),

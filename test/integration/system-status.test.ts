@@ -156,7 +156,7 @@ test('GET /api/system/db-stats: files, tables, memory, checkpoint and retention'
   assert.ok(s.checkpoint.due_at_journal_bytes > 0);
 });
 
-test('POST /api/system/db-cleanup: retention and a checkpoint, answered with what it freed; one at a time', async () => {
+test('POST /api/system/db-cleanup: retention, compaction and a checkpoint, answered with what it freed; one at a time', async () => {
   const before = (await t.request('GET', '/api/system/db-stats', { key: admin.key })).body;
   assert.ok(before.files.journal_bytes > 16);
   // Two at once: one runs, the other is refused with 409 (not queued: the first one's answer covers it).
@@ -177,7 +177,8 @@ test('POST /api/system/db-cleanup: retention and a checkpoint, answered with wha
   assert.equal(res.freed_bytes,
     res.checkpoint.journal_bytes_before + res.checkpoint.snapshot_bytes_before + res.segments.bytes_before -
     (res.checkpoint.journal_bytes_after + res.checkpoint.snapshot_bytes_after + res.segments.bytes_after));
-  assert.equal(res.compaction.performed, false);
+  assert.equal(res.compaction.performed, true);
+  assert.match(res.compaction.detail, /^VACUUM: the database went from \d+ to \d+ bytes$/);
   const after = (await t.request('GET', '/api/system/db-stats', { key: admin.key })).body;
   assert.ok(after.checkpoint.last_at);
   assert.deepEqual(after.cleanup.last, res);

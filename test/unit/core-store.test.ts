@@ -710,3 +710,23 @@ test('a failed journal append refuses writes until a checkpoint repairs the jour
   // Id 2 was committed in memory, so the repairing snapshot holds it although its write() failed.
   assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 2, 4]);
 });
+
+test('compact drops free pages from memory and the snapshot; rows and later writes are kept across a crash', async (t) => {
+  const dir = await tempDir(t, 'store');
+  const store = await open(t, dir);
+  const blob = Buffer.alloc(4096, 7);
+  await store.write((tx) => { for (let i = 1; i <= 400; i++) tx.run('INSERT INTO items (id, name, data) VALUES (?, ?, ?)', [i, `item-${i}`, blob]); });
+  await store.write((tx) => tx.run('DELETE FROM items WHERE id > 10'));
+  await store.checkpoint();
+  const before = (await stat(join(dir, SNAPSHOT_FILE))).size;
+  const sizes = await store.compact();
+  assert.ok(sizes.bytes_after < sizes.bytes_before / 10, `${sizes.bytes_before} -> ${sizes.bytes_after}`);
+  const after = (await stat(join(dir, SNAPSHOT_FILE))).size;
+  assert.ok(after < before / 10, `snapshot ${before} -> ${after}`);
+  assert.deepEqual(ids(store), range(1, 10));
+  await insert(store, 11);
+  const image = await crashImage(t, dir);
+  const reopened = await open(t, image);
+  assert.deepEqual(ids(reopened), range(1, 11));
+  assert.equal(reopened.get<{ n: number }>('SELECT length(data) AS n FROM items WHERE id = 1')?.n, 4096);
+});

@@ -116,6 +116,12 @@ export interface Store {
   write<T>(fn: (tx: Tx) => T, durability?: Durability): Promise<T>;
   /** Exports a snapshot now and truncates the journal. Safe to call at any time. */
   checkpoint(): Promise<void>;
+  /**
+   * Rebuilds the database without its free pages (VACUUM), then checkpoints, so the snapshot on disk and
+   * the memory sql.js holds shrink. Only the layout changes: a crash before the checkpoint leaves the old
+   * snapshot and journal, which describe the same rows. Returns the database's size before and after.
+   */
+  compact(): Promise<{ bytes_before: number; bytes_after: number }>;
   /** Flushes queued group records with an fsync. */
   flush(): Promise<void>;
   /**

@@ -10,7 +10,9 @@
 //   once without pooled connections to close.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
+/** nodemailer costs about 12 MiB of memory once loaded: it is loaded with the first message. */
+let nodemailerModule: Promise<(typeof import('nodemailer'))['default']> | undefined;
+const nodemailer = () => (nodemailerModule ??= import('nodemailer').then((m) => m.default));
 import type { Clock } from '../../../core/clock.js';
 import type { Logger } from '../../../core/log.js';
 import type { Config } from '../../../core/config.js';
@@ -68,7 +70,7 @@ export class Mailer {
     const t0 = performance.now();
     try {
       if (!s.host) throw Object.assign(new Error('No SMTP server is configured (smtp.host)'), { code: 'ENOTCONFIGURED' });
-      const transport = nodemailer.createTransport({
+      const transport = (await nodemailer()).createTransport({
         host: s.host, port: s.port,
         secure: s.security === 'tls',
         requireTLS: s.security === 'starttls',

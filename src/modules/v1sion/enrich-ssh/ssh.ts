@@ -17,7 +17,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import ssh2, { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
+import type { Client, ClientChannel, ConnectConfig } from 'ssh2';
+
+/** ssh2 costs about 14 MiB of memory once loaded: it is loaded when a key or a device first needs it. */
+let ssh2Module: Promise<typeof import('ssh2')> | undefined;
+const ssh2 = () => (ssh2Module ??= import('ssh2').then((m) => ((m as { default?: typeof import('ssh2') }).default ?? m)));
 import type { Platform, PlatformCommand, Section, Sections } from './platforms/index.js';
 
 export interface SshLogin {
@@ -75,7 +79,7 @@ export async function keyProblem(privateKey: string, passphrase?: string): Promi
       'Convert it to the OpenSSH format with `ssh-keygen -p -f <keyfile>` (or to PEM with `ssh-keygen -p -m PEM -f <keyfile>` ' +
       'for RSA and ECDSA keys) and store the converted key in the credential';
   }
-  const parsed = ssh2.utils.parseKey(privateKey, passphrase);
+  const parsed = (await ssh2()).utils.parseKey(privateKey, passphrase);
   if (parsed instanceof Error) {
     const m = parsed.message;
     if (/passphrase/i.test(m)) return passphrase ? 'the key\'s passphrase is wrong' : 'the key is encrypted: store its passphrase in the credential';
@@ -105,8 +109,8 @@ export class SshSession {
   get isClosed(): boolean { return this.closed; }
 
   /** Connects and logs in; rejects with an SshProblem. */
-  static open(login: SshLogin, opts: OpenOptions): Promise<SshSession> {
-    const client = new Client();
+  static async open(login: SshLogin, opts: OpenOptions): Promise<SshSession> {
+    const client = new (await ssh2()).Client();
     const session = new SshSession(client, login, opts);
     return session.connect();
   }
