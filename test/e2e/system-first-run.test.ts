@@ -92,6 +92,8 @@ test('first run: setup code, administrator, probe name, then the dashboard; sign
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   assert.equal(new URL(page.url()).pathname, '/');
   await page.locator('.sidebar .brand-name', { hasText: 'lab-probe' }).waitFor();
+  // The title follows the page's render (an effect): wait for it rather than read it at once.
+  await page.waitForFunction(() => document.title === 'Dashboard · lab-probe', undefined, { timeout: 5000 }).catch(() => undefined);
   assert.equal(await page.title(), 'Dashboard · lab-probe');
   await page.locator('.sidebar .me-name', { hasText: ADMIN.name }).waitFor();
 

@@ -158,8 +158,13 @@ describe('communities all at once', () => {
 
 describe('SNMPv3 engine discovery', () => {
   test('an agent none of whose communities is known is found by the engine probe, with its engine ID', async () => {
-    const found = await sweepSnmp([B], { communities: [{ id: 'x', version: 'v2c', community: 'unknown-here' }], port, timeoutMs: 400 });
+    const stats = {} as SweepStats;
+    const found = await sweepSnmp([B], {
+      communities: [{ id: 'x', version: 'v2c', community: 'unknown-here' }], port, timeoutMs: 400, retries: 2, stats,
+    });
     const b = found.get(B)!;
+    // Reachable (its engine answered), so the community is wrong, not lost: not sent again in later rounds.
+    assert.equal(stats.sent, 2);
     assert.equal(b.credential, null);
     assert.equal(b.version, 'v3');
     assert.equal(b.sys, null);

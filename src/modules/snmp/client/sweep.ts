@@ -345,7 +345,9 @@ export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Ma
   /** This round's requests for a host: every community until one answered, the engine probe until anything did. */
   const enqueueRound = (h: HostState): boolean => {
     let n = 0;
-    if (h.cred === null) {
+    // An agent whose engine answered within the round is up and reachable: a community that did not answer
+    // beside it is wrong, not lost, and sending it again would only hold the sweep a full timeout longer.
+    if (h.cred === null && (h.round === 0 || !h.engine)) {
       communities.forEach((_, i) => outbox.push({ h, kind: 'community', cred: i, oids: ALL_OIDS }));
       n += communities.length;
     }

@@ -109,10 +109,10 @@ export async function runPipeline(deps: PipelineDeps, state: ScanState, ctl: Job
     }
   };
   const answers = new Map<string, SweepAnswer>();
-  const sweepSnmpOf = async (addresses: string[]) => {
+  const sweepSnmpOf = async (addresses: string[], timing = deps.snmpTiming) => {
     if (!plan.snmpEnabled || !addresses.length) return;
     try {
-      const got = await snmpSweep(addresses, plan.credentials, deps.snmpTiming, signal, (ip) => { state.alive(ip, 'snmp'); });
+      const got = await snmpSweep(addresses, plan.credentials, timing, signal, (ip) => { state.alive(ip, 'snmp'); });
       for (const [ip, a] of got) answers.set(ip, a);
     } catch (e) {
       if (!signal.aborted) state.result.warnings.push(`SNMP sweep: ${errorText(e)}`);
@@ -129,7 +129,9 @@ export async function runPipeline(deps: PipelineDeps, state: ScanState, ctl: Job
     }).catch((e: unknown) => { if (!signal.aborted) state.result.warnings.push(`ICMP sweep: ${errorText(e)}`); }),
     // On the probe's own links every host answers ARP, so the neighbour table knows them all; SNMP then
     // goes only to those. Sent to silent addresses there, SNMP datagrams would wait in the kernel for an
-    // ARP answer that never comes, filling the socket's send buffer and holding up the live hosts'.
+    // ARP answer that never comes, filling the socket's send buffer and holding up the live hosts'. These
+    // hosts have just answered the kernel on the same wire, so one try each: a retry would only make every
+    // host without an agent (most of them) cost a second timeout, the scan's longest path on a LAN.
     (async () => {
       if (!plan.links.length) return;
       if (plan.addresses.length) {
@@ -140,7 +142,8 @@ export async function runPipeline(deps: PipelineDeps, state: ScanState, ctl: Job
         await sleep(400, signal);
         await neighbourRead();
       }
-      await sweepSnmpOf([...state.hosts.keys()].filter((ip) => plan.links.some((l) => inCidr(l.cidr, ip))));
+      await sweepSnmpOf([...state.hosts.keys()].filter((ip) => plan.links.some((l) => inCidr(l.cidr, ip))),
+        { ...deps.snmpTiming, retries: 0 });
     })().catch((e: unknown) => { if (!signal.aborted) state.result.warnings.push(`neighbour table: ${errorText(e)}`); }),
     tcpSweep(routed, LIVENESS_PORTS, {
       timeoutMs: TCP_TIMEOUT_MS, limit: TCP_PARALLEL, signal,
