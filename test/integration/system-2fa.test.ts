@@ -42,8 +42,12 @@ describe('two-factor sign-in', () => {
   const login = (body: Record<string, unknown>) => t.request('POST', '/api/auth/login', { body: { username: admin.username, password: admin.password, ...body } });
 
   before(async () => {
-    t = await appWithConfig('auth:\n  login_max_failures: 1000\ntwo_factor:\n  required_for_admins: true\n  issuer: lab probe\n', clock);
+    t = await appWithConfig('auth:\n  login_max_failures: 1000\ntwo_factor:\n  issuer: lab probe\n', clock);
     admin = await t.admin();
+    // Required from now on (the harness's admin made its API key through a session first).
+    await writeFile(join(t.dataDir, 'config.yaml'),
+      'auth:\n  login_max_failures: 1000\ntwo_factor:\n  required_for_admins: true\n  issuer: lab probe\n');
+    await t.service.app.config.reload();
   });
   after(() => t.close());
 
@@ -54,6 +58,16 @@ describe('two-factor sign-in', () => {
     const v = await t.user('viewer');
     const rv = await t.request('GET', '/api/auth/2fa/status', { cookie: v.cookie });
     assert.equal(rv.body.required, false);
+  });
+
+  test('required for admins: a session without a second factor may only enroll; API keys are not affected', async () => {
+    const refused = await t.request('GET', '/api/users', { cookie: admin.cookie });
+    assertProblem(refused, 403);
+    assert.equal(refused.body.code, 'two_factor_enrollment_required');
+    assert.match(refused.body.detail, /two_factor\.required_for_admins/);
+    assertProblem(await t.request('POST', '/api/api-keys', { cookie: admin.cookie, body: { name: 'x', scopes: ['admin'] } }), 403);
+    assert.equal((await t.request('GET', '/api/me', { cookie: admin.cookie })).status, 200);
+    assert.equal((await t.request('GET', '/api/users', { key: admin.key })).status, 200);
   });
 
   test('enroll needs the current password, names the field and counts wrong ones', async () => {
@@ -95,6 +109,8 @@ describe('two-factor sign-in', () => {
     assert.deepEqual([s.body.enabled, s.body.pending, s.body.recovery_codes_left], [true, false, 10]);
     assertProblem(await t.request('POST', '/api/auth/2fa/confirm', { cookie: admin.cookie, body: { code: code() } }), 409);
     assertProblem(await t.request('POST', '/api/auth/2fa/enroll', { cookie: admin.cookie, body: { current_password: admin.password } }), 409);
+    // Confirmed: the same session may do everything again.
+    assert.equal((await t.request('GET', '/api/users', { cookie: admin.cookie })).status, 200);
   });
 
   test('the password step answers totp_required; a wrong password still answers invalid_credentials', async () => {
@@ -163,7 +179,13 @@ describe('two-factor sign-in', () => {
   });
 
   test("an admin resets another user's second factor, audited", async () => {
-    const other = await t.user('admin');
+    // Made by hand: the harness's user() would make a key with the new admin's session, which the
+    // requirement refuses until that admin has a second factor.
+    const other = { username: 'second-admin', password: 'second admin password 1', id: '', cookie: '' };
+    const made = await t.request('POST', '/api/users', { key: admin.key, body: { username: other.username, password: other.password, role: 'admin' } });
+    assert.equal(made.status, 201, made.text);
+    other.id = made.body.id ?? made.body.user?.id;
+    other.cookie = await t.login(other.username, other.password);
     const e = await t.request('POST', '/api/auth/2fa/enroll', { cookie: other.cookie, body: { current_password: other.password } });
     const theirs = OTPAuth.URI.parse(e.body.otpauth_uri) as OTPAuth.TOTP;
     clock.advance(30_000);

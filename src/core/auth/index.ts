@@ -24,11 +24,20 @@ export interface AuthServices {
   bootstrap: BootstrapService;
   /** Temporary passwords sent by password recovery (docs/auth.md). */
   temporary: TemporaryPasswordService;
+  /**
+   * Checks run after a route's own access rule, for every signed-in caller: each returns why the request
+   * is refused (a 403 with that code and detail) or null. Modules add them (the system module: two-factor
+   * enrolment required for administrators).
+   */
+  guards: RequestGuard[];
   /** Starts the hourly purge of expired sessions and stale limiter entries; returns the stop function. */
   startMaintenance(): () => void;
 }
 
 const MAINTENANCE_EVERY_MS = 60 * 60_000;
+
+/** A check of a signed-in caller against a route, after the route's access rule (AuthServices.guards). */
+export type RequestGuard = (p: Principal, route: { method: string; path: string }) => { code: string; detail: string } | null;
 
 export function createAuth(app: { store: Store; config: ConfigService; clock: Clock; log: Logger }): AuthServices {
   const { store, config, clock, log } = app;
@@ -49,7 +58,7 @@ export function createAuth(app: { store: Store; config: ConfigService; clock: Cl
   const temporary = new TemporaryPasswordService(store, clock);
 
   return {
-    users, sessions, apiKeys, limiter, authenticator, bootstrap, temporary,
+    users, sessions, apiKeys, limiter, authenticator, bootstrap, temporary, guards: [],
     startMaintenance() {
       let timer: { cancel(): void } | undefined;
       let stopped = false;

@@ -98,6 +98,10 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
       if (!principal) throw unauthorized();
       const why = denyReason(principal, r.auth === 'none' ? { scope: r.scope, admin: r.admin } : r);
       if (why) throw forbidden(why);
+      for (const guard of app.auth.guards) {
+        const refused = guard(principal, r);
+        if (refused) throw new HttpError(403, refused.code, refused.detail);
+      }
     }
     if (UNSAFE.has(method) && (principal?.kind === 'session' || req.headers.origin)) checkOrigin(req, app.config.get().server.public_url);
 

@@ -29,8 +29,8 @@ const two_factor = section({
   issuer: z.string().max(100).default('')
     .describe('Issuer shown in authenticator apps; empty means "netprobe (<probe name>)"'),
   required_for_admins: z.boolean().default(false)
-    .describe('Administrators are expected to turn on two-factor sign-in: GET /api/auth/2fa/status says `required` ' +
-      '(sign-in without it is not refused yet)'),
+    .describe('Administrators must use two-factor sign-in: one signed in without it may only enroll (403 ' +
+      'two_factor_enrollment_required for everything else) until it is confirmed; API keys are not affected'),
 });
 
 // Outgoing e-mail (password recovery, the test message): docs/auth.md, "Password recovery". Empty `host`

@@ -16,6 +16,7 @@ import { BrandService } from './web-identity/service.js';
 import { webIdentityRoutes } from './web-identity/routes.js';
 import { uploadRoutes } from './upload/routes.js';
 import { TwoFactorService } from './auth/two-factor.js';
+import { twoFactorRequiredGuard } from './auth/two-factor-required.js';
 import { Mailer } from './auth/mailer.js';
 import { PasswordRecovery } from './auth/recovery.js';
 import { RuntimeStats } from './runtime.js';
@@ -45,6 +46,7 @@ export const systemModule: Module = {
       store: app.store, clock: app.clock, secretbox: app.secretbox,
       issuer: () => app.config.get().two_factor.issuer || `netprobe (${app.config.get().probe.name})`,
     });
+    app.auth.guards.push(twoFactorRequiredGuard(() => app.config.get().two_factor.required_for_admins, (id) => twoFactor.isEnabled(id)));
     // Outgoing e-mail and password recovery by e-mail (docs/auth.md, "Password recovery").
     const mailer = new Mailer({
       settings: () => app.config.get().smtp, clock: app.clock, log: app.log.child('email'), probeName: () => app.config.get().probe.name,
