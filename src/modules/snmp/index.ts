@@ -39,7 +39,7 @@ export const snmpModule: Module = {
     services.set(app, snmp);
     app.routes.add(
       ...walkRoutes(app, snmp),
-      ...libraryRoutes(snmp.oids),
+      ...libraryRoutes(() => snmp.oids),
       ...templateRoutes(new TemplateService(app, snmp)),
       ...deviceCardRoutes(new DeviceCardService(app, snmp)),
     );

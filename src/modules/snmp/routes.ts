@@ -21,7 +21,8 @@ const VendorOut = z.object({
   })),
 });
 
-export function libraryRoutes(store: OidStore): AnyRoute[] {
+/** `store` gives the OID store, loaded on its first use. */
+export function libraryRoutes(store: () => OidStore): AnyRoute[] {
   return [
     route({
       method: 'GET', path: '/api/snmp/store', scope: 'snmp:read', tag: 'snmp',
@@ -32,13 +33,13 @@ export function libraryRoutes(store: OidStore): AnyRoute[] {
         ...paging(5000, 500),
       }),
       response: z.object({ items: z.array(OidEntryOut), total: z.number().int(), modules: z.array(z.string()) }),
-      handler: (ctx) => ({ ...store.list(ctx.query), modules: store.modules() }),
+      handler: (ctx) => ({ ...store().list(ctx.query), modules: store().modules() }),
     }),
     route({
       method: 'GET', path: '/api/snmp/vendors', scope: 'snmp:read', tag: 'snmp',
       summary: 'The eight built-in vendor profiles, in match order (generic MIB-II last)',
       response: z.object({ items: z.array(VendorOut), total: z.number().int() }),
-      handler: () => ({ items: VENDOR_PROFILES.map((p) => describeProfile(p, store)), total: VENDOR_PROFILES.length }),
+      handler: () => ({ items: VENDOR_PROFILES.map((p) => describeProfile(p, store())), total: VENDOR_PROFILES.length }),
     }),
     route({
       method: 'GET', path: '/api/snmp/vendor-cards/:vendor_key', scope: 'snmp:read', tag: 'snmp',
@@ -52,7 +53,7 @@ export function libraryRoutes(store: OidStore): AnyRoute[] {
           throw notFound(`Variant "${ctx.query.variant}" of ${p.key}`);
         const variant = ctx.query.variant ?? p.variants[0]!.key;
         return { vendor_key: p.key, name: p.name, variant, variants: p.variants.map((v) => v.key),
-          cards: describeCards(cardsFor(p, variant), store) };
+          cards: describeCards(cardsFor(p, variant), store()) };
       },
     }),
   ];

@@ -40,17 +40,19 @@ export function snmpSettings(app: AppContext): SnmpSettings {
 }
 
 export class SnmpService {
-  readonly oids: OidStore;
+  /** The OID store holds about 6.5 MiB once loaded: it is loaded on first use, not at start. */
+  private oidStore: OidStore | undefined;
   readonly reader: SnmpReader;
   readonly targets: TargetResolver;
   private readonly limiter: Limiter;
 
   constructor(private readonly app: AppContext, reader: SnmpReader = createSnmpClient()) {
-    this.oids = OidStore.load();
     this.reader = reader;
     this.targets = new TargetResolver(app);
     this.limiter = new Limiter(snmpSettings(app).max_concurrent_walks, 32);
   }
+
+  get oids(): OidStore { return (this.oidStore ??= OidStore.load()); }
 
   /** Applies a changed snmp.max_concurrent_walks. */
   reconfigure(): void { this.limiter.setLimit(snmpSettings(this.app).max_concurrent_walks); }
