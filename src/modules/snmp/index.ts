@@ -20,6 +20,8 @@ export { sweepSnmp, SWEEP_DEFAULTS } from './client/sweep.js';
 export type { SweepAnswer, SweepCommunity, SweepEngine, SweepOptions, SweepStats, SweepSystem } from './client/sweep.js';
 export { describeEngineId, normaliseEngineId } from './client/engine-id.js';
 export type { EngineIdFormat, EngineIdInfo } from './client/engine-id.js';
+/** How the client renders octets, and back: discovery's table parsers read values with them. */
+export { bytesOf, octets } from './client/values.js';
 /** What an SNMPv3 user lacks at its level (scans check inline v3 parameters with it). */
 export { v3Missing } from './targets.js';
 

@@ -29,9 +29,16 @@ export function octets(buf: Buffer): { value: string; hex?: true } {
   return { value: buf.toString('hex'), hex: true };
 }
 
-/** The bytes of an OctetString/Opaque RawVarbind, whichever form its value took. */
-export function bytesOf(vb: RawVarbind): Buffer {
-  if (typeof vb.value !== 'string') return Buffer.alloc(0);
+/**
+ * The octets of an OctetString/Opaque RawVarbind, whichever form its value took (six MAC octets that
+ * happen to be printable arrive as text); an IpAddress gives its four octets; nothing for other types.
+ */
+export function bytesOf(vb: RawVarbind | undefined): Buffer {
+  if (!vb || typeof vb.value !== 'string') return Buffer.alloc(0);
+  if (vb.type === 'IpAddress') {
+    const parts = vb.value.split('.').map(Number);
+    return parts.length === 4 && parts.every((n) => Number.isInteger(n) && n >= 0 && n <= 255) ? Buffer.from(parts) : Buffer.alloc(0);
+  }
   return vb.hex ? Buffer.from(vb.value, 'hex') : Buffer.from(vb.value, 'utf8');
 }
 

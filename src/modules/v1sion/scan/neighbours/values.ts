@@ -1,32 +1,13 @@
 // Reading RawVarbinds: the octets of an OctetString whichever form the client gave them in, text with its
 // NUL padding removed, MACs, IPs, BITS, and a walked table split into columns and row indexes.
 import type { RawVarbind } from '../../../snmp/contracts.js';
+import { bytesOf, octets } from '../../../snmp/index.js';
 import { canonicalIp, normaliseMac } from '../../../../core/ip.js';
 
 const EXCEPTIONS = new Set(['NoSuchObject', 'NoSuchInstance', 'EndOfMibView', 'Null']);
 
-/**
- * The octets of a value. The client gives an OctetString as text when it is printable UTF-8 and as hex
- * (`hex: true`) otherwise, so six MAC octets that happen to be printable ("ABCDEF") arrive as text:
- * both forms give back the same bytes here. An IpAddress gives its four octets.
- */
-export function bytesOf(vb: RawVarbind | undefined): Buffer {
-  if (!vb || typeof vb.value !== 'string') return Buffer.alloc(0);
-  if (vb.type === 'IpAddress') {
-    const parts = vb.value.split('.').map(Number);
-    return parts.length === 4 && parts.every((n) => Number.isInteger(n) && n >= 0 && n <= 255) ? Buffer.from(parts) : Buffer.alloc(0);
-  }
-  return vb.hex ? Buffer.from(vb.value, 'hex') : Buffer.from(vb.value, 'utf8');
-}
-
-/** C0 controls other than tab/LF/CR, DEL and C1 controls: the same test as the SNMP client's. */
-function printable(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f)) return false;
-  }
-  return true;
-}
+/** The octets of a value, whichever form the client gave them in (the SNMP client's own reader). */
+export { bytesOf };
 
 /** Colon-separated lowercase hex of some octets. */
 export const hexColons = (b: Buffer) => [...b].map((x) => x.toString(16).padStart(2, '0')).join(':');
@@ -45,7 +26,7 @@ export function textOf(vb: RawVarbind | undefined): string | null {
   while (start < end && b[start] === 0) start++;
   const inner = b.subarray(start, end);
   const text = inner.toString('utf8');
-  if (printable(text) && Buffer.from(text).equals(inner)) return text.trim() || null;
+  if (!octets(inner).hex) return text.trim() || null;
   return inner.length ? hexColons(inner) : null;
 }
 
