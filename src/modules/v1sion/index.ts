@@ -26,6 +26,10 @@ import { SshTargetService } from './ssh-targets/service.js';
 
 const scans = new WeakMap<AppContext, ScanService>();
 
+export type { DeviceDiscovered, ScanFinished, ScanRequest } from './contracts.js';
+/** Discovery's scans, for other modules (a controller's scan command): the same checks and audit as the API's. */
+export const v1sionScansOf = (app: AppContext): Pick<ScanService, 'start'> | undefined => scans.get(app);
+
 export const v1sionModule: Module = {
   name: 'v1sion',
   config: { discovery: discoveryConfig },

@@ -191,6 +191,7 @@ export async function runPipeline(deps: PipelineDeps, state: ScanState, ctl: Job
     classified++;
     ctl.progress(40 + Math.round((classified / live.length) * 40), { counts: state.counts() });
     ctl.emit('host', { host: h });
+    deps.app.bus.emit('v1sion.device.discovered', { job_id: plan.jobId, subnet: plan.subnetText, host: h });
   });
   recordUses(deps.app, uses);
   if (signal.aborted) return;

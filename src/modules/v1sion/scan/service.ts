@@ -72,6 +72,10 @@ export class ScanService {
       } finally {
         this.live.delete(jobId);
       }
+      this.app.bus.emit('v1sion.scan.completed', {
+        job_id: jobId, subnet: subnetText, state: result.state, counts: result.counts,
+        error: failure && !ctl.signal.aborted ? errorText(failure) : null, actor: by.actor,
+      });
       if (failure) throw failure;
       return { counts: result.counts, path: `/api/v1sion/scan/${jobId}/result` };
     }, { meta: { subnet: subnetText } });

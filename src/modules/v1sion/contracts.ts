@@ -1,0 +1,35 @@
+// What other modules may use of discovery: the bus events it emits (declared here, on the core's
+// EventMap) and the scan service (its lookup is in index.ts). Import these from here or index.ts,
+// never from inner files.
+import type { ScanCounts, ScanHost, ScanResult } from './scan/result.js';
+
+export type { ScanRequest } from './scan/service.js';
+
+// ---- bus events --------------------------------------------------------------------------------
+
+export interface DeviceDiscovered {
+  job_id: string;
+  subnet: string;
+  /** The host as the scan's own `host` event carries it (address, MAC and vendor, name, ports, SNMP facts). */
+  host: ScanHost;
+}
+
+export interface ScanFinished {
+  job_id: string;
+  subnet: string;
+  state: ScanResult['state'];
+  counts: ScanCounts;
+  /** Why the scan failed (state failed only). */
+  error: string | null;
+  /** Who started it (null: the probe itself). */
+  actor: string | null;
+}
+
+declare module '../../core/events.js' {
+  interface EventMap {
+    /** A scan classified a live host (one event per host, as it is found). */
+    'v1sion.device.discovered': DeviceDiscovered;
+    /** A scan ended (completed, failed or cancelled) and its result is kept. */
+    'v1sion.scan.completed': ScanFinished;
+  }
+}
