@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# The one entry point. Usage: ./build.sh start | test | test-image | bundle | image | bench [name] | typecheck | lint
+# The one entry point. Usage: ./build.sh start | test | test-image | bundle | publish URL CHANNEL | image | bench [name] | typecheck | lint
 #   start       install npm dependencies if needed, compile, run the service on :8080 with data in ./data
 #   test        install what the tests need (npm and Debian packages), type check, lint, run every test
 #   test-image  the appliance image test: install the release into a Debian 13 arm64 root under qemu (root)
 #   bundle      build the release tree the appliance runs: release/netprobe-<version>/
-#   image       build the Raspberry Pi OS image with pi-gen (root; says what is missing where it cannot)
+#   publish     bundle, commit the tree to branch CHANNEL of the git remote URL and push it with an SSH-signed
+#               tag v<version> (key: $NETPROBE_RELEASE_SIGNING_KEY): what probes on that channel update to
+#   image       build the Raspberry Pi OS image with pi-gen (root; says what is missing where it cannot);
+#               $NETPROBE_RELEASE_KEY names the public key self-update pins (without it, updates are refused)
 #   bench       run the benchmarks under bench/ (they print figures; they never fail on time)
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
 
 # Debian packages the tests drive as real peers (installed only when missing).
-TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core ieee-data nmap prometheus)
+TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core ieee-data nmap prometheus pebble mosquitto git bind9 bind9-dnsutils)
 # What the image test needs besides those: a Debian root file system for arm64 and a way to run it.
 IMAGE_TEST_DEBS=(debootstrap qemu-user-static binfmt-support libcap2-bin)
 
@@ -41,11 +44,13 @@ debs() {
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # The tests start their own lldpd and sshd inside the lab's namespaces. Installing the packages may also
-  # start system-wide ones: a system lldpd would announce this machine on its real network. Stop those we
+  # start system-wide ones: a system lldpd would announce this machine on its real network (and the tests run
+  # their own mosquitto and named). Stop those we
   # just installed (an sshd that was already there is left alone).
   if [ -d /run/systemd/system ]; then
-    for unit in lldpd ssh; do
-      case " ${missing[*]} " in *" ${unit/ssh/openssh-server} "*) $sudo systemctl disable --now "$unit" >/dev/null 2>&1 || true ;; esac
+    for unit in lldpd ssh mosquitto named; do
+      local pkg=${unit/ssh/openssh-server}; pkg=${pkg/named/bind9}
+      case " ${missing[*]} " in *" $pkg "*) $sudo systemctl disable --now "$unit" >/dev/null 2>&1 || true ;; esac
     done
   fi
 }
@@ -133,6 +138,7 @@ cmd_image() {
   npm_deps
   cmd_bundle
   export NETPROBE_RELEASE=$ROOT/$BUNDLE_DIR NETPROBE_STAGE=$ROOT/image/stage-netprobe
+  if [ -n "${NETPROBE_RELEASE_KEY:-}" ]; then export NETPROBE_RELEASE_KEY; NETPROBE_RELEASE_KEY=$(realpath "$NETPROBE_RELEASE_KEY"); fi
   # Only the netprobe image is exported, not stage2's plain Lite image as well.
   touch "$pigen/stage2/SKIP_IMAGES"
   log "pi-gen in $pigen (log: $pigen/work/netprobe/build.log)"
@@ -158,12 +164,65 @@ cmd_bundle() {
   rm -rf "$out/dist/test" "$out/dist/bench"
   # What the appliance needs besides the service: its installer, units and runbook.
   mkdir -p "$out/scripts" "$out/docs"
-  cp scripts/install.sh scripts/boot-password.sh "$out/scripts/"
+  cp scripts/install.sh scripts/boot-password.sh scripts/updater.mjs scripts/zerotier-token.sh "$out/scripts/"
   cp -r systemd "$out/systemd"
   cp docs/appliance.md "$out/docs/"
   # One bundle for amd64 and arm64: refuse native modules.
   if find "$out/node_modules" -name '*.node' | grep -q .; then echo "native module in bundle:"; find "$out/node_modules" -name '*.node'; exit 1; fi
   echo "$out"
+}
+
+# A release for self-update (docs/update.md): the bundle's tree, plus release.json (version, source commit,
+# each module's newest migration: the updater refuses a downgrade across a schema change), committed on top of
+# the channel's previous release and tagged v<version>, the tag signed with the SSH key the probes pin.
+cmd_publish() {
+  local remote=${1:-} channel=${2:-}
+  [ -n "$remote" ] && [ -n "$channel" ] || { echo "usage: ./build.sh publish <remote-url> <channel>"; exit 2; }
+  local key=${NETPROBE_RELEASE_SIGNING_KEY:-}
+  [ -n "$key" ] && [ -f "$key" ] || { echo "set NETPROBE_RELEASE_SIGNING_KEY to the SSH private key that signs releases"; exit 2; }
+  git check-ref-format "refs/heads/$channel" || { echo "not a branch name: $channel"; exit 2; }
+  local dirty=false
+  if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+    dirty=true; echo "warning: the checkout has uncommitted changes; release.json says so (\"dirty\": true)"
+  fi
+  cmd_bundle
+  local version dir=$ROOT/$BUNDLE_DIR
+  version=$(node -p 'require("./package.json").version')
+  if git ls-remote --exit-code --tags "$remote" "refs/tags/v$version" >/dev/null 2>&1; then
+    echo "v$version is already published on $remote: raise the version in package.json"; exit 1
+  fi
+  node --input-type=module -e '
+    const [dir, version, commit, dirty] = process.argv.slice(1);
+    const { MIGRATIONS } = await import(dir + "/dist/src/main.js");
+    const { MIGRATION_RANGES } = await import(dir + "/dist/src/core/store/migrations.js");
+    const schema = {};
+    for (const r of MIGRATION_RANGES) schema[r.module] = Math.max(0, ...MIGRATIONS.map((m) => m.version).filter((v) => v >= r.from && v <= r.to));
+    process.stdout.write(JSON.stringify({ version, commit, dirty: dirty === "true", schema }, null, 2) + "\n");
+  ' "$dir" "$version" "$(git rev-parse HEAD)" "$dirty" > "$dir/release.json"
+  # In a subshell: its own GIT_DIR (a scratch bare repository) and the scratch directory removed on any exit.
+  (
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  local tree commit prev=""
+  export GIT_DIR=$work/repo.git GIT_INDEX_FILE=$work/index
+  git init --quiet --bare "$GIT_DIR"
+  if git fetch --quiet "$remote" "+refs/heads/$channel:refs/heads/$channel" 2>/dev/null; then prev=$(git rev-parse "refs/heads/$channel"); fi
+  # The tree is exactly the bundle, whatever .gitignore files its packages carry.
+  git --work-tree="$dir" add -A -f .
+  tree=$(git write-tree)
+  # The changes since the channel's previous release, from this checkout's history, for the tag message.
+  local notes="" since=""
+  if [ -n "$prev" ]; then since=$(git show "$prev:release.json" 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{console.log(JSON.parse(s).commit||"")}catch{}})'); fi
+  if [ -n "$since" ] && GIT_DIR=$ROOT/.git git cat-file -e "$since^{commit}" 2>/dev/null; then
+    notes=$(GIT_DIR=$ROOT/.git git log --no-merges --format='- %s' "$since..HEAD" | head -n 60)
+  fi
+  commit=$(git -c user.name=netprobe-release -c user.email=release@netprobe commit-tree "$tree" ${prev:+-p "$prev"} -m "netprobe $version")
+  git update-ref "refs/heads/$channel" "$commit"
+  git -c user.name=netprobe-release -c user.email=release@netprobe -c gpg.format=ssh -c "user.signingkey=$key" \
+    tag -s -m "netprobe $version" ${notes:+-m "$notes"} "v$version" "$commit"
+  git push --quiet "$remote" "refs/heads/$channel" "refs/tags/v$version"
+  log "published v$version ($commit) on $channel of $remote"
+  )
 }
 
 cmd_bench() {
@@ -179,8 +238,9 @@ case "${1:-}" in
   test-image) cmd_test_image ;;
   image) cmd_image ;;
   bundle) cmd_bundle ;;
+  publish) shift; cmd_publish "$@" ;;
   bench) shift; cmd_bench "$@" ;;
   typecheck) cmd_typecheck ;;
   lint) cmd_lint ;;
-  *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Turns a Debian 13 (trixie) or Raspberry Pi OS host into a netprobe appliance, or brings one up to date.
 #
-#   sudo ./scripts/install.sh [--release DIR] [--no-apt]
+#   sudo ./scripts/install.sh [--release DIR] [--release-key FILE] [--no-apt]
 #
-#   --release DIR  the release tree to install (made by ./build.sh bundle); default: the tree this
-#                  script is part of
-#   --no-apt       do not install Debian packages (they are managed elsewhere); the programs are still
-#                  checked
+#   --release DIR       the release tree to install (made by ./build.sh bundle); default: the tree this
+#                       script is part of
+#   --release-key FILE  pin the key that signs releases for self-update: an allowed-signers file or one
+#                       SSH public key; installed as /etc/netprobe-update/allowed_signers (root's). Without
+#                       a pinned key the updater refuses every release
+#   --no-apt            do not install Debian packages (they are managed elsewhere); the programs are still
+#                       checked
 #
 # Idempotent: every step looks before it changes anything, prints one "changed:" line per change and
 # the last line says how many there were ("install.sh: no changes" on a second run). It works in a
@@ -22,18 +25,25 @@ CONF_DIR=/etc/netprobe
 UNIT_DIR=/etc/systemd/system
 SERVICE_USER=netprobe
 HTTP_PORT=8080
-# What the service and its operators need: Node.js 20+, the programs it drives, mDNS, systemd.
-PACKAGES=(nodejs fping snmp git avahi-daemon iproute2 iputils-ping ca-certificates libcap2-bin systemd)
-UNITS=(netprobe.service netprobe-boot-password.service netprobe-boot-password.path)
-ENABLE=(netprobe.service netprobe-boot-password.path)
+# What the service and its operators need: Node.js 20+, the programs it drives, mDNS, systemd; ssh-keygen
+# (openssh-client) verifies the signatures of releases (git verify-tag); nsupdate (bind9-dnsutils) writes
+# ACME dns-01 records by RFC 2136.
+PACKAGES=(nodejs fping snmp git openssh-client bind9-dnsutils avahi-daemon iproute2 iputils-ping ca-certificates libcap2-bin systemd)
+UNITS=(netprobe.service netprobe-boot-password.service netprobe-boot-password.path netprobe-update.service netprobe-update.path
+  netprobe-zerotier-token.service netprobe-zerotier-token.path)
+ENABLE=(netprobe.service netprobe-boot-password.path netprobe-update.path netprobe-zerotier-token.path netprobe-zerotier-token.service)
+# The pinned release key: root's directory, not $CONF_DIR (which the service may write).
+RELEASE_KEY_DIR=/etc/netprobe-update
 
 release=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 use_apt=1
+release_key=
 while [ $# -gt 0 ]; do
   case $1 in
     --release) release=$(cd "${2:?--release needs a directory}" && pwd); shift 2 ;;
+    --release-key) release_key=$(realpath "${2:?--release-key needs a file}"); shift 2 ;;
     --no-apt) use_apt=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -149,6 +159,18 @@ if [ ! -e "$CONF_DIR/config.yaml" ]; then
   changed "$CONF_DIR/config.yaml"
 fi
 
+# ---- the release key self-update trusts ------------------------------------------------------------
+if [ -n "$release_key" ]; then
+  [ -f "$release_key" ] || die "--release-key $release_key is not a file"
+  ensure_dir "$RELEASE_KEY_DIR" root:root 0755
+  # One bare public key becomes an allowed-signers line for git's "git" namespace.
+  if grep -qE '^(ssh-|ecdsa-|sk-)' "$release_key"; then
+    sed 's/^/release@netprobe namespaces="git" /' "$release_key" | ensure_text "$RELEASE_KEY_DIR/allowed_signers" 0644 || true
+  else
+    ensure_file "$release_key" "$RELEASE_KEY_DIR/allowed_signers" 0644 || true
+  fi
+fi
+
 # ---- systemd units ----------------------------------------------------------------------------------
 units_changed=0
 for unit in "${UNITS[@]}"; do
@@ -222,10 +244,12 @@ if systemd_running; then
     systemctl start netprobe.service
     changed "started netprobe.service"
   fi
-  if ! systemctl is-active --quiet netprobe-boot-password.path; then
-    systemctl start netprobe-boot-password.path
-    changed "started netprobe-boot-password.path"
-  fi
+  for path_unit in netprobe-boot-password.path netprobe-update.path netprobe-zerotier-token.path; do
+    if ! systemctl is-active --quiet "$path_unit"; then
+      systemctl start "$path_unit"
+      changed "started $path_unit"
+    fi
+  done
 else
   echo "systemd is not running here (chroot or image build): netprobe starts at the next boot"
 fi

@@ -113,6 +113,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
       });
       const addr = http.server.address() as AddressInfo;
       log.info(`netprobe ${app.version} listening on http://${addr.address}:${addr.port}`, { data_dir: config.dataDir });
+      // HTTPS beside it (tls.https_port; any free port when HTTP was given port 0, as tests do): a failure is
+      // logged and HTTP keeps serving.
+      const tlsAddr = await http.listenHttps(host, port === 0);
+      if (tlsAddr) log.info(`listening on https://${tlsAddr.address}:${tlsAddr.port}`);
       for (const m of MODULES) await m.start?.(app);
       return addr;
     },

@@ -30,7 +30,7 @@ export function renderConfigDoc(schema: z.ZodType<Config>): string {
     '(`NETPROBE_CONFIG` names another). Every key has a default, so an empty or missing file is valid. On',
     'start an unknown key is ignored and an invalid value falls back to its default, each with a log line;',
     'saving through the API is strict and answers 400 naming the key. `NETPROBE_PORT` overrides',
-    '`server.port` without being saved.',
+    '`server.port` and `NETPROBE_HTTPS_PORT` overrides `tls.https_port`, without being saved.',
     '',
     '## Editing through the API',
     '',

@@ -146,6 +146,8 @@ interface EnvOverride { env: string; path: string[]; parse(v: string): unknown }
 /** Environment variables that override a key of the file; applied to get() only, never saved. */
 const ENV_OVERRIDES: EnvOverride[] = [
   { env: 'NETPROBE_PORT', path: ['server', 'port'], parse: (v) => (/^\d+$/.test(v) ? Number(v) : v) },
+  // Tests that run the service as a program turn HTTPS off (0) rather than each taking 8443.
+  { env: 'NETPROBE_HTTPS_PORT', path: ['tls', 'https_port'], parse: (v) => (/^\d+$/.test(v) ? Number(v) : v) },
 ];
 
 export class ConfigService {

@@ -58,6 +58,7 @@ const INSTALL_HINTS: Record<string, string> = {
   ssh: 'apt-get install openssh-client',
   'ssh-keygen': 'apt-get install openssh-client',
   git: 'apt-get install git',
+  nsupdate: 'apt-get install bind9-dnsutils',
   'zerotier-cli': 'install ZeroTier One: see https://www.zerotier.com/download/ (curl -s https://install.zerotier.com | sudo bash)',
   tailscale: 'install Tailscale: see https://tailscale.com/download/linux (curl -fsSL https://tailscale.com/install.sh | sh)',
   systemctl: 'apt-get install systemd',

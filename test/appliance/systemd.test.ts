@@ -11,63 +11,23 @@
 // Needs root and systemd-nspawn (Debian's systemd-container; ./build.sh test installs it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { run, type RunResult } from '../../src/core/exec.js';
-import { installRoot, must, type InstallRoot } from './root.js';
+import { Container } from './container.js';
+import { installRoot, type InstallRoot } from './root.js';
 
 let r: InstallRoot;
-let nspawn: ChildProcess | undefined;
-let leader = 0;
-let console_ = '';
+let c: Container;
 
-const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
-
-/** A command in the container (all its namespaces: its files, its systemd, its network). */
-const inside = (args: string[], timeoutMs = 60_000): Promise<RunResult> => must('nsenter', ['-t', String(leader), '-a', ...args], timeoutMs);
+/** A command in the container, an HTTP request from inside its network, a wait: container.ts. */
+const inside = (args: string[], timeoutMs?: number) => c.inside(args, timeoutMs);
+const http = (method: string, path: string, opts?: { body?: unknown; cookie?: string }) => c.http(method, path, opts);
+const until = <T>(what: string, probe: () => Promise<T | undefined>, ms?: number) => c.until(what, probe, ms);
 
 /** The unit's properties, as systemctl show reports them. */
 async function show(...props: string[]): Promise<Record<string, string>> {
   const out = (await inside(['systemctl', 'show', 'netprobe.service', ...props.map((p) => `--property=${p}`)])).stdout;
   return Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}\n${console_.slice(-3000)}`);
-    await sleep(250);
-  }
-}
-
-interface Http { status: number; headers: Record<string, string>; body: any }
-/** An HTTP request to the service from inside the container's network (this machine's node, its netns). */
-async function http(method: string, path: string, opts: { body?: unknown; cookie?: string } = {}): Promise<Http> {
-  const script = `
-    const [method, url, body, cookie] = process.argv.slice(1);
-    const headers = { origin: 'http://127.0.0.1:8080' };
-    if (body) headers['content-type'] = 'application/json';
-    if (cookie) headers.cookie = cookie;
-    const r = await fetch(url, { method, headers, body: body || undefined, redirect: 'manual' });
-    const text = await r.text();
-    let parsed = text; try { parsed = JSON.parse(text); } catch {}
-    console.log(JSON.stringify({ status: r.status, headers: Object.fromEntries(r.headers), body: parsed }));`;
-  const res = await must('nsenter', ['-t', String(leader), '-n', process.execPath, '--input-type=module', '-e', script,
-    method, `http://127.0.0.1:8080${path}`, opts.body === undefined ? '' : JSON.stringify(opts.body), opts.cookie ?? '']);
-  return JSON.parse(res.stdout) as Http;
-}
-
-/** The container's init: the process whose parent is systemd-nspawn. */
-async function containerInit(parent: number): Promise<number | undefined> {
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
-    if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) return Number(name);
-  }
-  return undefined;
 }
 
 before(async () => {
@@ -77,25 +37,14 @@ before(async () => {
   await mkdir(join(root, 'etc/systemd/system/netprobe.service.d'), { recursive: true });
   await writeFile(join(root, 'etc/systemd/system/netprobe.service.d/test-watchdog.conf'), '[Service]\nWatchdogSec=3s\n');
   await mkdir(join(root, 'boot/firmware'), { recursive: true });
-  nspawn = spawn('systemd-nspawn', ['--directory', root, '--register=no', '--keep-unit', '--private-network', '--boot'],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  nspawn.stdout!.on('data', (c: Buffer) => { console_ += c.toString(); });
-  nspawn.stderr!.on('data', (c: Buffer) => { console_ += c.toString(); });
-  leader = await until('the container to start', () => containerInit(nspawn!.pid!));
+  c = await Container.boot(root);
   // Its systemd answers once the container has come up far enough; the tests wait for netprobe itself.
   await until('systemd in the container', async () =>
-    ((await run('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-enabled', 'netprobe.service'])).code === 0 ? true : undefined));
+    ((await c.tryInside(['systemctl', 'is-enabled', 'netprobe.service'])).code === 0 ? true : undefined));
 });
 
 after(async () => {
-  if (nspawn && nspawn.exitCode === null) {
-    const exited = new Promise((res) => nspawn!.once('exit', res));
-    // Nothing in this throwaway root needs an orderly shutdown: kill everything, unmount, power off.
-    await run('nsenter', ['-t', String(leader), '-a', 'systemctl', 'poweroff', '--force']);
-    const guard = setTimeout(() => nspawn!.kill('SIGKILL'), 60_000);
-    await exited;
-    clearTimeout(guard);
-  }
+  await c?.poweroff();
   await r?.remove();
 });
 
@@ -158,7 +107,7 @@ test('a ping check works inside the sandbox (fping with the ambient CAP_NET_RAW)
 
 test('once setup is done, the password leaves the boot partition', async () => {
   await until('the boot partition copy to go', async () =>
-    ((await run('nsenter', ['-t', String(leader), '-a', 'test', '-e', '/boot/firmware/netprobe-admin-password.txt'])).code === 1 ? true : undefined));
+    ((await c.tryInside(['test', '-e', '/boot/firmware/netprobe-admin-password.txt'])).code === 1 ? true : undefined));
 });
 
 test('POST /api/restart answers 202, exits with 75 and systemd starts it again', async () => {

@@ -22,7 +22,8 @@ test('install.sh installs the release, the units and the appliance settings into
   const { changes, summary } = installReport(out);
   console.log(out.trim().replace(/^/gm, '  first run | '));
   assert.match(summary, /^install\.sh: \d+ changes$/);
-  for (const expected of [`release ${VERSION} in /opt/netprobe/releases/${VERSION}`, 'enabled netprobe.service', 'enabled netprobe-boot-password.path']) {
+  for (const expected of [`release ${VERSION} in /opt/netprobe/releases/${VERSION}`, 'enabled netprobe.service', 'enabled netprobe-boot-password.path',
+    'enabled netprobe-update.path', 'enabled netprobe-zerotier-token.path']) {
     assert.ok(changes.includes(expected), `expected "${expected}" in:\n${changes.join('\n')}`);
   }
   assert.equal(await readlink(join(root, 'opt/netprobe/current')), `releases/${VERSION}`);
@@ -35,14 +36,15 @@ test('install.sh installs the release, the units and the appliance settings into
 });
 
 test('systemd-analyze verify accepts the installed units', async () => {
-  const v = await run('systemd-analyze', ['verify', `--root=${root}`, 'netprobe.service', 'netprobe-boot-password.path', 'netprobe-boot-password.service'], { timeoutMs: 60_000 });
+  const v = await run('systemd-analyze', ['verify', `--root=${root}`, 'netprobe.service', 'netprobe-boot-password.path', 'netprobe-boot-password.service',
+    'netprobe-update.path', 'netprobe-update.service', 'netprobe-zerotier-token.path', 'netprobe-zerotier-token.service'], { timeoutMs: 60_000 });
   const ours = (v.stdout + v.stderr).split('\n').filter((l) => /netprobe/.test(l));
   assert.equal(v.code, 0, v.stdout + v.stderr);
   assert.deepEqual(ours, [], 'no warnings about our units');
 });
 
-test('systemd-analyze security: the exposure of both services (aim: 3.0 or lower)', async () => {
-  for (const unit of ['netprobe.service', 'netprobe-boot-password.service']) {
+test('systemd-analyze security: the exposure of every service (aim: 3.0 or lower)', async () => {
+  for (const unit of ['netprobe.service', 'netprobe-boot-password.service', 'netprobe-update.service', 'netprobe-zerotier-token.service']) {
     const sec = await run('systemd-analyze', ['security', '--offline=true', `--root=${root}`, '--no-pager', unit], { timeoutMs: 60_000 });
     const level = exposure(sec.stdout);
     const version = (await run('systemd-analyze', ['--version'])).stdout.split('\n')[0];

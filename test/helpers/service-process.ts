@@ -37,7 +37,8 @@ export function spawnService(env: Record<string, string>, opts: SpawnOptions = {
   delete full.NODE_TEST_CONTEXT;
   const [program, ...args] = [...(opts.wrap ?? []), process.execPath, '--import', 'tsx', 'src/main.ts'];
   const proc = spawn(program!, args, {
-    cwd: opts.root ?? ROOT, env: { ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    // HTTPS off unless asked for: programs started side by side would each try to take 8443.
+    cwd: opts.root ?? ROOT, env: { NETPROBE_HTTPS_PORT: '0', ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   const onLine = (line: string) => {

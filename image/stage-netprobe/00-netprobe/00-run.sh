@@ -5,3 +5,6 @@
 rm -rf "${ROOTFS_DIR}/var/tmp/netprobe-release"
 mkdir -p "${ROOTFS_DIR}/var/tmp/netprobe-release"
 cp -a "${NETPROBE_RELEASE}/." "${ROOTFS_DIR}/var/tmp/netprobe-release/"
+# The public key self-update pins (docs/update.md), when the build names one (NETPROBE_RELEASE_KEY).
+rm -f "${ROOTFS_DIR}/var/tmp/netprobe-release-key"
+if [ -n "${NETPROBE_RELEASE_KEY:-}" ]; then cp "${NETPROBE_RELEASE_KEY}" "${ROOTFS_DIR}/var/tmp/netprobe-release-key"; fi

@@ -2,6 +2,9 @@
 // (authenticate, authorise, validate, handle, problem+json on failure) and serves the UI otherwise.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { SecureContextOptions } from 'node:tls';
 import { App } from '@tinyhttp/app';
 import { z } from 'zod';
 import { denyReason, type Principal } from '../auth/scopes.js';
@@ -26,9 +29,38 @@ const ROOT_ALIASES = new Map([['/metrics', '/api/metrics']]);
 
 export interface HttpApp {
   server: Server;
+  /** The HTTPS listener once listenHttps() has started it (same handler and connection guards). */
+  httpsServer: HttpsServer | null;
+  /**
+   * Starts HTTPS on the port the TLS feature configures (modules/system/ssl), on `host`; `ephemeral`
+   * (tests, an HTTP port of 0) takes any free port. Resolves null when HTTPS is off, not provided or
+   * cannot listen: a busy port must not stop the probe, which keeps serving HTTP.
+   */
+  listenHttps(host: string, ephemeral?: boolean): Promise<AddressInfo | null>;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then ends streams and sockets. */
   close(graceMs?: number): Promise<void>;
 }
+
+/**
+ * What the TLS feature (modules/system/ssl) lends the HTTP core, which must not import a module: the
+ * certificate to start HTTPS with, the ACME HTTP-01 responder and the plain-HTTP redirect of the UI.
+ */
+export interface TlsHooks {
+  /** The configured HTTPS port; 0 turns HTTPS off. */
+  httpsPort(): number;
+  /** The key and chain to start with (later swaps go through server.setSecureContext()). */
+  secureContext(): SecureContextOptions;
+  /** Called once the HTTPS server listens. */
+  listening(server: HttpsServer, port: number): void;
+  /** Answers a request outside /api before the UI does (/.well-known/acme-challenge/); true when it did. */
+  intercept(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+  /** The https:// URL a plain-HTTP request for the UI should go to instead, or null to serve it. */
+  redirect(req: IncomingMessage, pathname: string): string | null;
+}
+
+const tlsHooks = new WeakMap<AppContext, TlsHooks>();
+/** Called by the TLS feature when it registers; the HTTP core reads the hooks per request. */
+export function provideTls(app: AppContext, hooks: TlsHooks): void { tlsHooks.set(app, hooks); }
 
 export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp {
   const log = app.log.child('http');
@@ -52,6 +84,15 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     const requested = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
     const pathname = ROOT_ALIASES.get(requested) ?? requested;
     if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+      // The ACME HTTP-01 responder, and the UI's move to HTTPS once a trusted certificate is installed.
+      const tls = tlsHooks.get(app);
+      if (tls) {
+        try {
+          if (tls.intercept(req, res, pathname)) return;
+          const to = (req.socket as { encrypted?: boolean }).encrypted ? null : tls.redirect(req, pathname);
+          if (to) { res.writeHead(307, { Location: to, 'Cache-Control': 'no-store' }).end(); return; }
+        } catch (e) { sendError(res, e, requestId, pathname); return; }
+      }
       // On a fresh probe (no administrator yet) the first page a browser gets is the setup wizard.
       if (pathname === '/' && app.auth.bootstrap.needed()) {
         res.writeHead(302, { Location: '/setup', 'Cache-Control': 'no-store' }).end();
@@ -141,27 +182,58 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
   }
 
   // Request timeouts are enforced by a sweep; once a second keeps a slow body from outliving its bound by much.
-  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => tiny.attach(req as any, res as any));
-  guardConnections(server, () => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => tiny.attach(req as any, res as any);
+  const limits = () => {
     const h = app.config.get().http;
     return { maxConnections: h.max_connections, maxPerAddress: h.max_connections_per_address, timeoutMs: h.request_timeout_seconds * 1000 };
+  };
+  const server = createServer({ connectionsCheckingInterval: 1000 }, handle);
+  guardConnections(server, limits);
+
+  // Stops one server: stop accepting, close idle sockets, the rest once in-flight requests are done.
+  const closeServer = (s: Server | HttpsServer, graceMs: number) => new Promise<void>((resolve) => {
+    s.close(() => resolve());
+    s.closeIdleConnections();
+    const done = () => { s.closeAllConnections(); };
+    if (inFlight === 0) done();
+    else {
+      const t = setTimeout(done, graceMs);
+      idleWaiters.push(() => { clearTimeout(t); done(); });
+    }
   });
 
-  return {
+  const http: HttpApp = {
     server,
-    close(graceMs = 10_000) {
-      return new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        const done = () => { server.closeAllConnections(); };
-        if (inFlight === 0) done();
-        else {
-          const t = setTimeout(done, graceMs);
-          idleWaiters.push(() => { clearTimeout(t); done(); });
-        }
-      });
+    httpsServer: null,
+    async listenHttps(host, ephemeral = false) {
+      const tls = tlsHooks.get(app);
+      if (!tls || http.httpsServer) return null;
+      const configured = tls.httpsPort();
+      if (configured === 0) return null;
+      try {
+        // The same handler and guards as HTTP. The guards count the raw TCP connection (the 'connection'
+        // event comes before the handshake); their refusal is plain HTTP, which a TLS client sees as a failed handshake.
+        const s = createHttpsServer({ ...tls.secureContext(), connectionsCheckingInterval: 1000 }, handle);
+        guardConnections(s as unknown as Server, limits);
+        await new Promise<void>((resolve, reject) => {
+          s.once('error', reject);
+          s.listen(ephemeral ? 0 : configured, host, () => { s.off('error', reject); resolve(); });
+        });
+        s.on('tlsClientError', () => { /* a client that gave up or distrusts the certificate: nothing to do */ });
+        http.httpsServer = s;
+        const addr = s.address() as AddressInfo;
+        tls.listening(s, addr.port);
+        return addr;
+      } catch (e) {
+        log.error(`HTTPS not started on port ${configured}: ${(e as Error).message}; HTTP keeps serving`, { err: e as Error });
+        return null;
+      }
+    },
+    async close(graceMs = 10_000) {
+      await Promise.all([closeServer(server, graceMs), ...(http.httpsServer ? [closeServer(http.httpsServer, graceMs)] : [])]);
     },
   };
+  return http;
 }
 
 function requestIdOf(res: ServerResponse): string {

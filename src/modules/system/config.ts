@@ -5,6 +5,10 @@
 // effect only at the next start carries `.meta({ restart: true })` (docs/development.md, "Configuration keys").
 import { z } from 'zod';
 import { section } from '../../core/config.js';
+import { sslConfig } from './ssl/config.js';
+import { updateConfig } from './update/config.js';
+import { oobConfig } from './oob/config.js';
+import { hivemindConfig } from './hivemind/config.js';
 
 /** Also the body fields of POST /api/web-identity. */
 export const AccentColor = z.union([z.literal(''), z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Must be a colour as #rrggbb')]);
@@ -52,7 +56,7 @@ const smtp = section({
     .describe('Connecting, the greeting and each command must each finish within this'),
 });
 
-export const systemConfig = { system, two_factor, smtp };
+export const systemConfig = { system, two_factor, smtp, ...sslConfig, ...updateConfig, ...oobConfig, ...hivemindConfig };
 
 export type SystemConfig = z.infer<typeof system>;
 

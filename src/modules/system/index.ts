@@ -29,12 +29,16 @@ import { dbStatsRoutes } from './db-stats/routes.js';
 import { dbCleanupRoutes } from './db-cleanup/routes.js';
 import { MetricsService } from './metrics/service.js';
 import { metricsRoutes } from './metrics/routes.js';
+import { registerSsl } from './ssl/feature.js';
+import { registerUpdate } from './update/feature.js';
+import { registerOob } from './oob/feature.js';
+import { registerHivemind } from './hivemind/feature.js';
 
 export const systemModule: Module = {
   name: 'system',
   // The service's own endpoints sit at the top of the API (SPEC.md); /api/dev/* is shared by every module.
   segments: ['users', 'api-keys', 'auth', 'me', 'setup', 'audit-log', 'restart', 'version', 'web-identity', 'openapi.json', 'developer',
-    'config', 'upload', 'host', 'metrics'],
+    'config', 'upload', 'host', 'metrics', 'ssl', 'update', 'oob', 'hivemind'],
   migrations: systemMigrations,
   config: { ...systemConfig },
   async register(app: AppContext) {
@@ -78,6 +82,11 @@ export const systemModule: Module = {
       devInfoRoute(app, runtime),
       ...metricsRoutes(new MetricsService(app, status, runtime)),
     );
+    // The appliance looking after itself: TLS, self-update, out-of-band access, controller pairing (docs/appliance.md).
+    await registerSsl(app);
+    await registerUpdate(app);
+    await registerOob(app);
+    await registerHivemind(app);
   },
   start(app: AppContext) {
     app.onShutdown(app.auth.startMaintenance());

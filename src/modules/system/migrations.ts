@@ -1,6 +1,10 @@
 // Tables of the system module (migration versions 100-199): two-factor sign-in, password recovery,
 // branding and the like. Users, sessions and API keys are the core's (core/schema.ts, 1-99).
 import type { Migration } from '../../core/store/types.js';
+import { sslMigrations } from './ssl/migrations.js';
+import { updateMigrations } from './update/migrations.js';
+import { oobMigrations } from './oob/migrations.js';
+import { hivemindMigrations } from './hivemind/migrations.js';
 
 export const systemMigrations: Migration[] = [
   {
@@ -29,4 +33,6 @@ export const systemMigrations: Migration[] = [
       END;
     `,
   },
+  // TLS 110-119, update 120-129, out-of-band 130-139, controller pairing 140-149: each folder's own file.
+  ...sslMigrations, ...updateMigrations, ...oobMigrations, ...hivemindMigrations,
 ];

@@ -1,0 +1,49 @@
+// What the probe tells its controller, taken from the in-process bus: monitor states (retained per
+// monitor) and down/up/degraded events, and discovery scans (each host found, and the scan's end),
+// whether started from the API, the UI or a controller command. Listeners cost nothing while the probe
+// is unpaired (they return at once).
+import type { AppContext } from '../../../core/context.js';
+import type { MonitorBusEvent } from '../../monitors/index.js';
+import '../../v1sion/contracts.js';
+import type { HivemindService } from './service.js';
+
+/** Host fields reported per discovered device (no SNMP facts: they may name communities or users). */
+const HOST_FIELDS = ['ip', 'mac', 'mac_vendor', 'hostname', 'open_ports', 'alive_by', 'rtt_ms'] as const;
+
+function pick(src: unknown, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!src || typeof src !== 'object') return out;
+  for (const k of keys) if (k in src) out[k] = (src as Record<string, unknown>)[k];
+  return out;
+}
+
+function monitorEvent(e: MonitorBusEvent) {
+  return {
+    monitor: { id: e.monitor.id, name: e.monitor.name, check_type: e.monitor.check_type, tags: e.monitor.tags },
+    status: e.status, previous_status: e.previous_status, occurred_at: e.occurred_at,
+    message: e.result.message, response_time_ms: e.result.response_time,
+    incident_id: e.incident?.id ?? null,
+  };
+}
+
+export function bridgeBusToController(app: AppContext, svc: HivemindService): () => void {
+  const offs: (() => void)[] = [];
+  const onTransition = (type: 'monitor.down' | 'monitor.up' | 'monitor.degraded') => (e: MonitorBusEvent) => {
+    if (!svc.status().paired) return;
+    svc.monitorState({
+      id: e.monitor.id, name: e.monitor.name, status: e.status, check_type: e.monitor.check_type,
+      last_check_at: e.result.at, response_time_ms: e.result.response_time, message: e.result.message,
+    });
+    svc.event(type, monitorEvent(e));
+  };
+  for (const type of ['monitor.down', 'monitor.up', 'monitor.degraded'] as const) offs.push(app.bus.on(type, onTransition(type)));
+  offs.push(app.bus.on('monitor.deleted', ({ id }) => { if (svc.status().paired) svc.monitorGone(id); }));
+
+  offs.push(app.bus.on('v1sion.device.discovered', ({ job_id, subnet, host }) => {
+    if (svc.status().paired) svc.event('device.discovered', { job_id, subnet, host: pick(host, HOST_FIELDS) });
+  }));
+  offs.push(app.bus.on('v1sion.scan.completed', ({ job_id, subnet, state, counts, error }) => {
+    if (svc.status().paired) svc.event('scan.completed', { job_id, subnet, state, counts, ...(error ? { error } : {}) });
+  }));
+  return () => { for (const off of offs) off(); };
+}
