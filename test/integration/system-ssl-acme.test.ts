@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import { peerCertificate } from '../helpers/ssl-client.js';
+import { startAcmeDns } from '../helpers/ssl-acme-dns.js';
 import { haveNamed, startNamed, ZONE, type Named } from '../helpers/ssl-named.js';
 import { havePebble, startChallTestSrv, startPebble, type Pebble } from '../helpers/ssl-pebble.js';
 
@@ -153,6 +154,46 @@ describe('ACME with pebble', { skip: pebbleSkip }, () => {
       assert.equal((await status()).acme.last_error, 'cancelled');
     } finally {
       await t.service.app.config.update({ tls: { dns_propagation_seconds: 0 } });
+    }
+  });
+
+  test('dns-01 through an acme-dns delegation: the value posted to acme-dns, found by the CA through the CNAME', { skip: namedSkip }, async () => {
+    const acmeDns = await startAcmeDns(dns!, ZONE);
+    const keep = t.service.app.config.get().tls;
+    try {
+      await acmeDns.delegate('ad.netprobe.test');
+      await t.service.app.config.update({ tls: {
+        dns01_method: 'acme-dns', acme_dns_url: acmeDns.url, acme_dns_username: acmeDns.username,
+        acme_dns_password: acmeDns.password, acme_dns_subdomain: acmeDns.subdomain } });
+      const tooMany = await t.request('POST', '/api/ssl/letsencrypt', { key,
+        body: orderBody({ domains: ['a.netprobe.test', 'b.netprobe.test', 'c.netprobe.test'], challenge: 'dns-01' }) });
+      assert.equal(tooMany.status, 400, tooMany.text);
+      assert.equal(tooMany.body.code, 'tls_too_many_names');
+
+      const job = await order({ domains: ['ad.netprobe.test', '*.ad.netprobe.test'], challenge: 'dns-01' });
+      assert.equal(job.state, 'completed', job.error);
+      assert.equal(acmeDns.updates.length, 2, 'one value for the name, one for its wildcard');
+      const s = await status();
+      assert.deepEqual(s.names, ['ad.netprobe.test', '*.ad.netprobe.test']);
+      const seen = await peerCertificate(httpsPort(), { servername: 'ad.netprobe.test', ca: await pebble.issuingRoot() });
+      assert.equal(seen.authorized, true, seen.authorizationError ?? '');
+      const everything = JSON.stringify([s, (await t.request('GET', '/api/config/json', { key })).body,
+        (await t.request('GET', '/api/audit-log?limit=200', { key })).body, t.logs]);
+      assert.ok(!everything.includes(acmeDns.password), 'the acme-dns password is nowhere to be read');
+
+      // Wrong credentials: the job fails with acme-dns's own answer, the certificate in use stays.
+      const inUse = s.fingerprint_sha256;
+      await t.service.app.config.update({ tls: { acme_dns_password: 'x'.repeat(40) } });
+      const bad = await order({ domains: ['ad.netprobe.test'], challenge: 'dns-01' });
+      assert.equal(bad.state, 'failed');
+      assert.match(bad.error, /acme-dns server .* refused the update: 401 forbidden/);
+      assert.equal((await status()).fingerprint_sha256, inUse);
+    } finally {
+      await t.service.app.config.update({ tls: { dns01_method: keep.dns01_method, acme_dns_url: '', acme_dns_username: '',
+        acme_dns_password: '', acme_dns_subdomain: '' } });
+      // Later tests renew this order's names by RFC 2136, which cannot write beside a CNAME.
+      await acmeDns.undelegate();
+      await acmeDns.stop();
     }
   });
 

@@ -1,19 +1,19 @@
 // ACME orders (Let's Encrypt or any RFC 8555 server) as jobs: probe the directory (a readable error in
 // seconds rather than acme-client's TypeError after 75 s), the account (its key kept in <data>/tls/, 0600),
-// the order and its challenges (http-01 answered by this probe, dns-01 written by RFC 2136 updates), the
+// the order and its challenges (http-01 answered by this probe, dns-01 written by RFC 2136 or acme-dns, dns01.ts), the
 // new key and CSR, the certificate, then the same checks as an upload and the swap. Cancellable; every
 // request and wait is bounded; a failure leaves the previous certificate serving.
 import { generateKeyPairSync } from 'node:crypto';
 import { Agent, request } from 'node:https';
 import type { AppContext } from '../../../core/context.js';
-import { conflict, HttpError, unavailable } from '../../../core/errors.js';
-import { installHint, which } from '../../../core/exec.js';
+import { conflict, HttpError } from '../../../core/errors.js';
 import type { Job, JobControl } from '../../../core/jobs.js';
 import type { Logger } from '../../../core/log.js';
 import { loadAcme, orderContext, type OrderContext } from './acme-client.js';
 import type { AcmeSettings, AcmeStateStore } from './acme-state.js';
 import { checkCertificate, renewalDue, splitPem } from './certificate.js';
-import { challengeName, rfc2136From, updateTxt, type Rfc2136Settings } from './dns-rfc2136.js';
+import { dns01Writer, type Dns01Writer } from './dns01.js';
+import { challengeName } from './dns-rfc2136.js';
 import type { TlsService } from './service.js';
 
 export const ACME_JOB = 'tls.acme';
@@ -115,13 +115,9 @@ export class AcmeService {
     if (this.runningJob) {
       throw conflict(`A certificate order is already running (job ${this.runningJob}); wait for it or cancel it`, 'tls_order_running');
     }
-    let dns: Rfc2136Settings | null = null;
+    let dns: Dns01Writer | null = null;
     if (req.challenge === 'dns-01') {
-      dns = rfc2136From(this.app.config.get().tls);
-      if (!(await which('nsupdate'))) {
-        throw unavailable(`dns-01 by RFC 2136 needs the program "nsupdate": ${installHint('nsupdate')}`, 'program_missing',
-          { program: 'nsupdate', install_hint: 'apt-get install bind9-dnsutils' });
-      }
+      dns = await dns01Writer(this.app.config.get().tls, req.domains);
     } else if (req.domains.some((d) => d.startsWith('*.'))) {
       throw new HttpError(400, 'tls_wildcard_needs_dns', 'A wildcard name (*.example.com) can only be validated with dns-01');
     }
@@ -132,7 +128,7 @@ export class AcmeService {
     return job;
   }
 
-  private async run(ctl: JobControl, req: OrderRequest, kind: 'order' | 'renewal', dns: Rfc2136Settings | null): Promise<OrderResult> {
+  private async run(ctl: JobControl, req: OrderRequest, kind: 'order' | 'renewal', dns: Dns01Writer | null): Promise<OrderResult> {
     const started = this.app.clock.iso();
     await this.state.attempted(kind, started);
     const signal = AbortSignal.any([ctl.signal, AbortSignal.timeout(ORDER_DEADLINE_MS)]);
@@ -167,7 +163,7 @@ export class AcmeService {
     return msg.replace(/\s+/g, ' ').slice(0, 1000);
   }
 
-  private async order(ctl: JobControl, req: OrderRequest, kind: 'order' | 'renewal', dns: Rfc2136Settings | null,
+  private async order(ctl: JobControl, req: OrderRequest, kind: 'order' | 'renewal', dns: Dns01Writer | null,
     ctx: OrderContext): Promise<OrderResult> {
     const { signal } = ctx;
     ctl.progress(2, { step: 'directory', message: `Contacting ${req.directory_url}` });
@@ -198,8 +194,8 @@ export class AcmeService {
         } else {
           const name = challengeName(authz.identifier.value);
           ctl.emit('dns_record', { name, message: `Writing TXT ${name}` });
-          await updateTxt(dns!, 'add', name, keyAuthorization, signal);
-          cleanups.push(() => updateTxt(dns!, 'delete', name, keyAuthorization));
+          await dns!.add(name, keyAuthorization, signal);
+          cleanups.push(() => dns!.remove(name, keyAuthorization));
         }
         pending.push({ authz, challenge });
       }

@@ -29,6 +29,17 @@ const tls = section({
     .default('').meta({ secret: true }).describe('The TSIG key\'s secret (base64, write-only)'),
   dns_propagation_seconds: z.number().int().min(0).max(600).default(10)
     .describe('Wait this long after writing a dns-01 record before asking the CA to check it (secondary servers catch up)'),
+  dns01_method: z.enum(['rfc2136', 'acme-dns']).default('rfc2136')
+    .describe('How dns-01 records are written: rfc2136 (dynamic updates to the zone\'s server, the rfc2136_* keys) or ' +
+      'acme-dns (a CNAME delegation of _acme-challenge to an acme-dns server, the acme_dns_* keys)'),
+  acme_dns_url: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]).default('')
+    .describe('Base URL of the acme-dns server (its /update is called), e.g. https://auth.acme-dns.io'),
+  acme_dns_username: z.union([z.literal(''), z.string().max(256).regex(/^[A-Za-z0-9._-]+$/, 'Must be the registration\'s username')])
+    .default('').describe('The acme-dns registration\'s username (X-Api-User)'),
+  acme_dns_password: z.union([z.literal(''), z.string().max(256).regex(/^[A-Za-z0-9._~+/=-]+$/, 'Must be the registration\'s password')])
+    .default('').meta({ secret: true }).describe('The acme-dns registration\'s password (X-Api-Key, write-only)'),
+  acme_dns_subdomain: z.union([z.literal(''), z.string().max(256).regex(/^[A-Za-z0-9-]+$/, 'Must be the registration\'s subdomain')])
+    .default('').describe('The acme-dns registration\'s subdomain: _acme-challenge.<name> must be a CNAME to <subdomain>.<its zone>'),
 });
 
 export type TlsConfig = z.infer<typeof tls>;
