@@ -39,6 +39,18 @@ const PACKAGES = [
     ],
     imports: { uplot: 'uplot.mjs' },
   },
+  {
+    // The topology map's graph library: loaded by the map page only (its own first-load budget).
+    name: 'cytoscape',
+    files: [{ from: 'dist/cytoscape.esm.min.mjs', to: 'cytoscape.mjs' }, { from: 'LICENSE', to: 'LICENSE' }],
+    imports: { cytoscape: 'cytoscape.mjs' },
+  },
+  {
+    // QR codes drawn in the browser (a Tailscale login link); the package ships no LICENSE file (MIT).
+    name: 'qrcode-generator',
+    files: [{ from: 'dist/qrcode.mjs', to: 'qrcode.mjs' }],
+    imports: { 'qrcode-generator': 'qrcode.mjs' },
+  },
 ];
 
 const MAP_START = '<script type="importmap">';

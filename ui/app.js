@@ -1,5 +1,7 @@
 // Entry point: loads the session, picks the page for the URL, applies the guards (first-run setup,
-// sign-in) and renders the page inside the shell. Pages are loaded on first visit.
+// sign-in) and renders the page inside the shell. Pages are loaded on first visit, and only once the
+// guards let them show: a signed-out visit loads the sign-in page alone, and asks nothing a signed-out
+// browser would see refused (lib/session.js).
 import { setUnauthorizedHandler } from './lib/api.js';
 import { html, render, useEffect, useState } from './lib/html.js';
 import { currentLocation, installLinkHandler, matchPath, navigate, safeNext, useLocation } from './lib/router.js';
@@ -22,9 +24,9 @@ const modules = new Map();
 /** The page module of a route: loaded once, then served from memory. */
 function usePageModule(load) {
   const [state, setState] = useState({ load: null, mod: null, error: null });
-  const cached = modules.get(load);
+  const cached = load ? modules.get(load) : undefined;
   useEffect(() => {
-    if (modules.has(load)) return undefined;
+    if (!load || modules.has(load)) return undefined;
     let live = true;
     load().then(
       (mod) => { modules.set(load, mod); if (live) setState({ load, mod, error: null }); },
@@ -60,7 +62,9 @@ function App() {
   const loc = useLocation();
   const [bootError, setBootError] = useState(null);
   const { route, params } = resolve(loc.path);
-  const { mod, error } = usePageModule(route.load);
+  // A page the guards send elsewhere is not loaded (a signed-out visit loads only the sign-in page).
+  const to = s.loaded ? guard(s, route, loc) : null;
+  const { mod, error } = usePageModule(s.loaded && !to ? route.load : null);
 
   useEffect(() => {
     if (!s.loaded) loadSession().catch(setBootError);
@@ -70,7 +74,6 @@ function App() {
     return html`<div class="boot"><${ErrorState} error=${bootError} retry=${() => { setBootError(null); loadSession().catch(setBootError); }} /></div>`;
   }
   if (!s.loaded) return html`<div class="boot"><${Loading} label="Loading netprobe…" /></div>`;
-  const to = guard(s, route, loc);
   if (to) return html`<${Redirect} to=${to} />`;
 
   const Page = mod?.default;

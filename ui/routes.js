@@ -31,6 +31,7 @@ export const routes = [
   { path: '/discovery/sessions', load: () => import('./pages/discovery/sessions.js') },
   { path: '/discovery/sessions/:id', load: () => import('./pages/discovery/session.js') },
   { path: '/discovery/sessions/:id/inventory', load: () => import('./pages/discovery/session-inventory.js') },
+  { path: '/discovery/sessions/:id/map', load: () => import('./pages/discovery/map.js') },
   { path: '/discovery/ssh-targets', load: () => import('./pages/discovery/ssh-targets.js') },
   { path: '/discovery/ssh-targets/:id', load: () => import('./pages/discovery/ssh-target.js') },
   { path: '/discovery/routes', load: () => import('./pages/discovery/route-list.js') },

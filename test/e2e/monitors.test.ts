@@ -124,7 +124,8 @@ test('a monitor created in the form goes up, down when its server stops and up a
   await hero().getByText('Down for').waitFor();
   const incidents = page.locator('.card', { has: page.getByRole('heading', { name: 'Incidents' }) });
   await incidents.getByText('Ongoing').waitFor({ timeout: 30_000 });
-  await page.locator('.sbar-down').first().waitFor({ timeout: 30_000 });
+  // Time-weighted: a few seconds down mark the hour with a notch (a red hour needs most of it down).
+  await page.locator('.sbar-down, .sbar-blip-down').first().waitFor({ timeout: 30_000 });
   assert.equal(await page.evaluate(() => (window as any).__noReload), true, 'the page was not reloaded');
   await photograph(p, `/monitors/${id}`, 'monitor-detail-down', 'Intranet portal');
 

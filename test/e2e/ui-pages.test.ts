@@ -195,7 +195,7 @@ test('an API key is shown once, with a copy button, and works', async () => {
   await shown.waitFor({ state: 'detached' });
   const row = page.getByRole('row', { name: /grafana/ });
   await row.waitFor();
-  assert.match(await row.innerText(), /monitors:read/);
+  assert.match(await row.innerText(), /Monitors: read/, 'scopes in people\'s words');
   assert.ok(!(await page.content()).includes(key), 'the key is not on the page any more');
   await page.reload();
   await row.waitFor();
@@ -235,13 +235,14 @@ test('the audit log lists what happened and filters by action', async () => {
   const { page } = p;
   await page.goto('/settings/audit');
   await page.getByRole('heading', { name: 'Audit log', level: 2 }).waitFor();
-  await page.getByRole('cell', { name: 'user.create' }).waitFor();
+  // Actions in people's words; the filter still takes the action itself.
+  await page.getByRole('cell', { name: 'Users: create' }).waitFor();
   await page.getByLabel('Action').fill('api_key.*');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/action=api_key/);
-  await page.getByRole('cell', { name: 'api_key.revoke' }).waitFor();
+  await page.getByRole('cell', { name: 'API keys: revoke' }).waitFor();
   const actions = await page.locator('td[data-label="Action"]').allInnerTexts();
-  assert.ok(actions.length >= 2 && actions.every((a) => a.startsWith('api_key.')), actions.join(', '));
+  assert.ok(actions.length >= 2 && actions.every((a) => a.startsWith('API keys: ')), actions.join(', '));
   await photograph(p, '/settings/audit?action=api_key.*', 'settings-audit', 'Settings');
   assertClean(p, 'the audit log');
 });
@@ -290,4 +291,26 @@ test('the other sections: an unknown path, my account', async () => {
   await page.getByRole('heading', { name: 'Profile' }).waitFor();
   await photograph(p, '/settings/account', 'settings-account', 'Settings');
   assertClean(p, 'the other sections');
+});
+
+/** Every settings section, by URL and a card heading that shows once it has loaded. */
+const SETTINGS_SECTIONS: [string, string][] = [
+  ['system', 'Health'], ['probe', 'Branding'], ['tls', 'Certificate in use'], ['email', 'SMTP server'], ['update', 'Running release'],
+  ['access', 'ZeroTier'], ['controller', 'Controller'], ['config', 'Configuration'], ['database', 'Tables'], ['users', 'Users'],
+  ['api-keys', 'API keys of all users'], ['audit', 'Audit log'], ['account', 'Two-factor sign-in'],
+];
+
+test('every settings section: clean, labelled, 375 px wide, light and dark', async () => {
+  const { page } = p;
+  await page.goto('/settings');
+  const tabs = page.getByRole('navigation', { name: 'Settings sections' });
+  await tabs.getByRole('link', { name: 'System' }).waitFor();
+  assert.equal(await tabs.getByRole('link').count(), SETTINGS_SECTIONS.length, 'an administrator sees every section');
+  for (const [id, heading] of SETTINGS_SECTIONS) {
+    await page.goto(`/settings/${id}`);
+    await page.getByRole('heading', { name: heading, level: 2, exact: true }).waitFor();
+    await page.locator('main .loading').first().waitFor({ state: 'detached' });
+    await photograph(p, `/settings/${id}`, `settings-section-${id}`, 'Settings');
+    assertClean(p, `/settings/${id}`);
+  }
 });

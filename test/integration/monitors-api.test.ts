@@ -249,9 +249,10 @@ describe('status, incidents and events', () => {
     // Stats of the single view.
     const one = (await api('GET', `/api/monitors/${m.id}`)).body;
     assert.equal(one.stats.checks_24h, 5);
-    assert.equal(one.stats.uptime_24h, 40);
-    assert.equal(one.stats.uptime_7d, 40);
-    assert.equal(one.stats.uptime_30d, 40);
+    // Uptime is time: up 10 s, failing (degraded, available) 10 s, down 20 s up to the last check.
+    assert.equal(one.stats.uptime_24h, 50);
+    assert.equal(one.stats.uptime_7d, 50);
+    assert.equal(one.stats.uptime_30d, 50);
     assert.ok(one.stats.p95_response_ms_24h > 0);
     assert.equal(one.stats.last_result.status, 'up');
     assert.equal(one.stats.cert_days_left, null);

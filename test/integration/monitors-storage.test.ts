@@ -166,6 +166,11 @@ test('a result of an hour whose rollups are written goes into them (a clock step
     assert.deepEqual(rows(), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }]);
     a.clock.advance(-7 * 60_000 + 30_000); // 10:59:30 again
     await a.api('POST', `/api/monitors/${id}/check`);
+    assert.deepEqual(rows(), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }], 'a manual check counts in no figure');
+    // A scheduled result of that hour, as the scheduler applies it.
+    const svc = monitorsServiceOf(a.t.service.app);
+    const m = svc.registry.byId(id)!;
+    await svc.recorder.apply(m, { status: 'up', response_time_ms: 5, message: 'OK', details: {} }, a.clock.now(), {}, 'group');
     assert.deepEqual(rows(), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
     assert.equal((await a.api('GET', `/api/monitors/${id}`)).stats.checks_24h, 2, 'counted once');
   } finally {

@@ -3,7 +3,7 @@
 // form's choices and defaults, the inventory's types, fields, references, filters and enums, SNMP
 // versions and v3 protocols, webhook providers and their labels, user roles and API-key scopes. They
 // live in modules without browser imports (ui/lib/vocabulary.js, ui/pages/inventory/types.js,
-// ui/pages/monitors/model.js and timeline.js), which this test loads beside the server's definitions:
+// ui/pages/monitors/model.js), which this test loads beside the server's definitions:
 // it fails when the server has a value the UI lacks, when the UI has one the server does not, and when
 // the UI labels a key the server does not know.
 //
@@ -37,8 +37,6 @@ import * as ui from '../../ui/lib/vocabulary.js';
 import { LINK_TARGETS, TYPES } from '../../ui/pages/inventory/types.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import * as form from '../../ui/pages/monitors/model.js';
-// @ts-expect-error plain browser JavaScript without type declarations
-import * as timeline from '../../ui/pages/monitors/timeline.js';
 
 // ---- comparing ------------------------------------------------------------------------------------------
 
@@ -144,9 +142,6 @@ test('monitor statuses: the values, their labels and sentences, and the status b
   sameValues(`monitor statuses (${VOCAB} MONITOR_STATUSES, server monitors/schemas.ts MONITOR_STATUSES)`, server, ui.MONITOR_STATUSES);
   labelsFor(`monitor status labels (${VOCAB} STATUS_LABELS)`, server, ui.STATUS_LABELS);
   labelsFor(`monitor status sentences (${VOCAB} STATUS_TEXT)`, server, ui.STATUS_TEXT);
-  // The status bars rank every status, plus "none" for the stretches without data.
-  sameValues('status bar ranking (ui/pages/monitors/timeline.js RANK)', [...server, 'none'], timeline.RANK);
-  labelsFor('status bar words (ui/pages/monitors/timeline.js LABELS)', [...server, 'none'], timeline.LABELS);
 });
 
 test('check result statuses: the results filter', () => {
@@ -162,8 +157,6 @@ test('monitor event kinds: the kind filter, labels, colour marks and the kinds t
   labelsFor(`event colour marks (${VOCAB} EVENT_MARK)`, EVENT_KINDS, ui.EVENT_MARK, false);
   const notStatuses = Object.entries(ui.EVENT_MARK).filter(([, s]) => !(MONITOR_STATUSES as readonly unknown[]).includes(s));
   assert.deepEqual(notStatuses, [], `event colour marks (${VOCAB} EVENT_MARK) that are not monitor statuses`);
-  labelsFor('event kinds of the status bars (ui/pages/monitors/timeline.js STATUS_KINDS)', EVENT_KINDS,
-    Object.fromEntries([...timeline.STATUS_KINDS].map((k) => [k, true])), false);
 });
 
 test('check types: the monitor form and the list filter offer exactly the server\'s', () => {
@@ -408,4 +401,22 @@ test('discovery, part 2: SSH platforms, enrichment outcomes, route sources, diff
     routeEnum('POST', '/api/v1sion/brain/bulk-create', 'response', ['items', '[]', 'status']), ui.BRIDGE_RESULTS);
   labelsFor(`owned fields (${VOCAB} OWNED_FIELD_LABELS, server v1sion/brain/diff.ts OWNED_FIELDS)`,
     new Set(Object.values(OWNED_FIELDS).flat()), ui.OWNED_FIELD_LABELS);
+});
+
+test('the probe\'s own settings: certificate modes, ACME challenges and directories, SMTP security, update outcomes, controller states', async () => {
+  const { smtp } = (await import('../../src/modules/system/config.js')).systemConfig;
+  labelsFor(`certificate modes (${VOCAB} TLS_MODES, server GET /api/ssl/status mode)`, routeEnum('GET', '/api/ssl/status', 'response', ['mode']), ui.TLS_MODES);
+  labelsFor(`ACME challenges (${VOCAB} ACME_CHALLENGES, server POST /api/ssl/letsencrypt body.challenge)`,
+    routeEnum('POST', '/api/ssl/letsencrypt', 'body', ['challenge']), ui.ACME_CHALLENGES);
+  const { DIRECTORIES } = await import('../../src/modules/system/ssl/routes.js');
+  labelsFor(`ACME directories (${VOCAB} ACME_DIRECTORIES, server ssl/routes.ts DIRECTORIES)`, Object.keys(DIRECTORIES), ui.ACME_DIRECTORIES);
+  sameValues(`SMTP security (${VOCAB} SMTP_SECURITY, server system/config.ts smtp.security)`,
+    enumOf((smtp.unwrap() as unknown as { shape: Record<string, unknown> }).shape.security), values(ui.SMTP_SECURITY));
+  // last_run and its result are nullable: the object and the enum are the non-null branches.
+  const nonNull = (js: any) => (js.anyOf ?? [js]).find((x: any) => x.type !== 'null');
+  const lastRun = nonNull(routeSchema('GET', '/api/update/status', 'response', ['last_run']));
+  labelsFor(`update outcomes (${VOCAB} UPDATE_OUTCOMES, server GET /api/update/status last_run.result)`,
+    nonNull(lastRun.properties.result).enum, ui.UPDATE_OUTCOMES);
+  labelsFor(`controller states (${VOCAB} HIVEMIND_STATES, server GET /api/hivemind/status state)`,
+    routeEnum('GET', '/api/hivemind/status', 'response', ['state']), ui.HIVEMIND_STATES);
 });

@@ -27,6 +27,7 @@ export function TagInput({ form, name, label, hint, suggestions = [], placeholde
   const id = useId(`f-${name}`);
   const [text, setText] = useState('');
   const error = form.errorFor(name);
+  form.label?.(name, label);
   const tags = form.values[name] ?? [];
   const add = (raw) => {
     const fresh = raw.split(',').map((t) => t.trim()).filter((t) => t && !tags.includes(t));
@@ -64,6 +65,7 @@ export function TagInput({ form, name, label, hint, suggestions = [], placeholde
 export function ChipPicker({ form, name, label, hint, options, placeholder = 'Add…', empty = 'None' }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   const chosen = form.values[name] ?? [];
   const labelOf = (v) => options.find((o) => o.value === v)?.label ?? v;
   const rest = options.filter((o) => !chosen.includes(o.value));
@@ -91,6 +93,7 @@ export function ChipPicker({ form, name, label, hint, options, placeholder = 'Ad
 export function RowsField({ form, name, label, hint, columns, addLabel = 'Add', blank, empty }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   const rows = form.values[name] ?? [];
   const setCell = (i, key, value) => form.set(name, rows.map((r, j) => (j === i ? { ...r, [key]: value } : r)));
   return html`<fieldset class="field field-group rows-field" aria-describedby=${describedBy(id, hint, error)} aria-invalid=${error ? 'true' : undefined}>
@@ -112,6 +115,7 @@ export function RowsField({ form, name, label, hint, columns, addLabel = 'Add', 
 export function Segmented({ form, name, label, options, hint }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   return html`<fieldset class="field field-group seg-group" aria-describedby=${describedBy(id, hint, error)}>
     <legend>${label}</legend>
     <div class="segmented">

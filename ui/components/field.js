@@ -19,6 +19,7 @@ const describedBy = (id, hint, error) => [error && `${id}-err`, hint && `${id}-h
 export function Field({ form, name, label, hint, type = 'text', class: cls = '', ...rest }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   const value = form.values[name] ?? '';
   return html`<div class=${`field ${cls}`}>
     <label for=${id} class=${rest.required ? 'required' : undefined}>${label}</label>
@@ -31,6 +32,7 @@ export function Field({ form, name, label, hint, type = 'text', class: cls = '',
 export function TextArea({ form, name, label, hint, rows = 3, class: cls = '', ...rest }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   return html`<div class=${`field ${cls}`}>
     <label for=${id}>${label}</label>
     <textarea id=${id} name=${name} rows=${rows} value=${form.values[name] ?? ''} onInput=${(e) => form.set(name, e.currentTarget.value)}
@@ -43,6 +45,7 @@ export function TextArea({ form, name, label, hint, rows = 3, class: cls = '', .
 export function SelectField({ form, name, label, hint, options, class: cls = '', ...rest }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   return html`<div class=${`field ${cls}`}>
     <label for=${id}>${label}</label>
     <select id=${id} name=${name} value=${form.values[name] ?? ''} onChange=${(e) => form.set(name, e.currentTarget.value)}
@@ -57,6 +60,7 @@ export function SelectField({ form, name, label, hint, options, class: cls = '',
 export function CheckField({ form, name, label, hint, class: cls = '' }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   return html`<div class=${`field field-check ${cls}`}>
     <label class="check" for=${id}>
       <input id=${id} name=${name} type="checkbox" role="switch" checked=${!!form.values[name]}
@@ -71,6 +75,7 @@ export function CheckField({ form, name, label, hint, class: cls = '' }) {
 export function CheckGroup({ form, name, label, hint, options, columns = 1 }) {
   const id = useId(`f-${name}`);
   const error = form.errorFor(name);
+  form.label?.(name, label);
   const chosen = new Set(form.values[name] ?? []);
   const toggle = (v, on) => {
     const next = new Set(chosen);
@@ -91,7 +96,14 @@ export function CheckGroup({ form, name, label, hint, options, columns = 1 }) {
 }
 
 /** The form's problem: the API's detail, announced when it appears. */
+/**
+ * The form's problem: the API's detail, or for a refusal with field errors a summary by the fields'
+ * labels in people's words (lib/form.js describeProblem), with the API's own detail one click away.
+ */
 export function FormError({ form }) {
   if (!form.error) return null;
-  return html`<div class="alert alert-error" role="alert"><div class="alert-body">${form.error.detail}</div></div>`;
+  const text = form.summary || form.error.detail;
+  const raw = form.error.detail && form.error.detail !== text ? form.error.detail : null;
+  return html`<div class="alert alert-error" role="alert"><div class="alert-body">${text}
+    ${raw ? html`<details class="alert-raw"><summary>As the probe said it</summary><span class="mono small">${raw}</span></details>` : null}</div></div>`;
 }

@@ -6,15 +6,20 @@ import { html } from '../lib/html.js';
  * @param {{
  *   columns: {key: string, label: string, render?: (row: any) => any, class?: string, hideLabel?: boolean}[],
  *   rows: any[], rowKey?: string | ((row: any) => string), caption?: string, empty?: any, rowClass?: (row: any) => string,
- * }} props
+ *   sort?: {key: string, dir: 'asc'|'desc', onChange: (key: string) => void},
+ * }} props  A column with `sort: '<key>'` gets a header button that calls sort.onChange (the page sorts the rows).
  */
-export function Table({ columns, rows, rowKey = 'id', caption, empty, rowClass }) {
+export function Table({ columns, rows, rowKey = 'id', caption, empty, rowClass, sort }) {
   if (!rows.length && empty) return empty;
   const keyOf = typeof rowKey === 'function' ? rowKey : (r) => r[rowKey];
   return html`<div class="table-wrap">
     <table class="table">
       ${caption ? html`<caption class="sr-only">${caption}</caption>` : null}
-      <thead><tr>${columns.map((c) => html`<th scope="col" class=${c.class}>${c.label}</th>`)}</tr></thead>
+      <thead><tr>${columns.map((c) => (sort && c.sort
+        ? html`<th scope="col" class=${c.class} aria-sort=${sort.key === c.sort ? (sort.dir === 'desc' ? 'descending' : 'ascending') : undefined}>
+            <button type="button" class="th-sort" onClick=${() => sort.onChange(c.sort)}>${c.label}<span class="th-arrow" aria-hidden="true">${
+              sort.key === c.sort ? (sort.dir === 'desc' ? '▼' : '▲') : '↕'}</span></button></th>`
+        : html`<th scope="col" class=${c.class}>${c.label}</th>`))}</tr></thead>
       <tbody>
         ${rows.map((r) => html`<tr key=${keyOf(r)} class=${rowClass?.(r)}>
           ${columns.map((c) => html`<td class=${c.class} data-label=${c.hideLabel ? undefined : c.label}>

@@ -1,5 +1,6 @@
 // Who is signed in, what the probe is called and whether first-run setup is still open. Loaded once
-// at start and after sign-in; pages read it with useSession().
+// at start and after sign-in; pages read it with useSession(). The first load asks no question that a
+// signed-out browser would see refused (see loadSession).
 import { api, request } from './api.js';
 import { createStore, useStore } from './store.js';
 
@@ -22,17 +23,22 @@ export const session = createStore({
 
 export const useSession = () => useStore(session);
 
-/** Reads setup state, the probe's name and the current user (null when not signed in). */
+/**
+ * Reads setup state, the probe's name and the current user (null when not signed in). The user comes from
+ * GET /api/auth/session, which answers a signed-out browser with 200 {signed_in: false}: a fresh or
+ * signed-out page logs no failed request (GET /api/me would answer 401).
+ */
 export async function loadSession() {
   const [setup, identity, me] = await Promise.all([
     api.get('/api/setup/needed'),
     api.get('/api/web-identity'),
-    request('GET', '/api/me', { quiet401: true }).catch((e) => { if (e.status === 401) return null; throw e; }),
+    request('GET', '/api/auth/session', { quiet401: true }),
   ]);
+  const signedIn = me?.signed_in === true;
   session.set({
     loaded: true,
-    user: me?.user ?? null,
-    scopes: me?.scopes ?? [],
+    user: signedIn ? me.user : null,
+    scopes: signedIn ? me.scopes : [],
     probeName: identity.probe_name,
     bootstrapNeeded: setup.bootstrap_needed,
     setupNeeded: setup.needed,

@@ -92,6 +92,22 @@ export const SNMP_WALK_OPTIONS = ['timeout', 'retries', 'max_repetitions', 'max_
 /** Where a device's vendor profile came from. */
 export const SNMP_VENDOR_FROM = { saved: 'pinned for this device', identified: 'identified live', default: 'default (not identified)' };
 
+/** An interface's ifAdminStatus / ifOperStatus (GET /api/snmp/device-cards/:name/interfaces). */
+export const IF_STATUSES = {
+  up: { label: 'Up', tone: 'ok' }, down: { label: 'Down', tone: 'bad' }, testing: { label: 'Testing', tone: 'warn' },
+  unknown: { label: 'Unknown', tone: 'neutral' }, dormant: { label: 'Dormant', tone: 'info' },
+  not_present: { label: 'Not present', tone: 'neutral' }, lower_layer_down: { label: 'Lower layer down', tone: 'bad' },
+};
+
+/** What uses a stored credential (GET /api/brain/credentials/:id/usage `kind`), in the list's order. */
+export const CREDENTIAL_USAGE_KINDS = {
+  endpoint: { label: 'Endpoint', hint: 'Its management credential' },
+  discovery: { label: 'Discovery', hint: 'In the list of credentials scans try' },
+  ssh_target: { label: 'SSH target', hint: 'Signs in to it for SSH enrichment' },
+  snmp_template: { label: 'SNMP walk template', hint: 'Walks with it' },
+  snmp_device: { label: 'SNMP device cards', hint: 'Reads the device with it' },
+};
+
 // ---- discovery (subnet scans, topology sessions, SSH enrichment, routes, the inventory bridge) ----------
 
 /** The version of a scan's typed-in community or v3 user, in SPEC's spellings (POST /api/v1sion/scan snmp_version). */
@@ -237,3 +253,89 @@ export const SCOPE_OPTIONS = [
   ]),
   { value: 'admin', label: 'Administration', hint: 'Every scope, and administrator operations' },
 ];
+
+// ---- the probe's own settings (pages/settings/) ---------------------------------------------------------
+
+/** Where the certificate HTTPS serves came from (GET /api/ssl/status `mode`). */
+export const TLS_MODES = {
+  'self-signed': { label: 'Self-signed', tone: 'warn' },
+  uploaded: { label: 'Uploaded (PFX)', tone: 'ok' },
+  acme: { label: 'ACME', tone: 'ok' },
+};
+/** ACME challenge types (POST /api/ssl/letsencrypt `challenge`). */
+export const ACME_CHALLENGES = { 'http-01': 'http-01 (port 80 of each name)', 'dns-01': 'dns-01 (RFC 2136 DNS update)' };
+/** The named ACME directories (`directory_url`); any https:// directory URL is accepted too. */
+export const ACME_DIRECTORIES = { letsencrypt: "Let's Encrypt", 'letsencrypt-staging': "Let's Encrypt staging (test certificates)" };
+/** SMTP connection security (configuration key smtp.security). */
+export const SMTP_SECURITY = [
+  { value: 'starttls', label: 'STARTTLS (required)' },
+  { value: 'tls', label: 'TLS from the first byte' },
+  { value: 'none', label: 'None (plain text)' },
+];
+/** The outcome of an update run (GET /api/update/status `last_run.result`). */
+export const UPDATE_OUTCOMES = {
+  updated: { label: 'Updated', tone: 'ok' },
+  up_to_date: { label: 'Already up to date', tone: 'ok' },
+  rolled_back: { label: 'Rolled back', tone: 'bad' },
+  refused: { label: 'Refused', tone: 'warn' },
+  failed: { label: 'Failed', tone: 'bad' },
+};
+/** The controller connection (GET /api/hivemind/status `state`). */
+export const HIVEMIND_STATES = {
+  connected: { label: 'Connected', tone: 'ok' },
+  connecting: { label: 'Connecting', tone: 'info' },
+  disconnected: { label: 'Disconnected', tone: 'neutral' },
+  error: { label: 'Error', tone: 'bad' },
+};
+
+/** Scopes in people's words: "Inventory: read", "Discovery: read and write", "Administration". */
+const SCOPE_LABELS = Object.fromEntries(SCOPE_OPTIONS.map((o) => [o.value, o.label]));
+export const scopeLabel = (scope) => SCOPE_LABELS[scope] ?? scope;
+
+/**
+ * A list of scopes as people read it: a write scope stands for its read scope too, so "Monitors: read"
+ * is left out beside "Monitors: read and write"; "admin" alone says "Administration (every scope)".
+ */
+export function scopeLabels(scopes) {
+  const set = new Set(scopes ?? []);
+  if (set.has('admin')) return ['Administration (every scope)'];
+  return SCOPE_OPTIONS.filter((o) => set.has(o.value) && !(o.value.endsWith(':read') && set.has(o.value.replace(':read', ':write'))))
+    .map((o) => o.label);
+}
+
+// ---- names for people: short IDs and the audit log -------------------------------------------------------
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID shortened to its first eight characters (the whole one belongs in a tooltip); other ids as they are. */
+export const shortId = (id) => (typeof id === 'string' && UUID.test(id) ? id.slice(0, 8) : String(id ?? ''));
+
+/** Areas of the audit log's actions (the first part of `action`). */
+export const AUDIT_AREAS = {
+  auth: 'Sign-in', user: 'Users', api_key: 'API keys', setup: 'Setup', vault: 'Vault', brain: 'Inventory', v1sion: 'Discovery',
+  monitors: 'Monitors', snmp: 'SNMP', webhooks: 'Webhooks', hivemind: 'Controller', system: 'System', tls: 'TLS', update: 'Update',
+  config: 'Configuration', oob: 'Remote access', two_factor: 'Two-factor sign-in',
+};
+
+/** "snmp.template.create" -> "SNMP: template create"; "auth.login" -> "Sign-in: login". */
+export function auditActionLabel(action) {
+  const [area, ...rest] = String(action ?? '').split('.');
+  const what = rest.join(' ').replace(/_/g, ' ');
+  const name = AUDIT_AREAS[area] ?? area.replace(/_/g, ' ');
+  return what ? `${name}: ${what}` : name;
+}
+
+/**
+ * An audit entry's target by name with a short ID: {text, title}. A target that is a UUID becomes the
+ * entry's `details.name` (when it has one) with the ID shortened; a named target gets the short form of
+ * `details.id` beside it. `title` holds the whole ID for the tooltip.
+ */
+export function auditTarget(entry) {
+  const target = entry?.target ?? null;
+  const d = entry?.details && typeof entry.details === 'object' ? entry.details : {};
+  const id = typeof d.id === 'string' ? d.id : UUID.test(target ?? '') ? target : null;
+  const name = target && !UUID.test(target) ? target : typeof d.name === 'string' ? d.name : null;
+  if (!name && !id) return { text: '—', title: '' };
+  if (!id) return { text: name, title: name };
+  return { text: name ? `${name} · ${shortId(id)}` : shortId(id), title: id };
+}

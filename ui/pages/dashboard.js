@@ -6,6 +6,7 @@ import { html, useEffect, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { EVENT_MARK, INVENTORY_TYPES, MONITOR_STATUSES, STATUS_LABELS } from '../lib/vocabulary.js';
 import { StatusBadge } from '../components/badge.js';
+import { reasonText } from './monitors/glance.js';
 import { EmptyState, ErrorState, Loading } from '../components/empty.js';
 import { Icon } from '../components/icons.js';
 import { Card, Page } from '../components/page.js';
@@ -51,7 +52,7 @@ function Attention({ monitors }) {
     ${list.map((m) => html`<li key=${m.id} class="row">
       <${StatusBadge} status=${m.status} />
       <div class="row-main">
-        <a href=${`/monitors/${m.id}`} class="row-title">${m.name}</a>
+        <a href=${`/monitors/${m.id}`} class="row-title">${m.name}</a>${reasonText(m) ? html` <span class="muted small">· ${reasonText(m)}</span>` : null}
         <div class="row-sub">${m.last_message || m.target}</div>
       </div>
       <div class="row-side">
@@ -126,7 +127,8 @@ function Inventory({ stats }) {
 export default function DashboardPage() {
   const counts = useApi('/api/monitors/stats', { live: true, every: 30 });
   const monitors = useApi('/api/monitors', { live: true, every: 30 });
-  const events = useApi('/api/monitors/events', { query: { limit: 10 }, live: true });
+  // Manual checks do not crowd the recent events.
+  const events = useApi('/api/monitors/events', { query: { limit: 10, exclude_kind: 'manual_check' }, live: true });
   const inventory = useApi('/api/brain/stats', { every: 60 });
   const list = monitors.data?.monitors ?? [];
 

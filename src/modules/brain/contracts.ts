@@ -55,3 +55,28 @@ export interface SessionSummary { id: string; name: string; networks: string[]; 
  */
 export interface SessionSource { overlapping(subnet: Cidr): SessionSummary[] }
 export const noSessions: SessionSource = { overlapping: () => [] };
+
+/** What uses a stored credential (GET /api/brain/credentials/:id/usage), in the order the list shows them. */
+export const CREDENTIAL_USAGE_KINDS = ['endpoint', 'discovery', 'ssh_target', 'snmp_template', 'snmp_device'] as const;
+export type CredentialUsageKind = (typeof CREDENTIAL_USAGE_KINDS)[number];
+
+/** One place a credential is used: named, never with a secret. */
+export interface CredentialUsage {
+  kind: CredentialUsageKind;
+  /** The user's id (UUID, or a device name for SNMP device cards). */
+  id: string;
+  name: string;
+  short_id?: string | null;
+  /** A short description: the address of an SSH target, the position in the discovery list… */
+  detail?: string | null;
+}
+
+/**
+ * Another module's uses of credentials (discovery's list and SSH targets, SNMP templates and device
+ * cards). `scope` is what the caller must hold to see them: the usage list shows only what the caller
+ * could read through that module's own API.
+ */
+export interface CredentialUsageSource {
+  scope: 'monitors:read' | 'v1sion:read' | 'snmp:read' | 'system:read';
+  usesOf(credentialId: string): CredentialUsage[];
+}

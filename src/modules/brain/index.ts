@@ -3,7 +3,7 @@
 // search and links. See docs/brain.md and docs/vault.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
-import type { CredentialSecrets } from './contracts.js';
+import type { CredentialSecrets, CredentialUsageSource } from './contracts.js';
 import { ItemService } from './items.js';
 import { LinkService } from './links.js';
 import { createCredentialSecrets } from './secrets.js';
@@ -15,7 +15,7 @@ import { brainMigrations } from './migrations.js';
 import { vaultRoutes } from './vault/routes.js';
 import { Vault } from './vault/service.js';
 
-export type { SessionSource, SessionSummary } from './contracts.js';
+export type { CredentialUsage, CredentialUsageSource, SessionSource, SessionSummary } from './contracts.js';
 /** Discovery records where a stored credential worked or failed (GET /api/brain/credentials/:id/scan). */
 export { recordCredentialUse, type CredentialUse } from './credentials/service.js';
 
@@ -37,6 +37,13 @@ const sessionSources = new WeakMap<AppContext, SessionSource>();
 /** Where GET /api/brain/subnets/:id/v1sion-sessions finds sessions; the discovery module sets it. */
 export function setSessionSource(app: AppContext, source: SessionSource): void { sessionSources.set(app, source); }
 
+const usageSources = new WeakMap<AppContext, CredentialUsageSource[]>();
+
+/** Another module tells where it uses stored credentials (GET /api/brain/credentials/:id/usage). */
+export function addCredentialUsageSource(app: AppContext, source: CredentialUsageSource): void {
+  usageSources.set(app, [...(usageSources.get(app) ?? []), source]);
+}
+
 export const brainModule: Module = {
   name: 'brain',
   // Links point at monitors and list them.
@@ -52,7 +59,7 @@ export const brainModule: Module = {
     items.registerType(credentialsType(secrets, app.store));
     const links = new LinkService(app, items);
     services.set(app, { items, links, secrets, vault });
-    app.routes.add(...vaultRoutes(vault), ...credentialRoutes(app, items));
+    app.routes.add(...vaultRoutes(vault), ...credentialRoutes(app, items, () => usageSources.get(app) ?? []));
     const sessions: SessionSource = { overlapping: (c) => (sessionSources.get(app) ?? noSessions).overlapping(c) };
     app.routes.add(...brainRoutes(items, links, sessions));
     const log = app.log.child('brain');

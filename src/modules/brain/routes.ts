@@ -7,6 +7,7 @@ import type { SessionSource } from './contracts.js';
 import { parseData, type ItemRow, type ItemService } from './items.js';
 import { LinkSchema, RELATIONS, type LinkService } from './links.js';
 import { search, SEARCH_MAX } from './search.js';
+import { subnetAddresses } from './subnet-addresses.js';
 import { BRAIN_TYPES, SHORT_ID_PREFIX, subnetCidr, type BrainType } from './types.js';
 
 const subnetCidrOf = (row: ItemRow) => subnetCidr(parseData(row.data));
@@ -160,6 +161,25 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
         const found = cidr ? sessions.overlapping(cidr) : [];
         return { items: found, total: found.length };
       },
+    }),
+
+    route({
+      method: 'GET', path: '/api/brain/subnets/:id/addresses', scope: 'brain:read',
+      summary: 'The addresses inside a subnet that the inventory knows, with their endpoints, and its utilisation',
+      description: 'Addresses of endpoints inside the CIDR and the gateway, in numeric order (paged), each with the endpoints ' +
+        'holding it and whether it lies in a DHCP range. `used` counts them; `size` is the usable addresses (an IPv4 block ' +
+        'of /30 or larger without its network and broadcast addresses); `utilisation` is used / size.',
+      params: IdParams, query: z.object(paging(1000, 500)),
+      response: z.object({
+        cidr: z.string(), size: z.number(), used: z.number().int(), utilisation: z.number().nullable(),
+        gateway: z.string().nullable(), dhcp_size: z.number(), endpoints: z.number().int(),
+        items: z.array(z.object({
+          address: z.string(), gateway: z.boolean(), dhcp: z.boolean(),
+          endpoints: z.array(z.object({ id: z.string(), short_id: z.string(), name: z.string() })),
+        })),
+        total: z.number().int(),
+      }),
+      handler: (ctx) => subnetAddresses(ctx.app.store, items.mustRow('subnets', ctx.params.id), ctx.query),
     }),
 
     route({

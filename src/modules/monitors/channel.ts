@@ -5,11 +5,13 @@
 //
 //   entry    u8 kind, then:
 //     1 result    varint monitor pk, result, state
-//     2 state     varint monitor pk, state                (pause, resume, a changed target clearing the certificate)
+//     2 state     varint monitor pk, state, [varint t]    (pause, resume, a changed target clearing the certificate;
+//                                                          t, epoch ms, since uptime is time: absent in older entries)
 //     3 cleared   (nothing)                               (history cleared: earlier results are gone)
 //     4 imported  varint monitor pk, varint n, n results  (rows of the raw-results table of an earlier build)
 //   result   varint t (epoch ms) | u8 flags | [varint rt] | message | [UTF-8 details]
-//            flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 message inline, 16 details present
+//            flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 message inline, 16 details present,
+//                   32 manual check ("check now": not counted in uptime or response times; older entries lack it)
 //            message: varint dictionary id, or (inline) varint length + UTF-8 text
 //   state    u8 status (index in STATES) | varint fail_streak | u8 certificate fields present (0/1)
 //            | [f64 cert_valid_to | f64 cert_checked_at]   (epoch ms; NaN = null)
@@ -22,7 +24,7 @@ export const CHANNEL = 'monitors.results';
 const enum Kind { Result = 1, State = 2, Cleared = 3, Imported = 4 }
 const STATUS_CODES: readonly ResultStatus[] = ['down', 'up', 'degraded'];
 const STATES: readonly MonitorStatus[] = ['up', 'down', 'degraded', 'paused', 'unknown'];
-const F_RT = 4, F_INLINE = 8, F_DETAILS = 16;
+const F_RT = 4, F_INLINE = 8, F_DETAILS = 16, F_MANUAL = 32;
 
 export interface StoredResult {
   t: number;
@@ -33,6 +35,8 @@ export interface StoredResult {
   msg: number | string;
   /** Details JSON, or null. */
   d: string | null;
+  /** A manual check ("check now"); absent or false for a scheduled one. */
+  manual?: boolean;
 }
 
 export interface MonitorState {
@@ -44,7 +48,7 @@ export interface MonitorState {
 
 export type ChannelMessage =
   | { kind: 'result'; pk: number; result: StoredResult; state: MonitorState }
-  | { kind: 'state'; pk: number; state: MonitorState }
+  | { kind: 'state'; pk: number; state: MonitorState; t?: number }
   | { kind: 'cleared' }
   | { kind: 'imported'; pk: number; results: StoredResult[] };
 
@@ -55,7 +59,7 @@ export function encodeMessage(m: ChannelMessage): Uint8Array {
   w.reset();
   switch (m.kind) {
     case 'result': w.u8(Kind.Result); w.varint(m.pk); writeResult(w, m.result); writeState(w, m.state); break;
-    case 'state': w.u8(Kind.State); w.varint(m.pk); writeState(w, m.state); break;
+    case 'state': w.u8(Kind.State); w.varint(m.pk); writeState(w, m.state); if (m.t !== undefined) w.varint(m.t); break;
     case 'cleared': w.u8(Kind.Cleared); break;
     case 'imported':
       w.u8(Kind.Imported); w.varint(m.pk); w.varint(m.results.length);
@@ -71,14 +75,15 @@ export function encodeMessage(m: ChannelMessage): Uint8Array {
  */
 export interface MessageVisitor {
   result(pk: number, r: StoredResult, state: MonitorState): void;
-  state(pk: number, state: MonitorState): void;
+  /** `t`: when (epoch ms), NaN for entries written before it was recorded. */
+  state(pk: number, state: MonitorState, t: number): void;
   cleared(): void;
   /** One of the results of an `imported` entry. */
   imported(pk: number, r: StoredResult): void;
 }
 
 const reader = new ByteReader(new Uint8Array(0));
-const scratch: StoredResult = { t: 0, status: 'up', rt: null, msg: 0, d: null };
+const scratch: StoredResult = { t: 0, status: 'up', rt: null, msg: 0, d: null, manual: false };
 const scratchState: MonitorState = { status: 'unknown', fail_streak: 0 };
 
 /** Reads the entry in `buf[start, end)` into the visitor. */
@@ -87,7 +92,12 @@ export function readMessage(buf: Uint8Array, start: number, end: number, v: Mess
   const kind = r.u8();
   switch (kind) {
     case Kind.Result: { const pk = r.varint(); readResult(r, scratch); v.result(pk, scratch, readState(r, scratchState)); return; }
-    case Kind.State: { const pk = r.varint(); v.state(pk, readState(r, scratchState)); return; }
+    case Kind.State: {
+      const pk = r.varint();
+      const state = readState(r, scratchState);
+      v.state(pk, state, r.pos < r.end ? r.varint() : NaN);
+      return;
+    }
     case Kind.Cleared: v.cleared(); return;
     case Kind.Imported: {
       const pk = r.varint();
@@ -104,12 +114,18 @@ export function decodeMessage(data: Uint8Array): ChannelMessage {
   const copy = (s: MonitorState): MonitorState =>
     (s.cert ? { ...s, cert: { ...s.cert } } : { status: s.status, fail_streak: s.fail_streak });
   readMessage(data, 0, data.length, {
-    result: (pk, r, state) => { out = { kind: 'result', pk, result: { ...r }, state: copy(state) }; },
-    state: (pk, state) => { out = { kind: 'state', pk, state: copy(state) }; },
+    result: (pk, r, state) => {
+      const { manual, ...rest } = r;
+      out = { kind: 'result', pk, result: manual ? { ...r } : rest, state: copy(state) };
+    },
+    state: (pk, state, t) => {
+      out = Number.isNaN(t) ? { kind: 'state', pk, state: copy(state) } : { kind: 'state', pk, state: copy(state), t };
+    },
     cleared: () => { out = { kind: 'cleared' }; },
     imported: (pk, r) => {
       out ??= { kind: 'imported', pk, results: [] };
-      if (out.kind === 'imported') out.results.push({ ...r });
+      const { manual, ...rest } = r;
+      if (out.kind === 'imported') out.results.push(manual ? { ...r } : rest);
     },
   });
   return out ?? { kind: 'imported', pk: 0, results: [] };
@@ -121,6 +137,7 @@ function writeResult(w: ByteWriter, r: StoredResult): void {
   if (r.rt != null) flags |= F_RT;
   if (typeof r.msg === 'string') flags |= F_INLINE;
   if (r.d != null) flags |= F_DETAILS;
+  if (r.manual) flags |= F_MANUAL;
   w.u8(flags);
   if (r.rt != null) w.varint(r.rt);
   if (typeof r.msg === 'string') w.utf8(r.msg); else w.varint(r.msg);
@@ -148,6 +165,7 @@ function readResult(r: ByteReader, into: StoredResult): StoredResult {
   into.rt = flags & F_RT ? r.varint() : null;
   into.msg = flags & F_INLINE ? r.utf8() : r.varint();
   into.d = flags & F_DETAILS ? r.utf8() : null;
+  into.manual = (flags & F_MANUAL) !== 0;
   return into;
 }
 

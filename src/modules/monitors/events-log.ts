@@ -31,6 +31,8 @@ export function insertEvent(tx: Tx, e: NewEvent): void {
 export interface EventFilter {
   monitor_id?: string;
   kind?: EventKind;
+  /** Leave out events of this kind (manual checks must not crowd a recent-events view). */
+  exclude_kind?: EventKind;
   since?: string;
   until?: string;
 }
@@ -47,6 +49,7 @@ function where(f: EventFilter): { sql: string; params: SqlValue[] } {
   const params: SqlValue[] = [];
   if (f.monitor_id) { conds.push('monitor_id = ?'); params.push(f.monitor_id); }
   if (f.kind) { conds.push('kind = ?'); params.push(f.kind); }
+  if (f.exclude_kind) { conds.push('kind <> ?'); params.push(f.exclude_kind); }
   if (f.since) { conds.push('t >= ?'); params.push(Date.parse(f.since)); }
   if (f.until) { conds.push('t <= ?'); params.push(Date.parse(f.until)); }
   return { sql: conds.length ? `WHERE ${conds.join(' AND ')}` : '', params };

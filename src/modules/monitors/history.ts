@@ -4,22 +4,49 @@
 //
 //   varint zigzag(dt - previous dt) | u8 flags | [varint rt] | [varint message code]
 //   flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 same message as before,
-//          16 extra (inline text or details, kept in the monitor's `extras` map by time)
+//          16 extra (inline text or details, kept in the monitor's `extras` map by time), 32 manual check,
+//          bits 6-7 how the monitor stood after it (STANDING: 0 as the result says, 1 failing below its
+//          failure threshold, so degraded, 2 paused)
 //   message code: dictionary id + 1, or 0 for an inline text (in extras)
 //
 // A result checked on schedule costs about 4 bytes (dt differs from the interval by a few ms, the message
 // repeats): 24 hours of 2,000 monitors checked every minute fit in about 12 MiB. Whole pages are freed by
 // retention; reads filter by time, so what they return is exact.
-import type { StoredResult } from './channel.js';
+import type { StoredResult as ChannelResult } from './channel.js';
 import { RESULT_CODE, RESULT_STATUS } from './rollups.js';
 
 const PAGE = 1024;
 const SLAB_PAGES = 256;
 /** The longest entry: 10 (dt) + 1 + 8 (rt) + 6 (message). */
 const MAX_ENTRY = 26;
-const F_RT = 4, F_SAME = 8, F_EXTRA = 16;
+const F_RT = 4, F_SAME = 8, F_EXTRA = 16, F_MANUAL = 32;
+/** How long the beat bar of the list is (GET /api/monitors `beats`). */
+export const BEATS = 30;
+
+/** How the monitor stood after a result, beyond its status: bits 6-7 of the flags. */
+export const STANDING = { asResult: 0, failing: 1, paused: 2 } as const;
+
+/** The standing of a monitor whose status is `status` after a result of `result`. */
+export function standingOf(result: string, status: string): number {
+  if (status === 'paused') return STANDING.paused;
+  return result === 'down' && status !== 'down' ? STANDING.failing : STANDING.asResult;
+}
+
+/**
+ * One letter per check for the beat bar: u up, s answered but degraded (slow or loss), f failed below the
+ * failure threshold (the monitor is degraded: failing), d failed and the monitor is down, p checked while
+ * paused; upper case for a manual check. ui/pages/monitors/model.js has the same letters.
+ */
+export function beatOf(status: string, standing: number, manual: boolean): string {
+  const c = standing === STANDING.paused ? 'p' : status === 'up' ? 'u' : status === 'degraded' ? 's'
+    : standing === STANDING.failing ? 'f' : 'd';
+  return manual ? c.toUpperCase() : c;
+}
 
 interface Extra { text?: string; d?: string }
+
+/** A result as the history gives it back: with how the monitor stood after it (STANDING). */
+export interface StoredResult extends ChannelResult { standing?: number }
 
 interface Chain {
   head: number;
@@ -31,10 +58,12 @@ interface Chain {
   count: number;
   lastT: number;
   extras: Map<number, Extra> | null;
+  /** The beat letters of the newest BEATS results, oldest first. */
+  beats: string;
 }
 
 /** One decoded result before its extras are looked up: message code (id + 1, 0 inline). */
-interface Row { t: number; s: number; rt: number; code: number; extra: boolean }
+interface Row { t: number; s: number; rt: number; code: number; extra: boolean; manual: boolean; standing: number }
 
 export class RawHistory {
   private slabs: Uint8Array[] = [];
@@ -60,10 +89,11 @@ export class RawHistory {
     return this.chains.keys();
   }
 
-  append(pk: number, r: StoredResult): void {
+  /** Appends a result; `standing`: how the monitor stood after it (STANDING). */
+  append(pk: number, r: StoredResult, standing = 0): void {
     let c = this.chains.get(pk);
     if (!c) {
-      c = { head: -1, tail: -1, prevT: 0, prevDt: 0, prevMsg: -1, count: 0, lastT: -Infinity, extras: null };
+      c = { head: -1, tail: -1, prevT: 0, prevDt: 0, prevMsg: -1, count: 0, lastT: -Infinity, extras: null, beats: '' };
       this.chains.set(pk, c);
     }
     if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY > PAGE) this.newPage(c);
@@ -79,6 +109,8 @@ export class RawHistory {
     if (r.rt != null) flags |= F_RT;
     if (code !== 0 && code === c.prevMsg) flags |= F_SAME;
     if (extra) flags |= F_EXTRA;
+    if (r.manual) flags |= F_MANUAL;
+    flags |= (standing & 3) << 6;
     pos = putVarint(buf, pos, zigzag(dt - c.prevDt));
     buf[pos++] = flags;
     if (r.rt != null) pos = putVarint(buf, pos, r.rt);
@@ -91,6 +123,13 @@ export class RawHistory {
     c.prevMsg = code;
     c.count++;
     c.lastT = Math.max(c.lastT, r.t);
+    const beats = c.beats + beatOf(r.status, standing, !!r.manual);
+    c.beats = beats.length > BEATS ? beats.slice(beats.length - BEATS) : beats;
+  }
+
+  /** The beat letters of the monitor's newest results (beatOf), oldest first; '' without results. */
+  beats(pk: number): string {
+    return this.chains.get(pk)?.beats ?? '';
   }
 
   /** Results of a monitor in insertion (time) order, filtered; `fn` returns false to stop. */
@@ -199,7 +238,7 @@ export class RawHistory {
     const buf = this.slabs[page >> 8]!;
     const base = (page & (SLAB_PAGES - 1)) * PAGE;
     const end = base + this.used[page]!;
-    const row: Row = { t: 0, s: 0, rt: -1, code: 0, extra: false };
+    const row: Row = { t: 0, s: 0, rt: -1, code: 0, extra: false, manual: false, standing: 0 };
     let pos = base, prevDt = 0, t = 0, code = 0;
     while (pos < end) {
       let v = 0, mul = 1, b: number;
@@ -212,19 +251,23 @@ export class RawHistory {
       if (flags & F_RT) { rt = 0; mul = 1; do { b = buf[pos++]!; rt += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80); }
       if (!(flags & F_SAME)) { code = 0; mul = 1; do { b = buf[pos++]!; code += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80); }
       row.t = t; row.s = flags & 3; row.rt = rt; row.code = code; row.extra = (flags & F_EXTRA) !== 0;
+      row.manual = (flags & F_MANUAL) !== 0; row.standing = (flags >> 6) & 3;
       if (fn(row) === false) return;
     }
   }
 
   private materialize(row: Row, c: Chain): StoredResult {
     const extra = row.extra ? c.extras?.get(row.t) : undefined;
-    return {
+    const r: StoredResult = {
       t: row.t,
       status: RESULT_STATUS[row.s] ?? 'down',
       rt: row.rt < 0 ? null : row.rt,
       msg: row.code > 0 ? row.code - 1 : extra?.text ?? '',
       d: extra?.d ?? null,
     };
+    if (row.manual) r.manual = true;
+    if (row.standing) r.standing = row.standing;
+    return r;
   }
 
   private newPage(c: Chain): void {

@@ -12,16 +12,17 @@ import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import type { Tx } from '../../core/store/types.js';
 import type { RawHistory } from './history.js';
-import { HOUR_MS, hourOf } from './hours.js';
+import { HOUR_MS, hourOf, type HourRing } from './hours.js';
 import {
-  addRollupHist, bucketOf, bucketStart, emptyHist, encodeHist, expandRollup, KIND, type Aggregate,
+  addRollupHist, bucketOf, bucketStart, emptyAggregate, emptyHist, encodeHist, expandRollup, KIND, type Aggregate,
 } from './rollups.js';
 
 export const GRACE_MS = 6 * 60_000;
 const WATERMARK = 'rollups_written_to';
-const UPSERT = `INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist)
+const UPSERT = `INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist,
+    ms_up, ms_degraded, ms_down)
   SELECT j.value->>0, ?, ?, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
-         j.value->>8, unhex(j.value->>9)
+         j.value->>8, unhex(j.value->>9), j.value->>10, j.value->>11, j.value->>12
     FROM json_each(?) AS j`;
 
 interface Totals extends Aggregate { hist: number[] }
@@ -34,7 +35,12 @@ export class HourCloser {
   private stopped = true;
   private readonly log: Logger;
 
-  constructor(private readonly app: AppContext, private readonly history: RawHistory) {
+  /**
+   * `hours` holds each hour's time-weighted status (hours.ts); `capOf` says how long a monitor's status
+   * counts after a result (null: the monitor is gone).
+   */
+  constructor(private readonly app: AppContext, private readonly history: RawHistory, private readonly hours: HourRing,
+    private readonly capOf: (pk: number) => number | null) {
     this.log = app.log.child('monitors');
   }
 
@@ -99,12 +105,22 @@ export class HourCloser {
     await this.app.store.write((tx) => {
       const hours: unknown[][] = [];
       const days = new Map(tx.all<RollupRow>(
-        'SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist FROM monitor_rollups WHERE k = ? AND b = ?',
+        `SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
+           FROM monitor_rollups WHERE k = ? AND b = ?`,
         [KIND.day, day]).map((r) => [r.m, totalsOf(expandRollup(r))]));
-      for (const pk of this.history.monitors()) {
+      // Every status counts up to the end of the hour (as long as it counts: hours.ts), then the hour's time is whole.
+      for (const pk of [...this.hours.tracked()]) {
+        const cap = this.capOf(pk);
+        if (cap != null) this.hours.advance(pk, to + 1, cap);
+      }
+      for (const pk of new Set([...this.history.monitors(), ...this.hours.tracked()])) {
+        if (this.capOf(pk) == null) continue;
         const h = emptyTotals();
-        this.history.forEach(pk, (r) => { add(h, r.status, r.rt); }, from, to);
-        if (!h.checks) continue;
+        // Manual checks count in no figure (results.ts).
+        this.history.forEach(pk, (r) => { if (!r.manual) add(h, r.status, r.rt); }, from, to);
+        const t = this.hours.timesOf(pk, hour);
+        if (t) { h.ms_up = t.ms_up; h.ms_degraded = t.ms_degraded; h.ms_down = t.ms_down; }
+        if (!h.checks && !(h.ms_up + h.ms_degraded + h.ms_down)) continue;
         hours.push(rowOf(pk, h));
         const d = days.get(pk) ?? emptyTotals();
         merge(d, h);
@@ -125,8 +141,7 @@ function setWatermark(tx: Tx, hour: number): void {
   tx.run('INSERT INTO monitor_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [WATERMARK, hour]);
 }
 
-const emptyTotals = (): Totals =>
-  ({ checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: emptyHist() });
+const emptyTotals = (): Totals => ({ ...emptyAggregate(), hist: emptyHist() });
 
 function add(a: Totals, status: 'up' | 'down' | 'degraded', rt: number | null): void {
   a.checks++;
@@ -146,6 +161,7 @@ function totalsOf(r: RollupRow): Totals {
 function merge(into: Totals, a: Totals): void {
   into.checks += a.checks; into.up += a.up; into.degraded += a.degraded; into.down += a.down;
   into.rt_sum += a.rt_sum; into.rt_count += a.rt_count;
+  into.ms_up += a.ms_up; into.ms_degraded += a.ms_degraded; into.ms_down += a.ms_down;
   if (a.rt_min != null) into.rt_min = into.rt_min == null ? a.rt_min : Math.min(into.rt_min, a.rt_min);
   if (a.rt_max != null) into.rt_max = into.rt_max == null ? a.rt_max : Math.max(into.rt_max, a.rt_max);
   for (let i = 0; i < a.hist.length; i++) into.hist[i]! += a.hist[i]!;
@@ -155,5 +171,6 @@ function merge(into: Totals, a: Totals): void {
 function rowOf(m: number, a: Totals): unknown[] {
   const skinny = a.rt_count === 1;
   return [m, a.checks, a.up, a.degraded, a.down, a.rt_sum, a.rt_count, skinny ? null : a.rt_min, skinny ? null : a.rt_max,
-    skinny || a.rt_count === 0 ? null : Buffer.from(encodeHist(a.hist)).toString('hex')];
+    skinny || a.rt_count === 0 ? null : Buffer.from(encodeHist(a.hist)).toString('hex'),
+    Math.round(a.ms_up), Math.round(a.ms_degraded), Math.round(a.ms_down)];
 }

@@ -1,7 +1,14 @@
-// Per-monitor counts of the last 26 hours, in memory and updated as each result arrives: the list's
-// 24-hour figures (GET /api/monitors) read them without touching SQL, and single monitors read the hours
-// not yet written to monitor_rollups from here. Typed arrays indexed by a dense slot per monitor, so
-// 2,000 monitors cost about 2 MiB.
+// Per-monitor counts and times of the last 26 hours, in memory and updated as each result arrives: the
+// list's 24-hour figures (GET /api/monitors) read them without touching SQL, and single monitors read the
+// hours not yet written to monitor_rollups from here. Typed arrays indexed by a dense slot per monitor, so
+// 2,000 monitors cost about 2.5 MiB.
+//
+// Times: uptime is time, not a count of checks (docs/monitors.md, "Uptime"). Each monitor's status holds
+// from the result that set it until the next result (manual checks included: they can change the status),
+// for at most `capMs` (two intervals plus the timeout: beyond that nobody looked, the probe was off); paused
+// and unknown time is not counted. A tracker per monitor remembers the status and up to when its time has
+// been credited, and the hour closer (hour-close.ts) brings every tracker to the end of an hour before it
+// writes that hour's rollup rows. Credits to hours whose rollups are written already are dropped.
 import type { Aggregate, ResultStatus } from './rollups.js';
 
 /** Hours kept: the 24 of the window plus the one whose rollup row may still be waiting to be written. */
@@ -17,6 +24,10 @@ export class HourRing {
   private hour = new Int32Array(0);
   private counts = new Uint32Array(0); // checks, up, degraded, down, rt_count per cell
   private rtSum = new Float64Array(0);
+  private times = new Float64Array(0); // ms up, degraded, down per cell
+  private track = new Map<number, Tracker>();
+  /** Hours before this are written to monitor_rollups: time is no longer credited to them (the watermark). */
+  floorHour: () => number = () => -Infinity;
 
   /** Adds one result to its hour (ignored when that hour is older than the ring). */
   add(pk: number, tMs: number, status: ResultStatus, rt: number | null): void {
@@ -28,8 +39,9 @@ export class HourRing {
     if (rt != null) { this.counts[c + 4]! += 1; this.rtSum[cell]! += rt; }
   }
 
-  /** Adds a whole hour's counts (a rollup row read back at start-up). */
-  addHour(pk: number, hour: number, a: Pick<Aggregate, 'checks' | 'up' | 'degraded' | 'down' | 'rt_sum' | 'rt_count'>): void {
+  /** Adds a whole hour's counts and times (a rollup row read back at start-up). */
+  addHour(pk: number, hour: number, a: Pick<Aggregate, 'checks' | 'up' | 'degraded' | 'down' | 'rt_sum' | 'rt_count'>
+    & Partial<Pick<Aggregate, 'ms_up' | 'ms_degraded' | 'ms_down'>>): void {
     const cell = this.cell(pk, hour);
     if (cell < 0) return;
     const c = cell * 5;
@@ -39,11 +51,78 @@ export class HourRing {
     this.counts[c + 3]! += a.down;
     this.counts[c + 4]! += a.rt_count;
     this.rtSum[cell]! += a.rt_sum;
+    this.times[cell * 3]! += a.ms_up ?? 0;
+    this.times[cell * 3 + 1]! += a.ms_degraded ?? 0;
+    this.times[cell * 3 + 2]! += a.ms_down ?? 0;
+  }
+
+  // ---- time ------------------------------------------------------------------------------------
+
+  /**
+   * A result (scheduled or manual) at `t` left the monitor `status`: the time since the last one is
+   * credited to the status before it, and `status` holds from `t` (up, degraded and down count; paused or
+   * unknown do not).
+   */
+  observe(pk: number, t: number, status: string, capMs: number): void {
+    this.advance(pk, t, capMs);
+    const k = this.trackerOf(pk);
+    k.status = TIME_INDEX[status] ?? -1;
+    k.from = Math.max(k.from, t);
+    k.to = Math.max(k.to, t);
+  }
+
+  /** Time up to `t` is credited (capped); the status stops counting (pause, resume, an unknown state). */
+  stop(pk: number, t: number, capMs: number): void {
+    this.advance(pk, t, capMs);
+    const k = this.track.get(pk);
+    if (k) k.status = -1;
+  }
+
+  /** Credits the monitor's current status up to `t` (at most `capMs` after the result that set it). */
+  advance(pk: number, t: number, capMs: number): void {
+    const k = this.track.get(pk);
+    if (!k) return;
+    const end = Math.min(t, k.from + capMs);
+    if (k.status >= 0 && end > k.to) this.credit(pk, k.status, k.to, end);
+    if (Number.isFinite(t)) k.to = Math.max(k.to, t);
+    else k.to = Math.max(k.to, end);
+  }
+
+  /** The monitors with a tracker (the hour closer brings each to the end of the hour). */
+  tracked(): IterableIterator<number> {
+    return this.track.keys();
+  }
+
+  /** The times of one hour, when the ring holds it. */
+  timesOf(pk: number, hour: number): { ms_up: number; ms_degraded: number; ms_down: number } | null {
+    const s = this.slots.get(pk);
+    if (s === undefined) return null;
+    const cell = s * RING_HOURS + (hour % RING_HOURS);
+    if (this.hour[cell] !== hour) return null;
+    return { ms_up: this.times[cell * 3]!, ms_degraded: this.times[cell * 3 + 1]!, ms_down: this.times[cell * 3 + 2]! };
+  }
+
+  private trackerOf(pk: number): Tracker {
+    let k = this.track.get(pk);
+    if (!k) { k = { status: -1, from: -Infinity, to: -Infinity }; this.track.set(pk, k); }
+    return k;
+  }
+
+  private credit(pk: number, status: number, from: number, to: number): void {
+    const floor = this.floorHour();
+    for (let h = hourOf(from); h * HOUR_MS < to; h++) {
+      if (h < floor) continue;
+      const ms = Math.min(to, (h + 1) * HOUR_MS) - Math.max(from, h * HOUR_MS);
+      if (ms <= 0) continue;
+      const cell = this.cell(pk, h);
+      if (cell >= 0) this.times[cell * 3 + status]! += ms;
+    }
   }
 
   /** The sum over hours [from, to] (hour numbers since the epoch). */
   sum(pk: number, from: number, to: number): Aggregate {
-    const a: Aggregate = { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null };
+    const a: Aggregate = { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null,
+      ms_up: 0, ms_degraded: 0, ms_down: 0 };
     const s = this.slots.get(pk);
     if (s === undefined) return a;
     for (let i = 0; i < RING_HOURS; i++) {
@@ -57,8 +136,26 @@ export class HourRing {
       a.down += this.counts[c + 3]!;
       a.rt_count += this.counts[c + 4]!;
       a.rt_sum += this.rtSum[cell]!;
+      a.ms_up += this.times[cell * 3]!;
+      a.ms_degraded += this.times[cell * 3 + 1]!;
+      a.ms_down += this.times[cell * 3 + 2]!;
     }
     return a;
+  }
+
+  /** Each hour of [from, to] on its own (the status bars): null for an hour the ring does not hold. */
+  perHour(pk: number, from: number, to: number): (Aggregate | null)[] {
+    const out: (Aggregate | null)[] = [];
+    const s = this.slots.get(pk);
+    for (let h = from; h <= to; h++) {
+      const cell = s === undefined ? -1 : s * RING_HOURS + (h % RING_HOURS);
+      if (cell < 0 || this.hour[cell] !== h) { out.push(null); continue; }
+      const c = cell * 5;
+      out.push({ checks: this.counts[c]!, up: this.counts[c + 1]!, degraded: this.counts[c + 2]!, down: this.counts[c + 3]!,
+        rt_count: this.counts[c + 4]!, rt_sum: this.rtSum[cell]!, rt_min: null, rt_max: null,
+        ms_up: this.times[cell * 3]!, ms_degraded: this.times[cell * 3 + 1]!, ms_down: this.times[cell * 3 + 2]! });
+    }
+    return out;
   }
 
   drop(pk: number): void {
@@ -68,8 +165,15 @@ export class HourRing {
     this.freeSlots.push(s);
   }
 
+  /** Forgets a monitor: its hours and its tracker. */
+  forget(pk: number): void {
+    this.drop(pk);
+    this.track.delete(pk);
+  }
+
   clear(): void {
     for (const pk of [...this.slots.keys()]) this.drop(pk);
+    this.track.clear();
   }
 
   /** The cell of `hour` for this monitor, reset if it held an older hour; -1 when `hour` is older than it. */
@@ -92,6 +196,7 @@ export class HourRing {
     this.hour[cell] = hour;
     this.counts.fill(0, cell * 5, cell * 5 + 5);
     this.rtSum[cell] = 0;
+    this.times.fill(0, cell * 3, cell * 3 + 3);
   }
 
   private grow(): number {
@@ -101,10 +206,18 @@ export class HourRing {
       const hour = new Int32Array(cells); hour.set(this.hour); this.hour = hour;
       const counts = new Uint32Array(cells * 5); counts.set(this.counts); this.counts = counts;
       const rtSum = new Float64Array(cells); rtSum.set(this.rtSum); this.rtSum = rtSum;
+      const times = new Float64Array(cells * 3); times.set(this.times); this.times = times;
     }
     return slot;
   }
 }
+
+/** A monitor's status as time counts it (index in the times of a cell, -1: not counted) and its credit. */
+interface Tracker { status: number; from: number; to: number }
+const TIME_INDEX: Record<string, number> = { up: 0, degraded: 1, down: 2 };
+
+/** How long a status counts after the result that set it: two intervals plus the timeout. */
+export const capMsOf = (row: { interval_s: number; timeout_s: number }): number => (2 * row.interval_s + row.timeout_s) * 1000;
 
 /** Offset of each status's counter after `checks`: up, degraded, down. */
 const RESULT_CODE_INDEX: Record<ResultStatus, number> = { up: 0, degraded: 1, down: 2 };

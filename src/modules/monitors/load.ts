@@ -6,7 +6,8 @@
 import type { Store } from '../../core/store/types.js';
 import { CHANNEL, readMessage, type MessageVisitor, type MonitorState, type StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';
-import { HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
+import { standingOf } from './history.js';
+import { capMsOf, HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
 import type { Registry } from './live.js';
 import type { Messages } from './messages.js';
 import type { MonitorRow, MonitorStatus } from './schemas.js';
@@ -76,26 +77,33 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
   };
   const keep = (r: StoredResult) => r.t >= p.keepFrom || hourOf(r.t) >= p.watermark;
   let entries = 0, results = 0;
-  const add = (pk: number, r: StoredResult) => {
+  const add = (pk: number, r: StoredResult, standing: number) => {
     if (!keep(r)) return;
-    history.append(pk, r);
-    if (hourOf(r.t) >= p.watermark) hours.add(pk, r.t, r.status, r.rt);
+    history.append(pk, r, standing);
+    if (hourOf(r.t) >= p.watermark && !r.manual) hours.add(pk, r.t, r.status, r.rt);
     results++;
   };
+  const capOf = (pk: number) => capMsOf(registry.get(pk)!.row);
   const visitor: MessageVisitor = {
     result(pk, r, state) {
       const l = lastOf(pk);
       if (!l) return;
-      add(pk, r);
+      add(pk, r, standingOf(r.status, state.status));
+      // Time is credited from the watermark on (hours.ts); earlier hours' time is in their rollup rows.
+      hours.observe(pk, r.t, state.status, capOf(pk));
       l.result = true;
       l.t = r.t;
       l.rt = r.rt ?? NaN;
       l.msg = r.msg;
       setState(l, state);
     },
-    state(pk, state) {
+    state(pk, state, t) {
       const l = lastOf(pk);
-      if (l) setState(l, state);
+      if (!l) return;
+      setState(l, state);
+      // Paused or resumed: the status stops counting (at an unknown time in entries of earlier builds: as
+      // long as it would have counted).
+      if (state.status === 'paused' || state.status === 'unknown') hours.stop(pk, Number.isNaN(t) ? Infinity : t, capOf(pk));
     },
     // What came before is gone, and the table holds the state as it was then (saved with the clearing).
     cleared() {
@@ -104,7 +112,7 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
       last.clear();
     },
     // Rows of an earlier build's table: history only (their hours' rollups were written with them).
-    imported(pk, r) { if (registry.get(pk)) add(pk, r); },
+    imported(pk, r) { if (registry.get(pk)) add(pk, r, 0); },
   };
   store.readChannel(CHANNEL, (e) => {
     entries++;
@@ -120,9 +128,11 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
   }
   // Hours already written: their counts come from the rollup rows.
   const first = hourOf(p.now) - RING_HOURS + 1;
-  type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number; rt_count: number };
+  type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number; rt_count: number;
+    ms_up: number; ms_degraded: number; ms_down: number };
   for (const r of store.all<HourRow>(
-    'SELECT m, b, checks, up, degraded, down, rt_sum, rt_count FROM monitor_rollups WHERE k = ? AND b >= ? AND b < ?',
+    `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down FROM monitor_rollups
+      WHERE k = ? AND b >= ? AND b < ?`,
     [KIND.hour, (first * HOUR_MS) / 1000, (p.watermark * HOUR_MS) / 1000])) {
     if (registry.get(r.m)) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);
   }

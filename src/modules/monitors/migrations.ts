@@ -5,6 +5,10 @@
 // repeated messages are stored once in a dictionary. See docs/monitors.md, "Storage".
 import type { Migration } from '../../core/store/types.js';
 
+/** A rollup row's known time (ms) as migration 204 estimates it: its bucket, or its checks times the interval when fewer. */
+const KNOWN_MS = `min(CASE k WHEN 0 THEN 60 WHEN 1 THEN 3600 ELSE 86400 END,
+  checks * coalesce((SELECT interval_s FROM monitors WHERE pk = m), 86400)) * 1000.0`;
+
 export const monitorMigrations: Migration[] = [
   {
     version: 200,
@@ -168,6 +172,25 @@ export const monitorMigrations: Migration[] = [
         WHERE name = 'monitors_new';
       DROP TABLE monitors;
       ALTER TABLE monitors_new RENAME TO monitors;
+    `,
+  },
+  {
+    version: 204,
+    name: 'monitors: uptime is time (time-weighted status in the rollups)',
+    // Uptime becomes the time a monitor was available over the time its status was known, not a count of
+    // checks (docs/monitors.md, "Uptime"). Rollup rows written before this build hold counts only: their
+    // time is converted here, the row's known time (its bucket, or fewer checks times the monitor's
+    // interval for a monitor created or paused within it) split between up, degraded and down in the
+    // proportion of its counts, so every uptime they gave before stays exactly what it was.
+    up: `
+      ALTER TABLE monitor_rollups ADD COLUMN ms_up INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE monitor_rollups ADD COLUMN ms_degraded INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE monitor_rollups ADD COLUMN ms_down INTEGER NOT NULL DEFAULT 0;
+      UPDATE monitor_rollups SET
+        ms_up = CAST(round((${KNOWN_MS}) * up / checks) AS INTEGER),
+        ms_degraded = CAST(round((${KNOWN_MS}) * degraded / checks) AS INTEGER),
+        ms_down = CAST(round((${KNOWN_MS}) * down / checks) AS INTEGER)
+      WHERE checks > 0;
     `,
   },
 ];

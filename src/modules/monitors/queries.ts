@@ -4,17 +4,16 @@
 import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
 import { CHECKS, redactSettings } from './checks/index.js';
-import type { StoredResult } from './channel.js';
-import type { RawHistory } from './history.js';
+import { STANDING, type RawHistory, type StoredResult } from './history.js';
 import { HOUR_MS, hourOf, type HourRing } from './hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
 import type { Messages } from './messages.js';
 import {
-  monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
+  degradedReason, monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
   type ResultOut,
 } from './schemas.js';
 import {
-  addRollupHist, avgMs, bucketOf, bucketStart, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
+  addRollupHist, avgMs, bucketOf, bucketStart, emptyAggregate, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
   type Aggregate, type ResultStatus,
 } from './rollups.js';
 import type { CheckType } from './checks/types.js';
@@ -73,8 +72,10 @@ function lineOf(p: ReadParts, m: LiveMonitor, h: number, incidents: number): str
   if (m.view?.gen !== p.registry.gen) m.view = { gen: p.registry.gen, ...fragments(outOf(p, m)) };
   const a = p.hours.sum(r.pk, h - 23, h);
   return `${m.view.head}${JSON.stringify(r.status)},"last_check":${r.last_check == null ? 'null' : `"${iso(r.last_check)}"`}` +
-    `,"response_time":${r.last_rt == null ? 'null' : r.last_rt / 100},"last_message":${JSON.stringify(r.last_message)}${m.view.tail}` +
-    `,"stats_24h":{"uptime_pct":${uptimePct(a)},"avg_response_ms":${avgMs(a)},"checks":${a.checks},"incidents":${incidents}}}`;
+    `,"response_time":${r.last_rt == null ? 'null' : r.last_rt / 100},"last_message":${JSON.stringify(r.last_message)}` +
+    `,"failing_streak":${r.fail_streak},"degraded_reason":${JSON.stringify(degradedReason(r))}${m.view.tail}` +
+    `,"stats_24h":{"uptime_pct":${uptimePct(a)},"avg_response_ms":${avgMs(a)},"checks":${a.checks},"incidents":${incidents}}` +
+    `,"beats":"${p.history.beats(r.pk)}"}`;
 }
 
 /** A monitor's JSON up to `"status":`, and from `,"degraded_ms"` to before stats_24h. */
@@ -93,6 +94,8 @@ export function resultOut(p: Pick<ReadParts, 'messages'>, r: StoredResult): Resu
     response_time: fromRtUnits(r.rt),
     message: p.messages.text(r.msg),
     details: r.d ? parseJsonObject(r.d) : null,
+    manual: !!r.manual,
+    monitor_status: r.standing === STANDING.paused ? 'paused' : r.standing === STANDING.failing ? 'degraded' : r.status,
   };
 }
 
@@ -120,8 +123,8 @@ type RollupRead = Aggregate & { hist: Uint8Array | null };
 export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail {
   const pk = m.row.pk;
   const h = hourOf(now), w = p.watermark();
-  const sql = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist FROM monitor_rollups
-    WHERE m = ? AND k = ? AND b >= ? AND b < ?`;
+  const sql = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
+    FROM monitor_rollups WHERE m = ? AND k = ? AND b >= ? AND b < ?`;
   const written = (k: number, from: number, to: number) => p.store.all<RollupRead>(sql, [pk, k, from, to]);
   const sec = (hour: number) => (hour * HOUR_MS) / 1000;
 
@@ -138,7 +141,8 @@ export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail
     addRollupHist(e, hist);
     spread(e.rt_min, e.rt_max);
   }
-  p.history.forEach(pk, (r) => { if (r.rt != null) { hist[bucketOf(r.rt)]! += 1; spread(r.rt, r.rt); } }, Math.max(w, h - 23) * HOUR_MS);
+  p.history.forEach(pk, (r) => { if (r.rt != null && !r.manual) { hist[bucketOf(r.rt)]! += 1; spread(r.rt, r.rt); } },
+    Math.max(w, h - 23) * HOUR_MS);
   const p95 = quantile(hist, 0.95, min, max);
 
   const week = sum([...written(KIND.hour, sec(h - 167), sec(w)), p.hours.sum(pk, Math.max(w, h - 167), h)]);
@@ -159,15 +163,32 @@ export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail
       cert_days_left: m.row.cert_valid_to == null ? null : Math.floor((m.row.cert_valid_to - now) / DAY),
       last_result: last ? resultOut(p, last) : null,
     },
+    beats: p.history.beats(pk),
   };
 }
 
 function sum(rows: Aggregate[]): Aggregate {
-  const a: Aggregate = { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null };
+  const a = emptyAggregate();
   for (const r of rows) {
     a.checks += r.checks; a.up += r.up; a.degraded += r.degraded; a.down += r.down; a.rt_sum += r.rt_sum; a.rt_count += r.rt_count;
+    a.ms_up += r.ms_up; a.ms_degraded += r.ms_degraded; a.ms_down += r.ms_down;
   }
   return a;
+}
+
+/** One hour of a monitor's timeline: the time (seconds) its status was up, degraded and down, and its checks. */
+export interface TimelineHour { up: number; degraded: number; down: number; checks: number; uptime_pct: number | null }
+
+/**
+ * The time-weighted status of the last `hours` hours (the current one last), per monitor, from memory:
+ * what the status bars draw. Seconds with one decimal; an hour with no known time has zeros.
+ */
+export function timeline(p: Pick<ReadParts, 'hours'>, m: LiveMonitor, now: number, hours: number): TimelineHour[] {
+  const h = hourOf(now);
+  const sec = (ms: number) => Math.round(ms / 100) / 10;
+  return p.hours.perHour(m.row.pk, h - hours + 1, h).map((a) => (a
+    ? { up: sec(a.ms_up), degraded: sec(a.ms_degraded), down: sec(a.ms_down), checks: a.checks, uptime_pct: uptimePct(a) }
+    : { up: 0, degraded: 0, down: 0, checks: 0, uptime_pct: null }));
 }
 
 export function results(p: ReadParts, m: LiveMonitor,

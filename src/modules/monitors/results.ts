@@ -13,7 +13,8 @@ import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
 import { insertEvent } from './events-log.js';
 import type { RawHistory } from './history.js';
 import type { HourCloser } from './hour-close.js';
-import type { HourRing } from './hours.js';
+import { standingOf } from './history.js';
+import { capMsOf, type HourRing } from './hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
 import { applyResult, applyState } from './load.js';
 import type { Messages } from './messages.js';
@@ -131,11 +132,12 @@ export class ResultRecorder {
       const certDue = validTo != null && (row.cert_checked_at == null || t - row.cert_checked_at >= DAY);
       const keepDetails = status !== 'up' || trans.changed || manual || certDue;
       const d = keepDetails ? detailsJson(result.details ?? {}) : null;
-      const stored: StoredResult = { t, status, rt, msg: this.messages.ref(tx, message), d };
+      const stored: StoredResult = { t, status, rt, msg: this.messages.ref(tx, message), d, manual };
       const state: MonitorState = { status: trans.status, fail_streak: trans.fail_streak };
       if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
-      // A result of an hour whose rollups are written already goes into them now.
-      if (this.closer.isLate(t)) addToRollups(tx, row.pk, t, status, rt, false);
+      // A result of an hour whose rollups are written already goes into them now (a manual check counts in
+      // no figure: uptime is time, and response times are the schedule's).
+      if (this.closer.isLate(t) && !manual) addToRollups(tx, row.pk, t, status, rt, false);
 
       let incident: IncidentRow | null = null;
       if (trans.openIncident) {
@@ -162,7 +164,8 @@ export class ResultRecorder {
       }
       tx.emit(CHANNEL, encodeMessage({ kind: 'result', pk: row.pk, result: stored, state }));
 
-      const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {} };
+      const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
+        monitor_status: trans.status === 'unknown' ? status : trans.status };
       const base: Omit<MonitorBusEvent, 'incident'> = {
         monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
         previous_status: row.status,
@@ -177,8 +180,9 @@ export class ResultRecorder {
       tx.onCommit(() => {
         applyState(row, state);
         applyResult(row, stored, message);
-        this.history.append(row.pk, stored);
-        this.hours.add(row.pk, t, status, rt);
+        this.history.append(row.pk, stored, standingOf(status, trans.status));
+        if (!manual) this.hours.add(row.pk, t, status, rt);
+        this.hours.observe(row.pk, t, trans.status, capMsOf(row));
         if (opened) m.open = opened;
       });
       const events: Applied['events'] = [];

@@ -204,12 +204,28 @@ export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatu
 export interface Aggregate {
   checks: number; up: number; degraded: number; down: number;
   rt_sum: number; rt_count: number; rt_min: number | null; rt_max: number | null;
+  /** Time (ms) the monitor was up, degraded and down (hours.ts: time-weighted status). */
+  ms_up: number; ms_degraded: number; ms_down: number;
 }
 
-/** Uptime in percent: checks that answered (up or degraded) over all checks; null without checks. */
-export function uptimePct(a: Pick<Aggregate, 'checks' | 'up' | 'degraded'>): number | null {
+export const emptyAggregate = (): Aggregate =>
+  ({ checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, ms_up: 0, ms_degraded: 0, ms_down: 0 });
+
+/** Digits after the decimal point of every uptime the API answers (list, detail, timeline). */
+export const UPTIME_DECIMALS = 3;
+
+/**
+ * Uptime in percent: the time the monitor was available (up or degraded) over the time its status was
+ * known (up, degraded or down; paused and unknown time does not count). Before any time is known (a
+ * monitor checked once), the share of its checks that answered. Null without either.
+ */
+export function uptimePct(a: Pick<Aggregate, 'checks' | 'up' | 'degraded'> & Partial<Pick<Aggregate, 'ms_up' | 'ms_degraded' | 'ms_down'>>):
+  number | null {
+  const avail = (a.ms_up ?? 0) + (a.ms_degraded ?? 0), known = avail + (a.ms_down ?? 0);
+  const f = 10 ** UPTIME_DECIMALS;
+  if (known > 0) return Math.round((avail / known) * 100 * f) / f;
   if (!a.checks) return null;
-  return Math.round(((a.up + a.degraded) / a.checks) * 100_000) / 1000;
+  return Math.round(((a.up + a.degraded) / a.checks) * 100 * f) / f;
 }
 
 export function avgMs(a: Pick<Aggregate, 'rt_sum' | 'rt_count'>): number | null {

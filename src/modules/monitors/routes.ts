@@ -5,8 +5,8 @@ import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.j
 import { csvFilename, exportCsv, queryEvents } from './events-log.js';
 import {
   CheckNowSchema, ClearedSchema, CountsSchema, CreateMonitorBody, EventSchema, EventsQuery, ExportQuery, IdParams,
-  IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, ResultSchema,
-  ResultsQuery, SchedulerQuery, SchedulerSchema, UpdateMonitorBody,
+  IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, parseMonitorIds, ResultSchema,
+  ResultsQuery, SchedulerQuery, SchedulerSchema, TimelineQuery, TimelineSchema, UpdateMonitorBody,
 } from './schemas.js';
 import type { MonitorService } from './service.js';
 import { drainOrClose, writeJsonList } from './stream.js';
@@ -47,6 +47,16 @@ export function monitorRoutes(svc: MonitorService): AnyRoute[] {
         'to one second). recent=N adds the latest N slots (up to 8192) with their lag.',
       query: SchedulerQuery, response: SchedulerSchema,
       handler: (ctx) => svc.schedulerState(ctx.query.recent),
+    }),
+
+    route({
+      method: 'GET', path: '/api/monitors/timeline', scope: 'monitors:read',
+      summary: 'Time-weighted status per hour of the last 24 hours (what the status bars draw)',
+      description: 'Per monitor and hour, the seconds its status was up, degraded and down (a status holds from the check ' +
+        'that set it until the next, for at most two intervals plus the timeout; paused and unknown time is not counted), ' +
+        'its scheduled checks and its uptime. A 7-second outage is 7 seconds of an hour, not a red hour.',
+      query: TimelineQuery, response: TimelineSchema,
+      handler: (ctx) => svc.timeline(parseMonitorIds(ctx.query.ids), ctx.query.hours),
     }),
 
     route({

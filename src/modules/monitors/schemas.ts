@@ -1,5 +1,6 @@
 // Request and response schemas of the monitors API, and the mapping from table rows to API objects.
 import { z } from 'zod';
+import { invalid } from '../../core/errors.js';
 import { CHECK_TYPES, type CheckType } from './checks/types.js';
 
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
@@ -82,6 +83,39 @@ export const ListMonitorsQuery = z.object({
   tag: z.string().min(1).max(LIMITS.tag).optional().describe('Only monitors carrying this tag'),
 });
 
+export const TimelineQuery = z.object({
+  hours: z.coerce.number().int().min(1).max(24).default(24).describe('How many hours, the current one last (1-24)'),
+  ids: z.string().min(1).max(200 * 37).optional()
+    .describe('Comma-separated monitor ids (at most 200); all monitors when left out. Unknown ids are left out of the answer'),
+});
+
+/** The ids of GET /api/monitors/timeline: UUIDs, at most 200; a 400 naming `query.ids` for anything else. */
+export function parseMonitorIds(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const ids = [...new Set(text.split(',').map((x) => x.trim()).filter(Boolean))];
+  const bad = (message: string) => invalid('query', [{ path: 'query.ids', message }]);
+  if (!ids.length) throw bad('Give at least one monitor id');
+  if (ids.length > 200) throw bad('At most 200 monitor ids');
+  for (const id of ids) if (!z.uuid().safeParse(id).success) throw bad(`"${id.slice(0, 40)}" is not a monitor id`);
+  return ids;
+}
+
+const TimelineHourSchema = z.object({
+  up: z.number().describe('Seconds the monitor was up in this hour'),
+  degraded: z.number().describe('Seconds degraded (slow, loss or failing below the threshold)'),
+  down: z.number().describe('Seconds down'),
+  checks: z.number().int().describe('Scheduled checks (manual ones do not count)'),
+  uptime_pct: z.number().nullable().describe('Time available over time known, as everywhere else'),
+});
+
+export const TimelineSchema = z.object({
+  hours: z.number().int(),
+  step: z.number().int().describe('Seconds per segment (3600)'),
+  from: z.string().describe('Start of the first segment'),
+  to: z.string().describe('Now: the last segment runs to here'),
+  monitors: z.array(z.object({ id: z.string(), segments: z.array(TimelineHourSchema) })),
+});
+
 export const ResultsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).default(0),
@@ -102,6 +136,7 @@ export const EventsQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   monitor_id: z.uuid().optional().describe('Only events of this monitor (also after it was deleted)'),
   kind: z.enum(EVENT_KINDS).optional(),
+  exclude_kind: z.enum(EVENT_KINDS).optional().describe('Leave out events of this kind (e.g. manual_check)'),
   since: IsoTime.optional().describe('Events at or after this time (ISO 8601)'),
   until: IsoTime.optional().describe('Events at or before this time (ISO 8601)'),
 });
@@ -118,6 +153,9 @@ export const ResultSchema = z.object({
   message: z.string(),
   details: z.record(z.string(), z.unknown()).nullable()
     .describe('Kept for failures, status changes, manual checks and once a day for certificate facts'),
+  manual: z.boolean().describe('A manual check ("check now"): it counts in no uptime or response-time figure'),
+  monitor_status: z.enum(['up', 'degraded', 'down', 'paused'])
+    .describe('The monitor\'s status after this check: a failed check below the failure threshold leaves it degraded'),
 });
 export type ResultOut = z.infer<typeof ResultSchema>;
 
@@ -133,8 +171,14 @@ export const IncidentSchema = z.object({
 });
 export type IncidentOut = z.infer<typeof IncidentSchema>;
 
+export const DEGRADED_REASONS = ['slow', 'loss', 'failing'] as const;
+export type DegradedReason = (typeof DEGRADED_REASONS)[number];
+
+/** Beat letters (history.ts beatOf): u up, s degraded answer, f failing, d down, p checked while paused; upper case manual. */
+export const BEAT_LETTERS = ['u', 's', 'f', 'd', 'p'] as const;
+
 export const Stats24hSchema = z.object({
-  uptime_pct: z.number().nullable(),
+  uptime_pct: z.number().nullable().describe('Time-weighted: time available (up or degraded) over time known, 3 decimals'),
   avg_response_ms: z.number().nullable(),
   checks: z.number().int(),
   incidents: z.number().int(),
@@ -153,6 +197,10 @@ export const MonitorSchema = z.object({
   last_check: z.string().nullable(),
   response_time: z.number().nullable().describe('Milliseconds, of the last check'),
   last_message: z.string().nullable(),
+  failing_streak: z.number().int().describe('Consecutive failed checks now (down at failure_threshold)'),
+  degraded_reason: z.enum(DEGRADED_REASONS).nullable()
+    .describe('Why a degraded monitor is degraded: slow (slower than degraded_ms), loss (ping loss above max_loss_pct) or ' +
+      'failing (failed checks below failure_threshold); null unless degraded'),
   degraded_ms: z.number().int().nullable(),
   max_loss_pct: z.number().nullable(),
   settings: z.record(z.string(), z.unknown()).describe('Secrets are redacted'),
@@ -162,7 +210,11 @@ export const MonitorSchema = z.object({
 });
 export type MonitorOut = z.infer<typeof MonitorSchema>;
 
-export const MonitorListItemSchema = MonitorSchema.extend({ stats_24h: Stats24hSchema });
+const BeatsSchema = z.string().regex(/^[usfdpUSFDP]*$/)
+  .describe('The newest checks (up to 30), oldest first, a letter each: u up, s answered but degraded (slow or loss), ' +
+    'f failed below the failure threshold, d failed while down, p checked while paused; upper case: a manual check');
+
+export const MonitorListItemSchema = MonitorSchema.extend({ stats_24h: Stats24hSchema, beats: BeatsSchema });
 export type MonitorListItem = z.infer<typeof MonitorListItemSchema>;
 
 export const MonitorStatsSchema = z.object({
@@ -176,7 +228,7 @@ export const MonitorStatsSchema = z.object({
   cert_days_left: z.number().int().nullable(),
   last_result: ResultSchema.nullable(),
 });
-export const MonitorDetailSchema = MonitorSchema.extend({ stats: MonitorStatsSchema });
+export const MonitorDetailSchema = MonitorSchema.extend({ stats: MonitorStatsSchema, beats: BeatsSchema });
 export type MonitorDetail = z.infer<typeof MonitorDetailSchema>;
 
 export const CountsSchema = z.object({
@@ -287,6 +339,17 @@ export function normaliseTags(tags: readonly string[]): string[] {
 
 const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
 
+/**
+ * Why a monitor is degraded: failing while its run of failed checks is below the threshold, otherwise its
+ * last check answered degraded: loss when ping saw loss above max_loss_pct (checks/ping.ts says "loss
+ * above"), slow when it was slower than degraded_ms. Null unless degraded.
+ */
+export function degradedReason(row: Pick<MonitorRow, 'status' | 'fail_streak' | 'last_message'>): DegradedReason | null {
+  if (row.status !== 'degraded') return null;
+  if (row.fail_streak > 0) return 'failing';
+  return row.last_message?.includes('(loss above ') ? 'loss' : 'slow';
+}
+
 /** The API view of a row; `tags` and `settings` (redacted) come parsed, as the service caches them. */
 export function monitorOut(row: MonitorRow, tags: string[], settings: Record<string, unknown>, parents: string[]): MonitorOut {
   return {
@@ -302,6 +365,8 @@ export function monitorOut(row: MonitorRow, tags: string[], settings: Record<str
     last_check: iso(row.last_check),
     response_time: row.last_rt == null ? null : row.last_rt / 100,
     last_message: row.last_message,
+    failing_streak: row.fail_streak,
+    degraded_reason: degradedReason(row),
     degraded_ms: row.degraded_ms,
     max_loss_pct: row.max_loss_pct,
     settings,

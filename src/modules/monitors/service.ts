@@ -17,7 +17,7 @@ import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
 import { RawHistory } from './history.js';
 import { HourCloser } from './hour-close.js';
-import { HourRing } from './hours.js';
+import { capMsOf, HourRing } from './hours.js';
 import { importLegacyResults } from './import-results.js';
 import { Registry, type LiveMonitor } from './live.js';
 import { loadMonitors } from './load.js';
@@ -71,7 +71,11 @@ export class MonitorService {
   constructor(private readonly app: AppContext) {
     this.store = app.store;
     this.log = app.log.child('monitors');
-    this.closer = new HourCloser(app, this.history);
+    this.closer = new HourCloser(app, this.history, this.hours, (pk) => {
+      const m = this.registry.get(pk);
+      return m ? capMsOf(m.row) : null;
+    });
+    this.hours.floorHour = () => this.closer.watermark;
     this.reads = {
       store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
       watermark: () => this.closer.watermark,
@@ -126,6 +130,19 @@ export class MonitorService {
 
   get(id: string): MonitorDetail {
     return q.detail(this.reads, this.mustMonitor(id), this.now());
+  }
+
+  /**
+   * The time-weighted status of the last `hours` hours of the monitors asked for (all when `ids` is not
+   * given; unknown ids are left out): what the status bars draw (queries.ts, timeline).
+   */
+  timeline(ids: string[] | undefined, hours: number): { hours: number; step: number; from: string; to: string;
+    monitors: { id: string; segments: q.TimelineHour[] }[] } {
+    const now = this.now();
+    const from = (Math.floor(now / HOUR) - hours + 1) * HOUR;
+    const list = ids ? ids.map((id) => this.registry.byId(id)).filter((m): m is LiveMonitor => !!m) : this.registry.inOrder();
+    return { hours, step: 3600, from: iso(from), to: iso(now),
+      monitors: list.map((m) => ({ id: m.row.id, segments: q.timeline(this.reads, m, now, hours) })) };
   }
 
   counts(): Record<MonitorStatus | 'total', number> {
@@ -316,7 +333,7 @@ export class MonitorService {
         row.cert_valid_to = null;
         row.cert_checked_at = null;
         const state = { ...stateOf(row), cert: { valid_to: null, checked_at: null } };
-        tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: row.pk, state }));
+        tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: row.pk, state, t: now }));
       }
       if (parentsChanged) setParents(tx, this.registry, old.pk, input.parents!);
       const before = configOf(q.outOf(this.reads, live));
@@ -355,7 +372,7 @@ export class MonitorService {
       tx.onCommit(() => {
         this.registry.remove(old.pk);
         this.history.drop(old.pk);
-        this.hours.drop(old.pk);
+        this.hours.forget(old.pk);
       });
     }, 'sync');
     this.scheduler.remove(old.pk);
@@ -376,12 +393,16 @@ export class MonitorService {
       const to: MonitorStatus = from === 'paused' ? 'unknown' : 'paused';
       tx.run('UPDATE monitors SET status = ?, fail_streak = 0, updated_at = ? WHERE pk = ?', [to, now, cur.row.pk]);
       if (to === 'paused') this.recorder.closeOpenIncident(tx, cur, now, 'monitor paused');
-      tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: cur.row.pk, state: { status: to, fail_streak: 0 } }));
+      tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: cur.row.pk, state: { status: to, fail_streak: 0 }, t: now }));
       insertEvent(tx, { t: now, kind: to === 'paused' ? 'paused' : 'resumed', monitor_id: cur.row.id, monitor_name: cur.row.name,
         from_status: from, to_status: to, actor: by.actor });
       this.app.audit.insert(tx, by.auditEntry(to === 'paused' ? 'monitors.pause' : 'monitors.resume', cur.row.name, { id: cur.row.id }));
       let put = cur;
-      tx.onCommit(() => { put = this.registry.put({ ...cur.row, status: to, fail_streak: 0, updated_at: now }); });
+      tx.onCommit(() => {
+        // Paused and unknown time does not count in uptime (hours.ts).
+        this.hours.stop(cur.row.pk, now, capMsOf(cur.row));
+        put = this.registry.put({ ...cur.row, status: to, fail_streak: 0, updated_at: now });
+      });
       return () => put;
     }, 'sync');
     const updated = m();

@@ -3,6 +3,8 @@
 // See docs/snmp.md and docs/snmp-vendors.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
+import { addCredentialUsageSource } from '../brain/index.js';
+import { snmpCredentialUsage } from './credential-usage.js';
 import { snmpConfig } from './config.js';
 import { deviceCardRoutes } from './device-cards/routes.js';
 import { DeviceCardService } from './device-cards/service.js';
@@ -45,6 +47,8 @@ export const snmpModule: Module = {
       ...templateRoutes(new TemplateService(app, snmp)),
       ...deviceCardRoutes(new DeviceCardService(app, snmp)),
     );
+    // A credential's page lists the templates and device cards that use it.
+    addCredentialUsageSource(app, snmpCredentialUsage(app));
     app.bus.on('config.changed', ({ keys }) => {
       if (keys.some((k) => k.startsWith('snmp'))) snmp.reconfigure();
     });

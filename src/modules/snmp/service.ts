@@ -9,6 +9,7 @@ import type { RawVarbind, SnmpReader, SnmpTarget, SnmpVersion, Varbind } from '.
 import { readCards, type CardReading } from './cards.js';
 import { toVarbind } from './display.js';
 import { identify, type Identification } from './identify.js';
+import { readInterfaces, type InterfaceTable } from './interfaces.js';
 import { Limiter } from './limiter.js';
 import { OidStore } from './oids/oid-store.js';
 import type { WalkOptionValues } from './schemas.js';
@@ -111,5 +112,10 @@ export class SnmpService {
   /** Reads the cards' values from the device now; values carry the time they were read. */
   readCards(target: SnmpTarget, cards: Card[]): Promise<CardReading[]> {
     return readCards(this.reader, target, cards, this.oids, () => this.app.clock.now());
+  }
+
+  /** The device's IF-MIB interface table, read now (counts against snmp.max_concurrent_walks). */
+  readInterfaces(target: SnmpTarget, signal?: AbortSignal): Promise<InterfaceTable> {
+    return this.limiter.run(() => readInterfaces(this.reader, target, this.oids, () => this.app.clock.now(), signal));
   }
 }

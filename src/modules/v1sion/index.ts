@@ -2,10 +2,11 @@
 // topology), one-device SNMP identification, topology sessions, the credentials scans try and the
 // canvas's status badges. SSH enrichment and routes come next. See docs/discovery.md.
 import type { AppContext, Module } from '../../core/context.js';
-import { setSessionSource } from '../brain/index.js';
+import { addCredentialUsageSource, setSessionSource } from '../brain/index.js';
 import { discoveryConfig } from './config.js';
 import { credentialRoutes } from './credentials/routes.js';
 import { DiscoveryCredentials } from './credentials/service.js';
+import { discoveryCredentialUsage } from './credentials/usage.js';
 import { deviceRoutes } from './device/routes.js';
 import { enrichRoutes } from './enrich-ssh/routes.js';
 import { EnrichService } from './enrich-ssh/service.js';
@@ -46,6 +47,8 @@ export const v1sionModule: Module = {
     // Sessions draw layer-3 edges from the documented routes of their nodes.
     const sessions = new SessionService(app, scan.results, (id, endpoints) => routes.forSession(id, endpoints));
     setSessionSource(app, sessions);
+    // A credential's page in the inventory lists the discovery list and the SSH targets that use it.
+    addCredentialUsageSource(app, discoveryCredentialUsage(app));
     app.routes.add(
       ...scanRoutes(scan),
       ...deviceRoutes(new DeviceProbe(app, credentials)),

@@ -55,7 +55,7 @@ export function sortByIp(rows, get = (r) => r.ip) {
 /** The scan form's first values. The community and v3 keys live only in the form, for one request. */
 export function initialScanForm(subnet = '') {
   return {
-    subnet, snmp_enabled: true, snmp_version: '2c', community: '', use_saved: true,
+    subnet, snmp_enabled: true, snmp_version: '2c', community: '', use_saved: true, vault: [],
     'v3_params.username': '', 'v3_params.level': 'authPriv', 'v3_params.auth_protocol': 'sha', 'v3_params.auth_key': '',
     'v3_params.priv_protocol': 'aes', 'v3_params.priv_key': '',
   };
@@ -64,9 +64,11 @@ export function initialScanForm(subnet = '') {
 /**
  * The body of POST /api/v1sion/scan. Without SNMP only the subnet; with it the typed-in community (or
  * v3 user, with the keys its security level uses), and `credentials: []` when the saved discovery
- * credentials are not wanted (leaving `credentials` out makes the scan try them).
+ * credentials are not wanted (leaving `credentials` out makes the scan try them). Credentials chosen
+ * from the vault (`v.vault`, ids) are named first, followed by the saved list (`savedIds`) when it is
+ * wanted: naming any credential replaces the saved list, so it is named too.
  */
-export function scanBody(v) {
+export function scanBody(v, savedIds = []) {
   const body = { subnet: String(v.subnet).trim(), snmp_enabled: !!v.snmp_enabled };
   if (!body.snmp_enabled) return body;
   body.snmp_version = v.snmp_version;
@@ -79,7 +81,9 @@ export function scanBody(v) {
   } else if (v.community) {
     body.community = v.community;
   }
-  if (!v.use_saved) body.credentials = [];
+  const vault = v.vault ?? [];
+  if (vault.length) body.credentials = [...vault, ...(v.use_saved ? savedIds.filter((id) => !vault.includes(id)) : [])];
+  else if (!v.use_saved) body.credentials = [];
   return body;
 }
 
@@ -325,4 +329,55 @@ export function fieldText(v) {
   if (v === null || v === undefined || v === '') return null;
   if (Array.isArray(v)) return v.length ? v.join(', ') : null;
   return String(v);
+}
+
+// ---- the hosts of a scan: sorting and CSV export -------------------------------------------------------
+
+/** How the host table sorts: each key's value (compared as text, numbers or addresses). */
+export const HOST_SORTS = [
+  { value: 'ip', label: 'Address' },
+  { value: 'name', label: 'Name' },
+  { value: 'mac_vendor', label: 'MAC vendor' },
+  { value: 'vendor', label: 'Vendor and model' },
+  { value: 'ports', label: 'Open ports' },
+  { value: 'alive_by', label: 'Found by' },
+];
+
+const hostVendor = (h) => [h.snmp?.vendor, h.snmp?.model].filter(Boolean).join(' ');
+
+/** The hosts sorted by `key` (address order breaks ties; empty values last), `desc` reverses. */
+export function sortHosts(hosts, key = 'ip', desc = false) {
+  const base = sortByIp(hosts);
+  if (key === 'ip') return desc ? base.reverse() : base;
+  const value = {
+    name: (h) => hostName(h) ?? '', mac_vendor: (h) => h.mac_vendor ?? '', vendor: hostVendor,
+    ports: (h) => h.open_ports?.length ?? 0, alive_by: (h) => (h.alive_by ?? []).join(' '),
+  }[key] ?? (() => '');
+  const rank = new Map(base.map((h, i) => [h, i]));
+  return [...base].sort((a, b) => {
+    const x = value(a);
+    const y = value(b);
+    const empty = (v) => v === '' || v === 0;
+    if (empty(x) !== empty(y)) return empty(x) ? 1 : -1;
+    const c = typeof x === 'number' ? x - y : String(x).localeCompare(String(y), undefined, { numeric: true, sensitivity: 'base' });
+    return (desc ? -c : c) || rank.get(a) - rank.get(b);
+  });
+}
+
+/**
+ * One CSV field: quoted when needed; a value a spreadsheet would run as a formula (starting with = + - @,
+ * a tab or a carriage return) gets a leading apostrophe, so an agent's sysName cannot become a formula.
+ */
+export function csvField(v) {
+  let s = v === null || v === undefined ? '' : String(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The hosts as CSV (RFC 4180, CRLF): address, name, MAC, MAC vendor, vendor, model, OS, open ports, found by. */
+export function hostsCsv(hosts) {
+  const head = ['address', 'name', 'mac', 'mac_vendor', 'vendor', 'model', 'os', 'serial', 'open_ports', 'found_by', 'rtt_ms'];
+  const rows = hosts.map((h) => [h.ip, hostName(h), h.mac, h.mac_vendor, h.snmp?.vendor, h.snmp?.model, snmpOs(h.snmp ?? {}),
+    h.snmp?.serial, (h.open_ports ?? []).join(' '), (h.alive_by ?? []).join(' '), Number.isFinite(h.rtt_ms) ? h.rtt_ms : null]);
+  return [head, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }

@@ -1,5 +1,5 @@
 // The scan form: a subnet, and for SNMP a version with a community (or a v3 user) typed in for this
-// scan only, plus whether to try the saved discovery credentials as well. The community and keys stay
+// scan only, SNMP credentials chosen from the vault, plus whether to try the saved discovery credentials as well. The community and keys stay
 // in this form's memory: never in the URL, storage or a result. The API's refusals show as every form
 // shows them: 403 (a range not allowed, naming discovery.allowed_ranges) and 429 (two scans running)
 // as the form's problem, 400 messages beside their fields.
@@ -7,11 +7,12 @@ import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { html } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
+import { can, useSession } from '../../lib/session.js';
 import {
   CREDENTIAL_KINDS, SCAN_SNMP_VERSIONS, SNMP_AUTH_PROTOCOLS as AUTH, SNMP_PRIV_PROTOCOLS as PRIV, SNMP_V3_LEVELS as LEVELS,
 } from '../../lib/vocabulary.js';
-import { ErrorState } from '../../components/empty.js';
-import { CheckField, Field, FormError, SelectField } from '../../components/field.js';
+import { ErrorState, Loading } from '../../components/empty.js';
+import { CheckField, CheckGroup, Field, FormError, SelectField } from '../../components/field.js';
 import { Icon } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
 import { initialScanForm, scanBody } from './model.js';
@@ -40,18 +41,41 @@ function SavedCredentials({ form, saved }) {
 }
 
 /**
+ * SNMP credentials of the inventory's vault to try in this scan, besides the saved list. Hidden for
+ * someone who may not read the inventory (the list answers 403) or when it holds none.
+ */
+function VaultCredentials({ form, vault }) {
+  const options = (vault.data?.items ?? []).filter((c) => String(c.kind ?? '').startsWith('snmp_'))
+    .map((c) => ({ value: c.id, label: `${c.short_id ? `${c.short_id} ` : ''}${c.name} (${kindLabel(c.kind)})` }));
+  if (!options.length) return null;
+  return html`<${CheckGroup} form=${form} name="vault" label="Credentials from the vault" options=${options} columns=${2}
+    hint="Tried after what is typed above and before the saved list; their secrets stay in the vault." />`;
+}
+
+/**
  * `running`: the followed scan has not finished (Start waits). `onStarted({job_id, subnet})`.
  * `collapsed`: only the card's title and a button that opens it again (`onToggle`); the form stays
  * mounted, so what was typed is still there.
  */
-export function ScanForm({ initialSubnet, running, onStarted, collapsed = false, onToggle }) {
-  const form = useForm(initialScanForm(initialSubnet));
+export function ScanForm(props) {
+  // The probe's own subnets are asked first, so the first of them (IPv4 first) can be the form's initial subnet
+  // when none was given: nothing changes the field under someone's fingers afterwards.
+  const own = useApi('/api/v1sion/scan/local-subnets');
+  if (!own.data && !own.error) return html`<${Card} title="Scan a subnet"><${Loading} /><//>`;
+  return html`<${ScanFormBody} ...${props} ownSubnets=${own.data?.items ?? []} />`;
+}
+
+function ScanFormBody({ initialSubnet, running, onStarted, collapsed = false, onToggle, ownSubnets }) {
+  const form = useForm(initialScanForm(initialSubnet || ownSubnets[0]?.subnet || ''));
   const saved = useApi('/api/v1sion/credentials');
-  const v = form.values;
+  // Only for someone who may read the inventory: nobody else gets a refused request in the console.
+  const vault = useApi(can(useSession(), 'brain:read') ? '/api/brain/credentials' : null, { query: { limit: 500 } });
   const onSubmit = form.submit(async (vals) => {
-    const started = await api.post('/api/v1sion/scan', scanBody(vals));
+    const savedIds = (saved.data?.credentials ?? []).map((c) => c.credential_id);
+    const started = await api.post('/api/v1sion/scan', scanBody(vals, savedIds));
     onStarted(started);
   });
+  const v = form.values;
   const v3 = v.snmp_enabled && v.snmp_version === '3';
   const level = v['v3_params.level'];
 
@@ -61,8 +85,15 @@ export function ScanForm({ initialSubnet, running, onStarted, collapsed = false,
     <form onSubmit=${onSubmit} class="disc-form" id="disc-scan-form" hidden=${collapsed}>
       <${FormError} form=${form} />
       <div class="disc-form-top">
+        <div class="disc-subnet-box">
         <${Field} form=${form} name="subnet" label="Subnet" required placeholder="192.168.1.0/24" autocapitalize="none" spellcheck=${false}
           autocomplete="off" class="disc-subnet" hint="CIDR notation. Private networks and the probe's own subnets may be scanned." />
+        ${ownSubnets.length ? html`<div class="disc-own" role="group" aria-label="The probe's own networks">
+          <span class="muted small">This probe's subnets:</span>
+          ${ownSubnets.map((o) => html`<button key=${o.subnet} type="button" class="disc-fchip" aria-pressed=${v.subnet === o.subnet ? 'true' : 'false'}
+            title=${`${o.address} on ${o.interface}`} onClick=${() => form.set('subnet', o.subnet)}>${o.subnet}</button>`)}
+        </div>` : null}
+        </div>
         <${CheckField} form=${form} name="snmp_enabled" label="Identify SNMP agents" class="disc-snmp-switch"
           hint="Vendor, model, OS and neighbours over SNMP. Off: ping, ARP, TCP ports and names only." />
       </div>
@@ -85,6 +116,7 @@ export function ScanForm({ initialSubnet, running, onStarted, collapsed = false,
               hint="Tried first, for this scan only: never stored." />`}
         </div>
         ${v3 ? html`<p class="field-hint disc-v3-hint">The user and keys are tried first, for this scan only: never stored.</p>` : null}
+        <${VaultCredentials} form=${form} vault=${vault} />
         <${SavedCredentials} form=${form} saved=${saved} />
       </fieldset>` : null}
       <div class="form-actions">

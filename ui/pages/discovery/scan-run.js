@@ -214,7 +214,7 @@ export function ScanRun({ jobId, subnet, scan, query, writable }) {
       ${view === 'inventory' && r ? html`<${Lazy} key=${jobId} load=${loadReconcile} name="Reconcile" label="Comparing with the inventory…"
           props=${{ source: { scan_job_id: jobId }, group: query.group, onGroup: (g) => setQuery({ group: g }) }} />`
         : html`<${Card} pad=${false} class="disc-table-card">
-        ${view === 'hosts' ? html`<${HostsTable} hosts=${hosts} filter=${query.q ?? ''} offset=${Number(query.offset) || 0}
+        ${view === 'hosts' ? html`<${HostsTable} hosts=${hosts} csvName=${`scan-${(shownSubnet ?? 'hosts').replace(/[^0-9a-f.]+/gi, '-')}.csv`} filter=${query.q ?? ''} offset=${Number(query.offset) || 0}
             onFilter=${(q) => setQuery({ q, offset: '' })} onOffset=${(o) => setQuery({ offset: o || '' }, { replace: false })}
             waiting=${!r && run.state === 'running' ? 'Hosts appear here one by one as they are identified.' : null} />`
           : !r ? later

@@ -2,13 +2,13 @@
 // by identity, and neighbours only another device named) and the links between them. Hosts are in
 // numeric address order, filtered by any text they show, 100 to a page.
 import { ms } from '../../lib/format.js';
-import { html, useMemo } from '../../lib/html.js';
+import { html, useMemo, useState } from '../../lib/html.js';
 import { DEVICE_MERGE_KEYS } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { SearchBox } from '../../components/controls.js';
 import { EmptyState } from '../../components/empty.js';
 import { Pager, Table } from '../../components/table.js';
-import { hostName, hostText, snmpOs, snmpTitle, sortByIp } from './model.js';
+import { HOST_SORTS, hostName, hostsCsv, hostText, snmpOs, snmpTitle, sortByIp, sortHosts } from './model.js';
 import { Addresses, CredentialRef, KindBadge, LinkSource, MacCell, none, PortChips, SourceChips } from './section.js';
 
 const PAGE = 100;
@@ -34,7 +34,7 @@ const HOST_COLUMNS = [
   { key: 'mac', label: 'MAC', render: (h) => html`<${MacCell} mac=${h.mac} vendor=${h.mac_vendor} />` },
   { key: 'alive_by', label: 'Found by', render: (h) => html`<${SourceChips} sources=${h.alive_by} />` },
   { key: 'ports', label: 'Open ports', render: (h) => html`<${PortChips} ports=${h.open_ports} />` },
-  { key: 'snmp', label: 'SNMP', render: (h) => html`<${SnmpCell} s=${h.snmp} />` },
+  { key: 'snmp', label: 'Vendor and model (SNMP)', render: (h) => html`<${SnmpCell} s=${h.snmp} />` },
   { key: 'credential', label: 'Credential', render: (h) => html`<${CredentialRef} credential=${h.snmp?.credential} />` },
 ];
 
@@ -42,14 +42,35 @@ const HOST_COLUMNS = [
  * hosts: the hosts so far (any order); filter and offset come from the page's query.
  * `waiting` is what the empty table says while the scan still runs.
  */
-export function HostsTable({ hosts, filter, onFilter, offset, onOffset, waiting }) {
-  const sorted = useMemo(() => sortByIp(hosts), [hosts]);
+/** Saves the hosts shown (filtered, in their order) as a CSV file. */
+function downloadCsv(hosts, name) {
+  const url = URL.createObjectURL(new Blob([hostsCsv(hosts)], { type: 'text/csv;charset=utf-8' }));
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function HostsTable({ hosts, filter, onFilter, offset, onOffset, waiting, csvName = 'hosts.csv' }) {
+  const [sort, setSort] = useState({ key: 'ip', desc: false });
+  const sorted = useMemo(() => sortHosts(hosts, sort.key, sort.desc), [hosts, sort]);
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const shown = words.length ? sorted.filter((h) => { const t = hostText(h); return words.every((w) => t.includes(w)); }) : sorted;
   const from = Math.min(offset, Math.max(0, shown.length - 1));
   return html`
     ${hosts.length ? html`<div class="disc-toolbar">
       <${SearchBox} value=${filter} label="Filter the hosts" placeholder="Filter by address, name, MAC, vendor or port" onInput=${onFilter} />
+      <div class="disc-sort">
+        <label for="disc-host-sort" class="small muted">Sort by</label>
+        <select id="disc-host-sort" class="select-sm" value=${sort.key} onChange=${(e) => setSort({ key: e.currentTarget.value, desc: false })}>
+          ${HOST_SORTS.map((o) => html`<option key=${o.value} value=${o.value}>${o.label}</option>`)}
+        </select>
+        <button type="button" class="btn btn-sm" onClick=${() => setSort((x) => ({ ...x, desc: !x.desc }))}
+          aria-label=${sort.desc ? 'Descending: sort ascending' : 'Ascending: sort descending'} title="Reverse the order">${sort.desc ? '↓ Z–A' : '↑ A–Z'}</button>
+      </div>
+      <button type="button" class="btn btn-sm" onClick=${() => downloadCsv(shown, csvName)}
+        title="The hosts shown, filtered and in this order">Export CSV</button>
       <span class="muted small">${words.length ? `${shown.length} of ${hosts.length}` : `${hosts.length} ${hosts.length === 1 ? 'host' : 'hosts'}`}</span>
     </div>` : null}
     <${Table} columns=${HOST_COLUMNS} rows=${shown.slice(from, from + PAGE)} rowKey="ip" caption="Hosts found"

@@ -3,7 +3,7 @@
 // learned, in a dialog per node) filtered by that and by text; its edges, each end named by its node's
 // label, and its layer-3 edges drawn from the documented routes. Rename and notes, merge a newer scan,
 // enrich over SSH (followed on the page, ?enrich=<job id>), compare with the inventory (its own page),
-// delete. The drawn map of the topology comes later; the tables hold everything it will show.
+// delete. The drawn map is its own page (map.js, /discovery/sessions/:id/map).
 import { api } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { dateTime, relTime } from '../../lib/format.js';
@@ -179,12 +179,13 @@ function Session({ session, query, replace, reload }) {
     } catch (e) { toast.error(e); }
   };
 
-  const actions = writable ? html`
+  const mapLink = html`<a class="btn btn-primary" href=${`/discovery/sessions/${session.id}/map`}><${Icon} name="discovery" size=${16} />Map</a>`;
+  const actions = !writable ? mapLink : html`${mapLink}
     <button type="button" class="btn" onClick=${() => setDialog('enrich')} disabled=${enriching}><${Icon} name="key" size=${16} />Enrich over SSH</button>
     ${inventory ? html`<a class="btn" href=${`/discovery/sessions/${session.id}/inventory`}><${Icon} name="inventory" size=${16} />Compare with inventory</a>` : null}
     <button type="button" class="btn" onClick=${() => setDialog('merge')}><${XIcon} name="history" size=${16} />Merge a newer scan</button>
     <button type="button" class="btn" onClick=${() => setDialog('edit')}><${Icon} name="edit" size=${16} />Edit</button>
-    <button type="button" class="btn btn-icon" onClick=${del} aria-label=${`Delete ${session.name}`} title="Delete"><${Icon} name="trash" size=${16} /></button>` : null;
+    <button type="button" class="btn btn-icon" onClick=${del} aria-label=${`Delete ${session.name}`} title="Delete"><${Icon} name="trash" size=${16} /></button>`;
   const crumbs = [{ href: '/discovery', label: 'Discovery' }, { href: '/discovery/sessions', label: 'Sessions' }, { label: session.name }];
 
   return html`<${Page} title=${session.name} subtitle=${html`<${Crumbs} items=${crumbs} />`} actions=${actions}>

@@ -14,8 +14,11 @@ import { Crumbs } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
+import { CredentialUsageCard } from './credential-usage.js';
+import { EndpointSnmp, NewMonitorLink } from './endpoint-extras.js';
 import { HistoryCard } from './history.js';
 import { LinksCard } from './links.js';
+import { SubnetAddressesCard } from './subnet-addresses.js';
 import { visibleFields } from './record-form.js';
 import { kindLabel, recordHref, roleLabel, typeDef, valueLabel } from './types.js';
 import { VaultCard } from './vault.js';
@@ -135,8 +138,10 @@ function Record({ def, rec, reload }) {
     try { if (await remove(def, rec)) navigate(`/inventory/${def.type}`); } catch (e) { toast.error(e); }
   };
   const actions = writable ? html`
+    ${def.type === 'endpoints' ? html`<${NewMonitorLink} rec=${rec} />` : null}
     <a class="btn" href=${`${recordHref(def.type, rec)}/edit`}><${Icon} name="edit" size=${16} />Edit</a>
-    <button type="button" class="btn btn-icon" onClick=${del} aria-label=${`Delete ${rec.name}`} title="Delete"><${Icon} name="trash" size=${16} /></button>` : null;
+    <button type="button" class="btn btn-icon" onClick=${del} aria-label=${`Delete ${rec.name}`} title="Delete"><${Icon} name="trash" size=${16} /></button>`
+    : def.type === 'endpoints' ? html`<${NewMonitorLink} rec=${rec} />` : null;
   const crumbs = [{ href: '/inventory', label: 'Inventory' }, { href: `/inventory/${def.type}`, label: def.label }, { label: rec.short_id, mono: true }];
 
   return html`<${Page} title=${rec.name} subtitle=${html`<${Crumbs} items=${crumbs} />`} actions=${actions}>
@@ -153,10 +158,13 @@ function Record({ def, rec, reload }) {
         <//>
         ${custom.length ? html`<${Card} title="Custom fields"><dl class="dl">${custom.map(([k, v]) => html`<dt key=${`${k}-t`}>${k}</dt><dd key=${`${k}-d`}>${v === null ? '—' : String(v)}</dd>`)}</dl><//>` : null}
         ${rec.notes ? html`<${Card} title="Notes"><div class="inv-notes">${rec.notes}</div><//>` : null}
+        ${def.type === 'subnets' ? html`<${SubnetAddressesCard} rec=${rec} />` : null}
         ${def.related.map((r) => html`<${Related} key=${r.type} rel=${r} rec=${rec} />`)}
+        ${def.type === 'endpoints' ? html`<${EndpointSnmp} key=${rec.updated_at} rec=${rec} />` : null}
       </div>
       <div class="inv-col">
         ${def.monitors ? html`<${LinkedMonitors} key=${links} type=${def.type} rec=${rec} />` : null}
+        ${def.type === 'credentials' ? html`<${CredentialUsageCard} rec=${rec} />` : null}
         ${def.type === 'credentials' ? html`<${CredentialUses} rec=${rec} />` : null}
         <${LinksCard} type=${def.type} rec=${rec} writable=${can(s, 'brain:write')} onChange=${() => setLinks((n) => n + 1)} />
         <${HistoryCard} type=${def.type} id=${rec.id} labels=${labels} names=${names} />

@@ -1,10 +1,11 @@
-// One monitor: its status (and the open incident), uptime over 24 hours, 7 and 30 days, response
-// times, the last 24 hours as a status bar, the response-time chart, incidents, check results and
-// events, and its configuration. Check now, pause or resume, edit and delete. Follows state changes
-// without a reload.
-import { dateTime, duration, ms, pct, relTime } from '../../lib/format.js';
-import { html, useState } from '../../lib/html.js';
-import { STATUS_TEXT } from '../../lib/vocabulary.js';
+// One monitor: its status with why it is degraded ("Failing 1 of 3" apart from "Slow") and the open
+// incident, uptime over 24 hours, 7 and 30 days (time-weighted), response times, its newest checks as a
+// beat bar and the last 24 hours as a time-weighted status bar, the inventory records it is linked to,
+// the response-time chart, incidents, check results and events, and its configuration. Check now, pause
+// or resume, edit and delete. Follows state changes without a reload.
+import { dateTime, duration, ms, relTime } from '../../lib/format.js';
+import { html, useEffect, useRef, useState } from '../../lib/html.js';
+import { LINK_RELATIONS, STATUS_TEXT } from '../../lib/vocabulary.js';
 import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
@@ -15,14 +16,13 @@ import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
-import { StatusBar } from '../../components/status-bar.js';
+import { BeatBar, StatusBar } from '../../components/status-bar.js';
 import { checkNow, deleteMonitor, togglePause } from './actions.js';
 import { EventsCard, IncidentsCard, ResultsCard } from './history-cards.js';
 import { checkType } from './model.js';
 import { ResponseCard } from './response-card.js';
 import './section.js';
-import { useStatusEvents } from './status-events.js';
-import { barWindow, describeParts, statusChanges, statusSegments, summarize } from './timeline.js';
+import { beatSummary, describeHour, hourSegments, reasonHint, reasonText, summarizeHours, uptimeText } from './glance.js';
 
 function Hero({ m }) {
   const inc = m.stats.current_incident;
@@ -30,7 +30,9 @@ function Hero({ m }) {
     <div class="hero-main">
       <span class="hero-dot" aria-hidden="true"></span>
       <div class="hero-text">
-        <div class="hero-status"><${StatusBadge} status=${m.status} /> <span>${STATUS_TEXT[m.status] ?? ''}</span></div>
+        <div class="hero-status"><${StatusBadge} status=${m.status} />
+          ${reasonText(m) ? html`<span class=${`mon-reason hero-reason reason-${m.degraded_reason}`}>${reasonText(m)}</span>` : null}
+          <span>${reasonHint(m) ?? STATUS_TEXT[m.status] ?? ''}</span></div>
         <div class="hero-msg">${m.last_message ?? 'No check has finished yet.'}</div>
       </div>
     </div>
@@ -49,9 +51,9 @@ function Tiles({ m }) {
     { label: 'Response', value: ms(m.response_time), sub: 'Last check' },
     { label: 'Average', value: ms(s.avg_response_ms_24h), sub: '24 hours' },
     { label: '95th percentile', value: ms(s.p95_response_ms_24h), sub: '24 hours' },
-    { label: 'Uptime', value: pct(s.uptime_24h), sub: '24 hours' },
-    { label: 'Uptime', value: pct(s.uptime_7d), sub: '7 days' },
-    { label: 'Uptime', value: pct(s.uptime_30d), sub: '30 days' },
+    { label: 'Uptime', value: uptimeText(s.uptime_24h), sub: '24 hours' },
+    { label: 'Uptime', value: uptimeText(s.uptime_7d), sub: '7 days' },
+    { label: 'Uptime', value: uptimeText(s.uptime_30d), sub: '30 days' },
   ];
   if (cert !== null && cert !== undefined) {
     tiles.push({ label: 'Certificate', value: `${cert} ${Math.abs(cert) === 1 ? 'day' : 'days'}`, sub: cert < 0 ? 'since it expired' : 'until it expires',
@@ -60,13 +62,65 @@ function Tiles({ m }) {
   return html`<${StatTiles} tiles=${tiles} />`;
 }
 
+/** Calls `reload` whenever `value` changes after the first render (a new check: fresher figures). */
+function useReloadOn(value, reload) {
+  const last = useRef(value);
+  useEffect(() => {
+    if (last.current === value) return;
+    last.current = value;
+    reload();
+  }, [value]);
+}
+
 function Bar({ m }) {
-  const events = useStatusEvents(m.id);
-  if (events.error) return html`<${ErrorState} error=${events.error} />`;
-  if (!events.events) return html`<${Loading} />`;
-  const segments = statusSegments(m, statusChanges(events.events, m.id), barWindow(events.now, 48), events.now, events.knownFrom);
-  return html`<${StatusBar} segments=${segments} describe=${describeParts} label=${summarize(segments)} axis=${['24 hours ago', 'now']} />
-    <p class="small muted bar-note">${summarize(segments)}. ${m.stats.checks_24h} checks in the last 24 hours.</p>`;
+  // Time is credited check by check: refreshed with every check the page sees, and polled about as often.
+  const t = useApi('/api/monitors/timeline', { query: { ids: m.id }, live: true, every: Math.min(60, Math.max(10, m.interval)) });
+  useReloadOn(m.last_check, t.reload);
+  if (t.error) return html`<${ErrorState} error=${t.error} retry=${t.reload} />`;
+  const hours = t.data?.monitors[0];
+  if (!hours) return html`<${Loading} />`;
+  const segments = hourSegments(hours.segments, t.data.from, t.data.step);
+  const summary = summarizeHours(segments);
+  return html`<${StatusBar} segments=${segments} describe=${(parts, seg) => `${describeHour(parts)}${seg.uptime === null ? '' : ` · ${uptimeText(seg.uptime)}`}`}
+      label=${summary} axis=${['24 hours ago', 'now']} />
+    <p class="small muted bar-note">${summary}. Uptime ${uptimeText(m.stats.uptime_24h)} of the time; ${m.stats.checks_24h} scheduled ${m.stats.checks_24h === 1 ? 'check' : 'checks'} (checks by hand count in no figure).</p>`;
+}
+
+/** The newest checks, one tick each (Uptime Kuma's heartbeat bar). */
+function Beats({ m }) {
+  const r = useApi(`/api/monitors/${m.id}/results`, { query: { limit: 60 }, live: true, every: 30 });
+  useReloadOn(m.last_check, r.reload);
+  const items = r.data?.items;
+  if (!items) return r.error ? html`<${ErrorState} error=${r.error} retry=${r.reload} />` : html`<${Loading} />`;
+  const beats = [...items].reverse().map((x) => {
+    const tone = x.monitor_status === 'paused' ? 'paused' : x.status === 'up' ? 'up' : x.status === 'degraded' ? 'degraded'
+      : x.monitor_status === 'down' ? 'down' : 'failing';
+    const what = { up: 'Up', degraded: 'Degraded answer', failing: 'Failed (below the failure threshold)', down: 'Down', paused: 'Checked while paused' }[tone];
+    return { tone, manual: x.manual, label: `${dateTime(x.at)}: ${what}${x.response_time === null ? '' : `, ${ms(x.response_time)}`}${x.manual ? ' (checked by hand)' : ''} — ${x.message}` };
+  });
+  return html`<div class="beat-card"><${BeatBar} slots=${60} beats=${beats} label=${beatSummary(m.beats)} /></div>
+    <p class="small muted bar-note">${beats.length ? `${beatSummary(m.beats)}. Newest on the right; outlined ticks were checked by hand.` : 'No checks yet.'}</p>`;
+}
+
+/** The inventory records the monitor is linked to (read-only; links are made on the record's page). */
+function Inventory({ m }) {
+  const links = useApi(`/api/brain/links/monitors/${m.id}`, { live: true });
+  if (links.error) return html`<${ErrorState} error=${links.error} retry=${links.reload} />`;
+  if (!links.data) return html`<${Loading} />`;
+  const order = { applications: 0, endpoints: 1 };
+  const rows = links.data.items.map((l) => {
+    const mine = l.from.type === 'monitors' && l.from.id === m.id;
+    const other = mine ? l.to : l.from;
+    const words = LINK_RELATIONS[l.relation] ?? [l.relation, l.relation];
+    return { id: l.id, other, relation: mine ? words[0] : words[1] };
+  }).filter((x) => x.other.type !== 'monitors').sort((a, b) => (order[a.other.type] ?? 9) - (order[b.other.type] ?? 9));
+  if (!rows.length) return html`<p class="muted small">Not linked to an application or endpoint. Link it from the record's page in the inventory.</p>`;
+  const kind = { applications: 'Application', endpoints: 'Endpoint' };
+  return html`<ul class="rows">${rows.map((x) => html`<li key=${x.id} class="row">
+    <span class="muted small">${kind[x.other.type] ?? x.other.type}</span>
+    <a href=${`/inventory/${x.other.type}/${encodeURIComponent(x.other.short_id ?? x.other.id)}`}>${x.other.name ?? x.other.short_id ?? x.other.id}</a>
+    ${x.other.short_id ? html`<span class="mono small muted">${x.other.short_id}</span>` : null}
+    <span class="small muted">${x.relation}</span></li>`)}</ul>`;
 }
 
 function Config({ m, monitors }) {
@@ -97,7 +151,7 @@ function Config({ m, monitors }) {
 export default function MonitorDetailPage({ params, query }) {
   const s = useSession();
   const writable = can(s, 'monitors:write');
-  const r = useApi(`/api/monitors/${encodeURIComponent(params.id)}`, { live: true, every: 30 });
+  const r = useApi(`/api/monitors/${encodeURIComponent(params.id)}`, { live: true, every: 15 });
   const monitors = useApi('/api/monitors');
   const [busy, setBusy] = useState(null);
   const m = r.data;
@@ -132,7 +186,9 @@ export default function MonitorDetailPage({ params, query }) {
   return html`<${Page} title=${m.name} subtitle=${subtitle} actions=${actions}>
     <${Hero} m=${m} />
     <${Tiles} m=${m} />
+    <${Card} title="Recent checks"><${Beats} m=${m} /><//>
     <${Card} title="Last 24 hours"><${Bar} m=${m} /><//>
+    ${can(s, 'brain:read') ? html`<${Card} title="Inventory"><${Inventory} m=${m} /><//>` : null}
     <${ResponseCard} monitor=${m} query=${query} />
     <div class="mon-grid">
       <div class="mon-col">

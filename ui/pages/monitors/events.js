@@ -36,7 +36,9 @@ const COLUMNS = [
 export default function MonitorEventsPage({ query }) {
   const s = useSession();
   const offset = Number(query.offset) || 0;
-  const filters = { monitor_id: query.monitor_id, kind: query.kind, since: isoOf(query.since), until: isoOf(query.until) };
+  // Manual checks ("check now") do not crowd the log unless asked for (or chosen as the kind).
+  const filters = { monitor_id: query.monitor_id, kind: query.kind, since: isoOf(query.since), until: isoOf(query.until),
+    exclude_kind: !query.kind && query.manual !== '1' ? 'manual_check' : undefined };
   const events = useApi('/api/monitors/events', { query: { ...filters, limit: LIMIT, offset }, live: true });
   const monitors = useApi('/api/monitors');
 
@@ -64,7 +66,7 @@ export default function MonitorEventsPage({ query }) {
   if (query.monitor_id && !monitorOptions.some((o) => o.value === query.monitor_id)) {
     monitorOptions.push({ value: query.monitor_id, label: events.data?.items[0]?.monitor_name ?? 'Deleted monitor' });
   }
-  const filtered = query.monitor_id || query.kind || query.since || query.until;
+  const filtered = query.monitor_id || query.kind || query.since || query.until || query.manual;
 
   return html`<${Page} title="Monitors" subtitle="Every status change, incident and edit, newest first" actions=${actions}>
     <${MonitorTabs} active="/monitors/events" />
@@ -80,11 +82,13 @@ export default function MonitorEventsPage({ query }) {
             <option value="">All events</option>
             ${EVENT_KINDS.map((k) => html`<option key=${k} value=${k}>${kindLabel(k)}</option>`)}
           </select></div>
+        <div class="field ev-manual"><label class="check-inline"><input type="checkbox" checked=${query.manual === '1' || query.kind === 'manual_check'}
+          disabled=${!!query.kind} onChange=${(e) => setQuery({ manual: e.currentTarget.checked ? '1' : '', offset: '' })} /> Show manual checks</label></div>
         <div class="field"><label for="ev-since">From</label>
           <input id="ev-since" type="datetime-local" value=${query.since ?? ''} onChange=${(e) => setQuery({ since: e.currentTarget.value, offset: '' })} /></div>
         <div class="field"><label for="ev-until">Until</label>
           <input id="ev-until" type="datetime-local" value=${query.until ?? ''} onChange=${(e) => setQuery({ until: e.currentTarget.value, offset: '' })} /></div>
-        ${filtered ? html`<div class="field ev-reset"><button type="button" class="btn" onClick=${() => setQuery({ monitor_id: '', kind: '', since: '', until: '', offset: '' })}>Reset</button></div>` : null}
+        ${filtered ? html`<div class="field ev-reset"><button type="button" class="btn" onClick=${() => setQuery({ monitor_id: '', kind: '', since: '', until: '', manual: '', offset: '' })}>Reset</button></div>` : null}
       </div>
       ${events.error ? html`<div class="mon-note"><${ErrorState} error=${events.error} retry=${events.reload} /></div>`
         : !events.data ? html`<${Loading} />`

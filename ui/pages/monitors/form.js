@@ -96,8 +96,23 @@ function DnsSettings({ form }) {
 
 const SETTINGS = { http: HttpSettings, ping: PingSettings, tcp: TcpSettings, dns: DnsSettings };
 
-function MonitorForm({ stored, monitors, tags }) {
-  const form = useForm(toForm(stored));
+/**
+ * A new monitor offered from elsewhere (an endpoint's "New monitor"): `check_type`, `target` and `name`
+ * prefill the form, `endpoint` (its short ID) is linked to the monitor once it is made (monitored_by).
+ */
+function presetOf(query) {
+  const q = query ?? {};
+  const preset = {};
+  if (CHECK_TYPES.some((t) => t.value === q.check_type)) preset.check_type = q.check_type;
+  if (typeof q.target === 'string') preset.target = q.target.slice(0, 500);
+  if (typeof q.name === 'string') preset.name = q.name.slice(0, 200);
+  const endpoint = typeof q.endpoint === 'string' && /^EP-\d{1,12}$/.test(q.endpoint) ? q.endpoint : null;
+  return { preset, endpoint };
+}
+
+function MonitorForm({ stored, monitors, tags, query }) {
+  const { preset, endpoint } = stored ? { preset: {}, endpoint: null } : presetOf(query);
+  const form = useForm({ ...toForm(stored), ...preset });
   const v = form.values;
   const type = checkType(v.check_type);
   const Settings = SETTINGS[v.check_type];
@@ -111,6 +126,11 @@ function MonitorForm({ stored, monitors, tags }) {
     const body = toBody(vals, stored);
     if (stored && !Object.keys(body).length) { toast.info('Nothing changed'); navigate(back); return; }
     const saved = stored ? await api.put(`/api/monitors/${stored.id}`, body) : await api.post('/api/monitors', body);
+    if (endpoint) {
+      // The monitor exists either way; a link that cannot be made is said, not hidden.
+      await api.post('/api/brain/links', { from: { type: 'endpoints', id: endpoint }, to: { type: 'monitors', id: saved.id }, relation: 'monitored_by' })
+        .catch((e) => toast.error(`Created ${saved.name}, but it could not be linked to ${endpoint}: ${e.message}`));
+    }
     toast.ok(`${stored ? 'Saved' : 'Created'} ${saved.name}`);
     navigate(`/monitors/${saved.id}`);
   });
@@ -120,6 +140,7 @@ function MonitorForm({ stored, monitors, tags }) {
 
   return html`<form onSubmit=${onSubmit} class="mon-form" novalidate>
     <${FormError} form=${form} />
+    ${endpoint ? html`<p class="field-hint">Linked to endpoint <a href=${`/inventory/endpoints/${endpoint}`}>${endpoint}</a> once it is created.</p>` : null}
     <${Card} title="What to check">
       <${Segmented} form=${form} name="check_type" label="Check type" options=${CHECK_TYPES} />
       <div class="grid-2">
@@ -159,7 +180,7 @@ function MonitorForm({ stored, monitors, tags }) {
   </form>`;
 }
 
-export default function MonitorFormPage({ params }) {
+export default function MonitorFormPage({ params, query }) {
   const editing = params.id !== undefined;
   const monitor = useApi(editing ? `/api/monitors/${encodeURIComponent(params.id)}` : null);
   const monitors = useApi('/api/monitors');
@@ -170,6 +191,6 @@ export default function MonitorFormPage({ params }) {
   return html`<${Page} title=${title} subtitle=${editing ? 'Changes to what is checked take effect at once' : 'It is checked as soon as it is saved'}>
     ${failed ? html`<${ErrorState} error=${failed} retry=${() => { monitor.reload(); monitors.reload(); }} />`
       : !ready ? html`<${Card}><${Loading} /><//>`
-        : html`<${MonitorForm} key=${monitor.data?.id ?? 'new'} stored=${monitor.data ?? null} monitors=${monitors.data.monitors} tags=${tags.data ?? []} />`}
+        : html`<${MonitorForm} key=${monitor.data?.id ?? 'new'} stored=${monitor.data ?? null} monitors=${monitors.data.monitors} tags=${tags.data ?? []} query=${query} />`}
   <//>`;
 }

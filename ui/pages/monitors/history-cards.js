@@ -66,7 +66,7 @@ export function ResultsCard({ id, query, interval }) {
 }
 
 export function EventsCard({ id }) {
-  const r = useApi('/api/monitors/events', { query: { monitor_id: id, limit: 8 }, live: true });
+  const r = useApi('/api/monitors/events', { query: { monitor_id: id, limit: 8, exclude_kind: 'manual_check' }, live: true });
   const actions = html`
     <a class="btn btn-sm btn-ghost" href=${`/api/monitors/events/export${qs({ monitor_id: id })}`} download><${XIcon} name="download" size=${15} />CSV</a>
     <a class="btn btn-sm btn-ghost" href=${`/monitors/events?monitor_id=${id}`}>All<${Icon} name="chevron" size=${14} /></a>`;

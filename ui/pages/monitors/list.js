@@ -1,9 +1,10 @@
-// The monitor list: each monitor's status, its last 24 hours as a status bar with the uptime, its
-// response time and last check; filters by status (with counts), tag and check type, and a search over
-// names, targets and tags, all kept in the URL. Check now, pause and delete from the row. Updates
-// without a reload when monitor state changes.
-import { dateTime, ms, pct, relTime } from '../../lib/format.js';
-import { html, useMemo, useState } from '../../lib/html.js';
+// The monitor list: each monitor's status (with why it is degraded: "Failing 1 of 3" apart from "Slow"),
+// its newest checks as a beat bar and its last 24 hours as a time-weighted status bar with the uptime,
+// its response time and last check; problems first unless a column header says otherwise; filters by
+// status (with counts), tag and check type, and a search over names, targets and tags, all kept in the
+// URL. Check now, pause and delete from the row. Updates without a reload when monitor state changes.
+import { dateTime, ms, relTime } from '../../lib/format.js';
+import { html, useEffect, useMemo, useRef, useState } from '../../lib/html.js';
 import { MONITOR_STATUSES, STATUS_LABELS } from '../../lib/vocabulary.js';
 import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
@@ -15,13 +16,13 @@ import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
-import { StatusBar } from '../../components/status-bar.js';
+import { BeatBar, StatusBar } from '../../components/status-bar.js';
 import { Pager, Table } from '../../components/table.js';
 import { checkNow, deleteMonitor, togglePause } from './actions.js';
 import { checkType, CHECK_TYPES } from './model.js';
 import { MonitorTabs } from './section.js';
-import { useStatusEvents } from './status-events.js';
-import { barWindow, describeParts, statusChanges, statusSegments, summarize } from './timeline.js';
+import { beatList, beatSummary, describeHour, hourSegments, reasonHint, reasonText, SORTS, sortMonitors, summarizeHours,
+  uptimeText } from './glance.js';
 
 const PAGE_SIZE = 50;
 const STATUSES = [{ value: '', label: 'All' }, ...MONITOR_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
@@ -31,7 +32,7 @@ function matches(m, words) {
   return words.every((w) => hay.includes(w));
 }
 
-function Filters({ query, counts, tags }) {
+function Filters({ query, counts, tags, sortKey, sortDir }) {
   return html`<div class="mon-toolbar">
     <div class="mon-toolbar-top">
       <${SearchBox} value=${query.q ?? ''} label="Search monitors" placeholder="Search name, target or tag"
@@ -45,6 +46,11 @@ function Filters({ query, counts, tags }) {
           <option value="">All types</option>
           ${CHECK_TYPES.map((t) => html`<option key=${t.value} value=${t.value}>${t.label}</option>`)}
         </select>
+        <select aria-label="Sort by" value=${sortKey} onChange=${(e) => setQuery({ sort: e.currentTarget.value === 'problems' ? '' : e.currentTarget.value, dir: '', offset: '' })}>
+          ${SORT_OPTIONS.map((o) => html`<option key=${o.value} value=${o.value}>Sort: ${o.label}</option>`)}
+        </select>
+        <button type="button" class="btn btn-sm" aria-label=${sortDir === 'desc' ? 'Sorted descending: sort ascending' : 'Sorted ascending: sort descending'}
+          title="Reverse the order" onClick=${() => setQuery({ dir: sortDir === 'desc' ? '' : 'desc', offset: '' })}>${sortDir === 'desc' ? '▼' : '▲'}</button>
       </div>
     </div>
     <div class="filter-chips" role="group" aria-label="Status">
@@ -56,23 +62,37 @@ function Filters({ query, counts, tags }) {
   </div>`;
 }
 
-function Uptime({ m, events }) {
-  if (!events.events) return html`<span class="muted small">…</span>`;
-  const win = barWindow(events.now, 24);
-  const segments = statusSegments(m, statusChanges(events.events, m.id), win, events.now, events.knownFrom);
+function Uptime({ m, timeline }) {
+  const hours = timeline?.monitors.find((x) => x.id === m.id);
+  const segments = hours ? hourSegments(hours.segments, timeline.from, timeline.step) : null;
   return html`<div class="bar-cell">
-    <${StatusBar} compact segments=${segments} describe=${describeParts} label=${summarize(segments)} />
-    <span class="bar-pct" title="Uptime of the checks in the last 24 hours">${m.stats_24h.checks ? pct(m.stats_24h.uptime_pct) : '—'}</span>
+    ${segments ? html`<${StatusBar} compact segments=${segments} describe=${describeHour} label=${summarizeHours(segments)} />`
+      : html`<span class="muted small">…</span>`}
+    <span class="bar-pct" title="Time up in the last 24 hours">${uptimeText(m.stats_24h.uptime_pct)}</span>
   </div>`;
 }
+
+/** Status with its reason: "Degraded · Failing 1 of 3". */
+export function StatusCell({ m }) {
+  const reason = reasonText(m);
+  return html`<div>
+    <${StatusBadge} status=${m.status} />
+    ${reason ? html` <span class=${`mon-reason reason-${m.degraded_reason}`} title=${reasonHint(m)}>${reason}</span>` : null}
+    ${m.last_message && m.status !== 'up' ? html`<div class="cell-sub clip mon-msg" title=${m.last_message}>${m.last_message}</div>` : null}</div>`;
+}
+
+const SORT_OPTIONS = Object.entries(SORTS).map(([value, s]) => ({ value, label: s.label }));
 
 export default function MonitorListPage({ query }) {
   const s = useSession();
   const writable = can(s, 'monitors:write');
   const monitors = useApi('/api/monitors', { live: true, every: 30 });
   const tags = useApi('/api/monitors/tags', { live: true });
-  const events = useStatusEvents();
   const [busy, setBusy] = useState(null);
+  const sortKey = SORTS[query.sort] ? query.sort : 'problems';
+  const sortDir = query.dir === 'desc' ? 'desc' : 'asc';
+  const onSort = (key) => setQuery({ sort: key === 'problems' ? '' : key,
+    dir: key === sortKey && sortDir === 'asc' ? 'desc' : '', offset: '' });
 
   const all = monitors.data?.monitors ?? [];
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
@@ -80,9 +100,21 @@ export default function MonitorListPage({ query }) {
     && matches(m, words)), [all, query.tag, query.type, query.q]);
   const counts = { all: base.length };
   for (const m of base) counts[m.status] = (counts[m.status] ?? 0) + 1;
-  const shown = query.status ? base.filter((m) => m.status === query.status) : base;
+  const shown = useMemo(() => sortMonitors(query.status ? base.filter((m) => m.status === query.status) : base, sortKey, sortDir),
+    [base, query.status, sortKey, sortDir]);
   const offset = Math.min(Number(query.offset) || 0, Math.max(0, shown.length - 1));
   const page = shown.slice(offset, offset + PAGE_SIZE);
+  // The time-weighted hours of the monitors on this page (at most 50 ids).
+  const ids = page.map((m) => m.id).join(',');
+  const timeline = useApi(ids ? '/api/monitors/timeline' : null, { query: { ids }, live: true, every: 60 });
+  // Time is credited check by check: the bars follow the checks the list sees.
+  const checks = page.map((m) => m.last_check).join();
+  const seen = useRef(checks);
+  useEffect(() => {
+    if (seen.current === checks) return;
+    seen.current = checks;
+    timeline.reload();
+  }, [checks]);
 
   const act = (m, what, fn) => async () => {
     setBusy(`${m.id}:${what}`);
@@ -93,17 +125,17 @@ export default function MonitorListPage({ query }) {
   };
 
   const columns = [
-    { key: 'name', label: 'Monitor', render: (m) => html`
+    { key: 'name', label: 'Monitor', sort: 'name', render: (m) => html`
       <a href=${`/monitors/${m.id}`} class="cell-title">${m.name}</a>
       <div class="cell-sub mono clip" title=${m.target}>${m.target}</div>
       <div class="chips mon-tags"><${Badge} tone="accent">${checkType(m.check_type).label}<//>${m.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` },
-    { key: 'status', label: 'Status', render: (m) => html`<div>
-      <${StatusBadge} status=${m.status} />
-      ${m.last_message && m.status !== 'up' ? html`<div class="cell-sub clip mon-msg" title=${m.last_message}>${m.last_message}</div>` : null}</div>` },
-    { key: 'bar', label: 'Last 24 hours', class: 'bar-col', render: (m) => html`<${Uptime} m=${m} events=${events} />` },
-    { key: 'rt', label: 'Response', class: 'num', render: (m) => html`<div><div>${ms(m.response_time)}</div>
+    { key: 'status', label: 'Status', sort: 'status', render: (m) => html`<${StatusCell} m=${m} />` },
+    { key: 'beats', label: 'Recent checks', class: 'beats-col', render: (m) => html`<${BeatBar} compact slots=${30} beats=${beatList(m.beats)}
+      label=${beatSummary(m.beats)} />` },
+    { key: 'bar', label: 'Last 24 hours', sort: 'uptime', class: 'bar-col', render: (m) => html`<${Uptime} m=${m} timeline=${timeline.data} />` },
+    { key: 'rt', label: 'Response', sort: 'response', class: 'num', render: (m) => html`<div><div>${ms(m.response_time)}</div>
       <div class="cell-sub" title="Average over 24 hours">${m.stats_24h.avg_response_ms === null ? '' : `avg ${ms(m.stats_24h.avg_response_ms)}`}</div></div>` },
-    { key: 'last', label: 'Last check', class: 'nowrap', render: (m) => html`<span title=${dateTime(m.last_check)}>${m.last_check ? relTime(m.last_check) : 'Not yet'}</span>` },
+    { key: 'last', label: 'Last check', sort: 'last', class: 'nowrap', render: (m) => html`<span title=${dateTime(m.last_check)}>${m.last_check ? relTime(m.last_check) : 'Not yet'}</span>` },
     ...(writable ? [{ key: 'actions', label: 'Actions', class: 'actions-col', hideLabel: true, render: (m) => html`<div class="actions">
       <button type="button" class="btn btn-sm btn-icon" onClick=${act(m, 'check', checkNow)} disabled=${!!busy}
         aria-label=${`Check ${m.name} now`} title="Check now"><${Icon} name="refresh" size=${15} class=${busy === `${m.id}:check` ? 'spin' : ''} /></button>
@@ -128,9 +160,10 @@ export default function MonitorListPage({ query }) {
             <p>A monitor checks a web page, a host, a port or a DNS name on a schedule, keeps its history and alerts through webhooks when it goes down.</p>
           <//><//>`
           : html`<${Card} pad=${false} class="mon-card">
-            <${Filters} query=${query} counts=${counts} tags=${tags.data ?? []} />
-            ${events.error ? html`<div class="mon-note"><${ErrorState} error=${events.error} /></div>` : null}
+            <${Filters} query=${query} counts=${counts} tags=${tags.data ?? []} sortKey=${sortKey} sortDir=${sortDir} />
+            ${timeline.error ? html`<div class="mon-note"><${ErrorState} error=${timeline.error} /></div>` : null}
             <${Table} columns=${columns} rows=${page} caption="Monitors" rowClass=${(m) => `mon-row mon-${m.status}`}
+              sort=${{ key: sortKey, dir: sortDir, onChange: onSort }}
               empty=${html`<${EmptyState} icon="search" title="No monitor matches"
                 action=${filtered ? html`<button type="button" class="btn" onClick=${() => setQuery({ q: '', tag: '', type: '', status: '', offset: '' })}>Clear filters</button>` : null} />`} />
             <${Pager} total=${shown.length} limit=${PAGE_SIZE} offset=${offset} onChange=${(o) => setQuery({ offset: o || '' }, { replace: false })} />

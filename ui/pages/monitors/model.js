@@ -161,3 +161,21 @@ export function toBody(v, stored) {
   if (v.check_type !== stored.check_type || canon(full.settings) !== canon(settingsOf(before, stored))) body.settings = full.settings;
   return body;
 }
+
+// ---- at a glance (the API's degraded_reason and beat letters; checked by ui-contract) -------------
+
+/** Why a degraded monitor is degraded (GET /api/monitors `degraded_reason`). */
+export const DEGRADED_REASONS = [
+  { value: 'slow', label: 'Slow', hint: 'Answered, slower than its limit' },
+  { value: 'loss', label: 'Packet loss', hint: 'Answered, with loss above its limit' },
+  { value: 'failing', label: 'Failing', hint: 'Failed checks, fewer than make it down' },
+];
+
+/** The beat letters of `beats` (lower case; upper case is the same for a manual check). */
+export const BEAT_KINDS = [
+  { value: 'u', label: 'Up', tone: 'up' },
+  { value: 's', label: 'Answered, degraded (slow or loss)', tone: 'degraded' },
+  { value: 'f', label: 'Failed, below the failure threshold', tone: 'failing' },
+  { value: 'd', label: 'Failed, down', tone: 'down' },
+  { value: 'p', label: 'Checked while paused', tone: 'paused' },
+];

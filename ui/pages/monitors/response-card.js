@@ -9,7 +9,8 @@ import { ResponseChart } from '../../components/chart.js';
 import { ButtonGroup } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Card } from '../../components/page.js';
-import { HOUR } from './timeline.js';
+
+const HOUR = 3_600_000;
 
 const RANGES = [{ value: '1h', label: '1 h', ms: HOUR }, { value: '6h', label: '6 h', ms: 6 * HOUR }, { value: '24h', label: '24 h', ms: 24 * HOUR }];
 const PAGE = 1000;

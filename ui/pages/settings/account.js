@@ -1,5 +1,5 @@
-// Account (the signed-in user): name and e-mail, and a password change (which needs the current password and signs out
-// the account's other sessions).
+// Account (the signed-in user): name and e-mail, a password change (which needs the current password and signs out
+// the account's other sessions), and two-factor sign-in (two-factor.js).
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { html } from '../../lib/html.js';
@@ -7,6 +7,7 @@ import { loadSession, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
 import { Field, FormError } from '../../components/field.js';
 import { Card } from '../../components/page.js';
+import { TwoFactorCard } from './two-factor.js';
 
 function Profile({ user }) {
   const form = useForm({ display_name: user.display_name ?? '', email: user.email ?? '' });
@@ -56,5 +57,5 @@ function Password({ user }) {
 
 export default function AccountSection() {
   const { user } = useSession();
-  return html`<${Profile} user=${user} key=${user.id} /><${Password} user=${user} />`;
+  return html`<${Profile} user=${user} key=${user.id} /><${Password} user=${user} /><${TwoFactorCard} />`;
 }

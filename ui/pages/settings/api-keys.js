@@ -9,7 +9,7 @@ import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
 import { can, isAdmin, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
-import { SCOPE_OPTIONS } from '../../lib/vocabulary.js';
+import { SCOPE_OPTIONS, scopeLabels } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { CopyButton } from '../../components/copy.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
@@ -22,8 +22,9 @@ import { Pager, Table } from '../../components/table.js';
 const LIMIT = 100;
 
 function scopeChips(scopes) {
-  if (scopes.includes('admin')) return html`<${Badge} tone="accent">admin (all)<//>`;
-  return html`<div class="chips">${scopes.map((x) => html`<${Badge} key=${x}>${x}<//>`)}</div>`;
+  // People's words ("Inventory: read"); the scope itself in the tooltip.
+  if (scopes.includes('admin')) return html`<${Badge} tone="accent" title="admin">${scopeLabels(scopes)[0]}<//>`;
+  return html`<div class="chips">${scopeLabels(scopes).map((x) => html`<${Badge} key=${x}>${x}<//>`)}</div>`;
 }
 
 function NewKeyForm({ onCreated, onCancel }) {
@@ -60,7 +61,7 @@ function CreatedKey({ created, onClose }) {
       Copy the key now. It is shown only this once; the probe keeps only a hash of it.</div></div>
     <div class="secret-box"><code data-testid="new-api-key">${created.key}</code><${CopyButton} text=${created.key} /></div>
     <p class="muted small" style="margin-top:12px">Send it in the <code>X-API-Key</code> header. Name: ${created.name};
-      scopes: ${created.scopes.join(', ')}${created.expires_at ? `; expires ${dateTime(created.expires_at)}` : ''}.</p>
+      scopes: ${scopeLabels(created.scopes).join(', ')}${created.expires_at ? `; expires ${dateTime(created.expires_at)}` : ''}.</p>
   <//>`;
 }
 

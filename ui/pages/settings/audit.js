@@ -5,6 +5,7 @@ import { dateTime, relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
+import { auditActionLabel, auditTarget } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Field } from '../../components/field.js';
@@ -31,8 +32,12 @@ function details(d) {
 const COLUMNS = [
   { key: 'at', label: 'Time', class: 'nowrap', render: (e) => html`<time datetime=${e.at} title=${dateTime(e.at)}>${relTime(e.at)}</time>` },
   { key: 'actor', label: 'Actor', class: 'nowrap', render: (e) => (e.actor ? html`<span class="mono">${e.actor}</span>` : html`<span class="muted">—</span>`) },
-  { key: 'action', label: 'Action', class: 'nowrap', render: (e) => html`<span class="mono">${e.action}</span>` },
-  { key: 'target', label: 'Target', render: (e) => e.target ?? html`<span class="muted">—</span>` },
+  // People's words, the raw action and the full target id in the tooltips (the filter takes the raw action).
+  { key: 'action', label: 'Action', class: 'nowrap', render: (e) => html`<span title=${e.action}>${auditActionLabel(e.action)}</span>` },
+  { key: 'target', label: 'Target', render: (e) => {
+    const t = auditTarget(e);
+    return t.text === '—' ? html`<span class="muted">—</span>` : html`<span title=${t.title}>${t.text}</span>`;
+  } },
   { key: 'outcome', label: 'Outcome', render: (e) => html`<${Badge} tone=${e.outcome === 'success' ? 'ok' : 'bad'}>${e.outcome}<//>` },
   { key: 'ip', label: 'From', class: 'nowrap', render: (e) => html`<span class="mono small">${e.source_ip ?? '—'}</span>` },
   { key: 'details', label: 'Details', render: (e) => details(e.details) ?? html`<span class="muted">—</span>` },

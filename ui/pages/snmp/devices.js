@@ -1,6 +1,7 @@
 // The Devices tab: the OID cards of one device, known by name (a saved card selection, or an inventory
 // endpoint's name or short ID), read live: each value with its unit and the time it was read, the
-// vendor profile that chose the cards, and why the device could not be read when it could not.
+// vendor profile that chose the cards, and why the device could not be read when it could not; then its
+// interface table (interfaces.js) when it has an address and a credential.
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useEffect, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
@@ -11,6 +12,7 @@ import { ErrorState, Loading } from '../../components/empty.js';
 import { Icon } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
 import { Table } from '../../components/table.js';
+import { InterfacesCard } from './interfaces.js';
 
 /** A value: its display text, or for a table item each row's label and value. */
 function Value({ item }) {
@@ -29,7 +31,7 @@ const COLUMNS = [
     ? html`<time datetime=${i.read_at} title=${dateTime(i.read_at)}>${relTime(i.read_at)}</time>` : html`<span class="muted">Not read</span>`) },
 ];
 
-function DeviceCards({ data, reload, loading }) {
+export function DeviceCards({ data, reload, loading }) {
   const refresh = html`<button type="button" class="btn btn-sm" onClick=${reload} disabled=${loading}>
     <${Icon} name="refresh" size=${15} />${loading ? 'Reading…' : 'Read again'}</button>`;
   return html`
@@ -50,7 +52,8 @@ function DeviceCards({ data, reload, loading }) {
     ${data.cards.map((c) => html`<${Card} key=${c.key} title=${c.title} pad=${false}>
       ${c.error ? html`<div class="alert alert-warn snmp-card-error" role="status"><${Icon} name="alert" /><div class="alert-body">${c.error}</div></div>` : null}
       <${Table} columns=${COLUMNS} rows=${c.items} rowKey="key" caption=${c.title} />
-    <//>`)}`;
+    <//>`)}
+    ${data.target && data.credential ? html`<${InterfacesCard} device=${data.device_name} />` : null}`;
 }
 
 export default function DevicesSection({ query }) {

@@ -23,7 +23,7 @@ import { WalkResult } from './varbinds.js';
 const SNMP_KINDS = CREDENTIAL_KINDS.map((k) => k.value).filter((k) => k.startsWith('snmp_'));
 
 /** The stored SNMP credentials (all three kinds), or the error that kept them from loading. */
-function useSnmpCredentials() {
+export function useSnmpCredentials() {
   const [state, setState] = useState({ items: null, error: null });
   useEffect(() => {
     const ctl = new AbortController();
@@ -35,7 +35,7 @@ function useSnmpCredentials() {
   return state;
 }
 
-const kindLabel = (kind) => kind.replace('snmp_', '');
+export const kindLabel = (kind) => kind.replace('snmp_', '');
 const oidsOf = (text) => text.split('\n').map((s) => s.trim()).filter(Boolean);
 const numberOrNull = (s) => (String(s).trim() === '' ? null : Number(s));
 

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../../core/context.js';
 import { actorOf, reply, route, type AnyRoute } from '../../../core/http/registry.js';
 import { paging } from '../../../core/http/schemas.js';
+import { denyReason } from '../../../core/auth/scopes.js';
+import { CREDENTIAL_USAGE_KINDS, type CredentialUsage, type CredentialUsageSource } from '../contracts.js';
 import type { ItemService } from '../items.js';
 import { CREDENTIAL_KINDS } from './service.js';
 
@@ -12,7 +14,12 @@ const Item = z.object({ id: z.string(), short_id: z.string(), name: z.string(), 
 const Use = z.object({ target: z.string(), protocol: z.string(), outcome: z.enum(['success', 'failure']),
   detail: z.string().nullable(), at: z.string() });
 
-export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[] {
+const Usage = z.object({
+  kind: z.enum(CREDENTIAL_USAGE_KINDS), id: z.string(), name: z.string(),
+  short_id: z.string().nullable(), detail: z.string().nullable(),
+});
+
+export function credentialRoutes(app: AppContext, items: ItemService, sources: () => CredentialUsageSource[] = () => []): AnyRoute[] {
   return [
     route({
       method: 'GET', path: '/api/brain/credentials', scope: 'brain:read', tag: 'brain',
@@ -61,6 +68,33 @@ export function credentialRoutes(app: AppContext, items: ItemService): AnyRoute[
           'SELECT target, protocol, outcome, detail, at FROM brain_credential_uses WHERE credential_id = ? ORDER BY at DESC',
           [String(cred.id)]);
         return { items: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })), total: rows.length };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/brain/credentials/:id/usage', scope: 'brain:read', tag: 'brain',
+      summary: 'Where a credential is used: endpoints, discovery\'s list, SSH targets, SNMP templates and device cards',
+      description: 'Names and IDs only, never a secret. Uses kept by another module are listed only when the caller may read ' +
+        'that module (v1sion:read for discovery and SSH targets, snmp:read for SNMP); `hidden` counts the others.',
+      params: IdParams,
+      response: z.object({ items: z.array(Usage), total: z.number().int(), hidden: z.number().int() }),
+      handler: (ctx) => {
+        const cred = items.get('credentials', ctx.params.id);
+        const id = String(cred.id);
+        const out: CredentialUsage[] = items.referrers(id).filter((r) => r.type === 'endpoints').map((r) => {
+          const ips = items.get('endpoints', r.id).ip_addresses;
+          return { kind: 'endpoint', id: r.id, short_id: r.short_id, name: r.name,
+            detail: Array.isArray(ips) && typeof ips[0] === 'string' ? ips[0] : null };
+        });
+        let hidden = 0;
+        for (const source of sources()) {
+          const uses = source.usesOf(id);
+          if (ctx.principal && denyReason(ctx.principal, { scope: source.scope }) === null) out.push(...uses);
+          else hidden += uses.length;
+        }
+        const order = (k: CredentialUsage['kind']) => CREDENTIAL_USAGE_KINDS.indexOf(k);
+        out.sort((a, b) => order(a.kind) - order(b.kind) || a.name.localeCompare(b.name));
+        const items_ = out.map((u) => ({ kind: u.kind, id: u.id, name: u.name, short_id: u.short_id ?? null, detail: u.detail ?? null }));
+        return { items: items_, total: items_.length, hidden };
       },
     }),
   ];

@@ -8,6 +8,7 @@ import { HttpError, badRequest, notFound } from '../../../core/errors.js';
 import type { Actor } from '../../../core/audit/types.js';
 import { brainServicesOf } from '../../brain/index.js';
 import { unreadCard, type CardReading } from '../cards.js';
+import type { InterfaceRow } from '../interfaces.js';
 import type { Identification } from '../identify.js';
 import type { SnmpService } from '../service.js';
 import { snmpSettings } from '../service.js';
@@ -141,6 +142,36 @@ export class DeviceCardService {
       cards: readings ?? cards.map(unreadCard),
       updated_at: row ? new Date(row.updated_at).toISOString() : null,
     };
+  }
+
+  /**
+   * The device's interface table, read now through its stored credential. Like the cards, a device that
+   * cannot be read answers with no rows and the reason (`error`, `error_code`), not a failure.
+   */
+  async interfaces(name: string, signal?: AbortSignal) {
+    const dev = this.device(name);
+    const target = dev.row?.target ?? dev.endpoint?.target ?? null;
+    const credential = this.credentialRef(dev.row?.credential_id ?? dev.endpoint?.credential_id ?? null);
+    const port = dev.row?.port ?? null;
+    const base = {
+      device_name: dev.name, target, port: port ?? credential?.port ?? 161,
+      credential: credential ? { id: credential.id, short_id: credential.short_id, name: credential.name } : null,
+    };
+    const none = (error: string, error_code: string) =>
+      ({ ...base, read_at: null, items: [] as InterfaceRow[], total: 0, truncated: false, error, error_code });
+    if (!target) return none('No address known for this device: PUT a target or give its endpoint an IP', 'no_target');
+    if (!credential) {
+      return none('No SNMP credential for this device: PUT a credential_id or set the endpoint\'s credential', 'no_credential');
+    }
+    try {
+      const settings = snmpSettings(this.app);
+      const agent = this.snmp.targets.resolve({ target, port: port ?? undefined, credential_id: credential.id },
+        { timeout_ms: settings.timeout_ms, retries: settings.retries });
+      return { ...base, ...(await this.snmp.readInterfaces(agent, signal)) };
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      return none(err.message, err.code);
+    }
   }
 
   async put(name: string, body: DeviceCardsInput, by: Actor) {

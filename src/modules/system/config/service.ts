@@ -56,6 +56,8 @@ export class ConfigApiService {
   }
 
   async saveYaml(text: string): Promise<SaveResult> {
+    const syntax = yamlSyntaxErrors(text);
+    if (syntax.length) throw badRequest('The configuration is not valid YAML', syntax);
     return this.result((await this.config.apply({ yaml: text })).changed);
   }
 
@@ -91,11 +93,9 @@ export class ConfigApiService {
           throw badRequest('The import is not valid JSON', [{ path: '', message: (e as Error).message }]);
         }
       } else {
+        const syntax = yamlSyntaxErrors(text);
+        if (syntax.length) throw badRequest('The import is not valid YAML', syntax);
         const doc = YAML.parseDocument(text);
-        if (doc.errors.length) {
-          throw badRequest('The import is not valid YAML',
-            doc.errors.map((e) => ({ path: '', message: `YAML syntax error: ${e.message.split('\n')[0]}` })));
-        }
         data = doc.toJS({ maxAliasCount: 100 }) ?? {};
       }
       if (typeof data !== 'object' || data === null || Array.isArray(data))
@@ -160,6 +160,20 @@ export class ConfigApiService {
       restart_required: changed.filter((k) => restart.has(k)),
     };
   }
+}
+
+/**
+ * The YAML syntax errors of a text, each with the line and column it starts at (1-based), so an editor can
+ * mark the line: `{path: '', line, column, message: 'YAML syntax error: … (line n)'}`. Empty when it parses.
+ */
+export function yamlSyntaxErrors(text: string): FieldError[] {
+  const lines = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { lineCounter: lines });
+  return doc.errors.map((e) => {
+    const pos = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+    const first = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
+    return { path: '', message: `YAML syntax error: ${first} (line ${pos.line})`, ...{ line: pos.line, column: pos.col } };
+  });
 }
 
 /** A CSV cell as the key's type wants it: numbers, booleans, lists and mappings from their text. */

@@ -78,6 +78,16 @@ export class ScanResults {
     for (const id of drop) await rm(this.file(id), { force: true });
   }
 
+  /** The kept results, newest first; `subnet` (canonical CIDR text) keeps only scans of that network. */
+  list(opts: { subnet?: string; limit: number; offset: number }): { items: KeptScan[]; total: number } {
+    const where = opts.subnet !== undefined ? 'WHERE subnet = ?' : '';
+    const args = opts.subnet !== undefined ? [opts.subnet] : [];
+    const total = this.app.store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM v1sion_scans ${where}`, args)?.n ?? 0;
+    const rows = this.app.store.all<Row>(
+      `SELECT * FROM v1sion_scans ${where} ORDER BY started_at DESC, job_id LIMIT ? OFFSET ?`, [...args, opts.limit, opts.offset]);
+    return { items: rows.map((r) => ({ ...r, counts: JSON.parse(r.counts) as ScanCounts })), total };
+  }
+
   has(jobId: string): boolean {
     return !!this.app.store.get('SELECT 1 FROM v1sion_scans WHERE job_id = ?', [jobId]);
   }

@@ -1,6 +1,7 @@
 // /api/v1sion/scan: start a subnet scan, follow it (SSE), read its result, cancel it (scan/service.ts).
 import { z } from 'zod';
 import { actorOf, reply, route } from '../../../core/http/registry.js';
+import { listOf, paging } from '../../../core/http/schemas.js';
 import { CredentialFields } from './request.js';
 import type { ScanService } from './service.js';
 
@@ -15,8 +16,38 @@ const ScanBody = z.object({
 
 const Started = z.object({ job_id: z.string(), subnet: z.string() });
 
+const ListQuery = z.object({
+  ...paging(100, 20),
+  subnet: z.string().max(64).optional().describe('Only scans of this network (CIDR; compared in canonical form)'),
+}).strict();
+const Counts = z.object({ addresses: z.number(), live: z.number(), snmp: z.number(), devices: z.number(), links: z.number() }).partial();
+const KeptScanSchema = z.object({
+  job_id: z.string(), subnet: z.string(), state: z.string(), started_at: z.string(), finished_at: z.string().nullable(), counts: Counts,
+});
+const LocalSubnets = z.object({
+  items: z.array(z.object({
+    subnet: z.string(), interface: z.string(), address: z.string(), family: z.union([z.literal(4), z.literal(6)]),
+  })),
+});
+
 export function scanRoutes(svc: ScanService) {
   return [
+    route({
+      method: 'GET', path: '/api/v1sion/scan', scope: 'v1sion:read',
+      summary: 'Kept scan results',
+      description: 'The scans whose results are kept (discovery.results_kept), newest first, without their hosts: job id, subnet, ' +
+        'state, times and counts. subnet keeps only scans of that network (400 naming query.subnet when it is not a CIDR).',
+      query: ListQuery, response: listOf(KeptScanSchema),
+      handler: (ctx) => svc.list(ctx.query),
+    }),
+    route({
+      method: 'GET', path: '/api/v1sion/scan/local-subnets', scope: 'v1sion:read',
+      summary: "The probe's own subnets",
+      description: 'The networks of the probe\'s interface addresses (no loopback, no IPv6 link-local), IPv4 first: what a scan ' +
+        'form offers. Each may be scanned whatever discovery.allowed_ranges says.',
+      response: LocalSubnets,
+      handler: () => svc.localSubnets(),
+    }),
     route({
       method: 'POST', path: '/api/v1sion/scan', scope: 'v1sion:write', status: 202,
       summary: 'Start a subnet scan',

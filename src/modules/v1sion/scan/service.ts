@@ -7,7 +7,7 @@ import type { Actor } from '../../../core/audit/types.js';
 import type { AppContext } from '../../../core/context.js';
 import { HttpError, invalid, notFound, tooMany } from '../../../core/errors.js';
 import { openSse, streamJob } from '../../../core/http/sse.js';
-import { formatCidr } from '../../../core/ip.js';
+import { formatCidr, parseCidr } from '../../../core/ip.js';
 import type { DiscoveryCredentials } from '../credentials/service.js';
 import { errorText, runPipeline, ScanState, type ScanPlan } from './pipeline.js';
 import { checkSubnet, linksIn, localLinks, sweepAddresses } from './ranges.js';
@@ -92,6 +92,42 @@ export class ScanService {
     result.finished_at = this.app.clock.iso();
     result.duration_ms = Math.max(0, this.app.clock.now() - state.plan.startedMs);
     return result;
+  }
+
+  /** The kept results (newest first), without their hosts: what a person picks a scan to compare or merge from. */
+  list(q: { subnet?: string; limit: number; offset: number }) {
+    let subnet: string | undefined;
+    if (q.subnet !== undefined) {
+      const c = parseCidr(q.subnet.trim());
+      if (!c.ok) throw invalid('query', [{ path: 'query.subnet', message: c.message }]);
+      subnet = formatCidr(c.cidr);
+    }
+    const { items, total } = this.results.list({ subnet, limit: q.limit, offset: q.offset });
+    return {
+      items: items.map((r) => ({
+        job_id: r.job_id, subnet: r.subnet, state: r.state, started_at: r.started_at, finished_at: r.finished_at, counts: r.counts,
+      })),
+      total,
+    };
+  }
+
+  /**
+   * The probe's own subnets, where a scan reaches hosts directly: the networks of its interfaces' addresses,
+   * without loopback and IPv6 link-local ones; IPv4 first. A form offers them to scan.
+   */
+  localSubnets() {
+    const seen = new Set<string>();
+    const items: { subnet: string; interface: string; address: string; family: 4 | 6 }[] = [];
+    for (const l of localLinks()) {
+      if (l.iface.startsWith('lo')) continue;
+      const text = formatCidr(l.cidr);
+      if (l.cidr.family === 6 && (text.startsWith('fe80:') || l.cidr.prefix < 64)) continue;
+      if (seen.has(text)) continue;
+      seen.add(text);
+      items.push({ subnet: text, interface: l.iface, address: l.address, family: l.cidr.family as 4 | 6 });
+    }
+    items.sort((a, b) => a.family - b.family);
+    return { items };
   }
 
   /** The result: 409 while the scan runs, the kept result after, 404 for an unknown or dropped one. */

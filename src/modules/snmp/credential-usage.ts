@@ -1,0 +1,21 @@
+// Where the SNMP module uses a stored credential: walk templates and device card selections. The
+// inventory lists these on a credential's page (GET /api/brain/credentials/:id/usage) for callers who
+// may read SNMP; names only, never a secret.
+import type { AppContext } from '../../core/context.js';
+import type { CredentialUsage, CredentialUsageSource } from '../brain/index.js';
+
+export function snmpCredentialUsage(app: AppContext): CredentialUsageSource {
+  return {
+    scope: 'snmp:read',
+    usesOf(credentialId: string): CredentialUsage[] {
+      const templates = app.store.all<{ id: string; name: string; target: string }>(
+        'SELECT id, name, target FROM snmp_templates WHERE credential_id = ? ORDER BY name', [credentialId]);
+      const devices = app.store.all<{ device_name: string; target: string | null }>(
+        'SELECT device_name, target FROM snmp_device_cards WHERE credential_id = ? ORDER BY device_name', [credentialId]);
+      return [
+        ...templates.map((t): CredentialUsage => ({ kind: 'snmp_template', id: t.id, name: t.name, detail: t.target })),
+        ...devices.map((d): CredentialUsage => ({ kind: 'snmp_device', id: d.device_name, name: d.device_name, detail: d.target })),
+      ];
+    },
+  };
+}
