@@ -148,10 +148,13 @@ describe('the scan page live and the topology map, against the discovery lab', {
     await mapReady();
     const edges = await graph<{ kind: string; from_port: string; to_port: string; source: string; target: string }[]>(
       '(cy) => cy.edges().map((e) => ({ ...e.data() }))');
-    const names = await graph<Record<string, string>>('(cy) => Object.fromEntries(cy.nodes().map((n) => [n.id(), n.data("sub")]))');
-    const sw1 = Object.keys(names).find((id) => names[id] === ip('sw1'))!;
-    const sw2 = Object.keys(names).find((id) => names[id] === ip('sw2'))!;
-    assert.ok(sw1 && sw2, 'both switches are nodes');
+    // A switch is the node whose addresses hold its lan address (the first shown may be another of its own).
+    const session = (await api('GET', `/api/v1sion/sessions/${sessionId}`)).body as { nodes: { id: string; addresses: string[] }[] };
+    const drawn = new Set(await graph<string[]>('(cy) => cy.nodes().map((n) => n.id())'));
+    const nodeOf = (addr: string) => session.nodes.find((n) => n.addresses.includes(addr) && drawn.has(n.id))?.id;
+    const sw1 = nodeOf(ip('sw1'))!;
+    const sw2 = nodeOf(ip('sw2'))!;
+    assert.ok(sw1 && sw2, `both switches are nodes: ${JSON.stringify(session.nodes.map((n) => n.addresses))}`);
     const link = edges.find((e) => e.kind === 'lldp' && [e.source, e.target].sort().join() === [sw1, sw2].sort().join());
     assert.ok(link, `an LLDP edge between sw1 and sw2 among ${JSON.stringify(edges.map((e) => e.kind))}`);
     const ports = link.source === sw1 ? [link.from_port, link.to_port] : [link.to_port, link.from_port];
@@ -231,10 +234,13 @@ describe('the scan page live and the topology map, against the discovery lab', {
     await page.getByLabel('Kind').selectOption('switch');
     await page.getByRole('button', { name: 'Add node' }).click();
     await page.locator('.map-panel').getByRole('heading', { name: 'Patch panel' }).waitFor();
-    assert.equal(await graph<boolean>('(cy) => cy.getElementById("manual-patch-panel").nonempty()'), true);
+    // The graph takes the session the PATCH answered on its next render.
+    await page.waitForFunction(() => (document.querySelector('.map-canvas') as unknown as { _cyreg: { cy: { getElementById(id: string): { nonempty(): boolean } } } })
+      ._cyreg.cy.getElementById('manual-patch-panel').nonempty());
 
     await page.getByRole('button', { name: 'Edge', exact: true }).click();
-    const sw1 = await graph<string>(`(cy) => cy.nodes().filter((n) => n.data('sub') === ${JSON.stringify(ip('sw1'))}).id()`);
+    const inSession = (await api('GET', `/api/v1sion/sessions/${sessionId}`)).body as { nodes: { id: string; addresses: string[] }[] };
+    const sw1 = inSession.nodes.find((n) => n.addresses.includes(ip('sw1')))!.id;
     await page.getByLabel('From node').selectOption('manual-patch-panel');
     await page.getByLabel('From port').fill('P12');
     await page.getByLabel('To node').selectOption(sw1);

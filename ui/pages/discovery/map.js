@@ -26,6 +26,7 @@ import { Pager, Table } from '../../components/table.js';
 import { drawGraph, layoutOptions } from './map-graph.js';
 import { AddEdgeDialog, AddNodeDialog } from './map-dialogs.js';
 import { EdgeDetails, GhostDetails, NodeDetails } from './map-details.js';
+import { useLoadedSession } from './session-load.js';
 import {
   changedPositions, compareWithScan, elementsOf, mergeMarks, nodeStatus, statusAddresses, statusBatches,
 } from './map-model.js';
@@ -352,16 +353,8 @@ function MapView({ session, replace, query }) {
 }
 
 export default function MapPage({ params, query }) {
-  const r = useApi(`/api/v1sion/sessions/${encodeURIComponent(params.id)}`);
-  // A PATCH answers the whole session: shown at once, without loading it again.
-  const [saved, setSaved] = useState(null);
-  const session = saved ?? r.data;
-  if (r.error?.status === 404) {
-    return html`<${Page} title="Not found"><${Card}><${EmptyState} icon="search" title="There is no such session"
-      action=${html`<a class="btn btn-primary" href="/discovery/sessions">All sessions</a>`}><p>It may have been deleted.</p><//><//><//>`;
-  }
-  if (r.error) return html`<${Page} title="Topology map"><${ErrorState} error=${r.error} retry=${r.reload} /><//>`;
-  if (!session) return html`<${Page} title="Topology map"><${Card}><${Loading} /><//><//>`;
+  const { session, placeholder, replace: setSaved } = useLoadedSession(params.id, 'Topology map');
+  if (placeholder) return placeholder;
   const crumbs = [{ href: '/discovery/sessions', label: 'Sessions' }, { href: `/discovery/sessions/${session.id}`, label: session.name }, { label: 'Map' }];
   return html`<${Page} title=${`Map of ${session.name}`} subtitle=${html`<${Crumbs} items=${crumbs} />`}>
     <${MapView} session=${session} replace=${setSaved} query=${query} />

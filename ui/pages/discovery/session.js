@@ -8,14 +8,13 @@ import { api } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useMemo, useState } from '../../lib/html.js';
-import { useApi } from '../../lib/hooks.js';
 import { navigate, setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
 import { NODE_SCAN_STATES } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { Crumbs, SearchBox, StatTiles } from '../../components/controls.js';
-import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
+import { EmptyState } from '../../components/empty.js';
 import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
@@ -25,6 +24,7 @@ import { EnrichProgress, enrichJobOf, useEnrichJob } from './enrich.js';
 import { EditDialog, MergeDialog } from './session-dialogs.js';
 import { EnrichSessionDialog, NodeFactsDialog } from './session-enrich.js';
 import { Addresses, KindBadge, LinkSource, none } from './section.js';
+import { useLoadedSession } from './session-load.js';
 
 const FILTERS = [
   { value: '', label: 'All' },
@@ -212,15 +212,6 @@ function Session({ session, query, replace, reload }) {
 }
 
 export default function SessionPage({ params, query }) {
-  const r = useApi(`/api/v1sion/sessions/${encodeURIComponent(params.id)}`);
-  // A PATCH answers the whole session: shown at once, without loading it again.
-  const [saved, setSaved] = useState(null);
-  const session = saved ?? r.data;
-  if (r.error?.status === 404) {
-    return html`<${Page} title="Not found"><${Card}><${EmptyState} icon="search" title="There is no such session"
-      action=${html`<a class="btn btn-primary" href="/discovery/sessions">All sessions</a>`}><p>It may have been deleted.</p><//><//><//>`;
-  }
-  if (r.error) return html`<${Page} title="Session"><${ErrorState} error=${r.error} retry=${r.reload} /><//>`;
-  if (!session) return html`<${Page} title="Session"><${Card}><${Loading} /><//><//>`;
-  return html`<${Session} session=${session} query=${query} replace=${setSaved} reload=${() => { setSaved(null); r.reload(); }} />`;
+  const { session, placeholder, replace, reload } = useLoadedSession(params.id, 'Session');
+  return placeholder ?? html`<${Session} session=${session} query=${query} replace=${replace} reload=${reload} />`;
 }

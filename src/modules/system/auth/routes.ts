@@ -11,6 +11,13 @@ import type { RequestCtx } from '../../../core/context.js';
 import { RECOVERY_CODE_COUNT, type CodeMatch, type TwoFactorService } from './two-factor.js';
 import type { Mailer } from './mailer.js';
 import { LOCAL_RECOVERY, TEMP_PASSWORD_TTL_MS, type PasswordRecovery } from './recovery.js';
+import { MeResponse, whoIs } from '../me/who.js';
+
+/** GET /api/auth/session: the same answer as GET /api/me when signed in, else only signed_in false. */
+const SessionResponse = z.union([
+  z.object({ signed_in: z.literal(false) }),
+  MeResponse.extend({ signed_in: z.literal(true) }),
+]);
 
 const LoginBody = z.strictObject({
   username: z.string().min(1).max(200),
@@ -103,6 +110,18 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
   };
 
   return [
+    route({
+      method: 'GET', path: '/api/auth/session', auth: 'none', tag: 'auth',
+      summary: 'Whether the request is signed in: {signed_in: false}, or GET /api/me\'s answer with signed_in true',
+      description: 'For the web app\'s first load: a signed-out browser gets a 200 instead of a 401 it would log as a ' +
+        'failed request. It takes no input and tells only the caller about its own cookie or key, so it reveals no ' +
+        'other account or session; an invalid, expired or absent session is simply signed_in false.',
+      response: SessionResponse,
+      handler: (ctx) => {
+        const me = whoIs(svc, ctx.principal);
+        return me ? { signed_in: true as const, ...me } : { signed_in: false as const };
+      },
+    }),
     route({
       method: 'POST', path: '/api/auth/login', auth: 'none', tag: 'auth',
       summary: 'Sign in with username and password (and a TOTP or recovery code when 2FA is on); sets the np_session cookie',
