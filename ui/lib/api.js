@@ -39,12 +39,17 @@ export function qs(query) {
  * One API call. `path` starts with /api. Resolves to the parsed JSON body, or undefined for 204.
  * @param {string} method
  * @param {string} path
- * @param {{body?: unknown, query?: Record<string, unknown>, signal?: AbortSignal, quiet401?: boolean}} [opts]
+ * `raw` sends a body as it is (a file, YAML) with its content type instead of JSON; `headers` adds headers.
+ * @param {{body?: unknown, raw?: {body: BodyInit, type: string}, headers?: Record<string, string>,
+ *   query?: Record<string, unknown>, signal?: AbortSignal, quiet401?: boolean}} [opts]
  */
 export async function request(method, path, opts = {}) {
-  const headers = { Accept: 'application/json' };
+  const headers = { Accept: 'application/json', ...opts.headers };
   let body;
-  if (opts.body !== undefined) {
+  if (opts.raw) {
+    headers['Content-Type'] = opts.raw.type;
+    body = opts.raw.body;
+  } else if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
@@ -63,6 +68,8 @@ export async function request(method, path, opts = {}) {
   const err = new ApiError(res.status, problem.code ?? `http_${res.status}`,
     problem.detail || (typeof data === 'string' && data.trim()) || `${res.status} ${res.statusText}`,
     Array.isArray(problem.errors) ? problem.errors : []);
+  // The whole problem document, for fields beyond the common ones (a YAML error's line).
+  err.problem = problem;
   if (res.status === 401 && !opts.quiet401) onUnauthorized(err);
   throw err;
 }

@@ -1,7 +1,7 @@
 // What the probe's own settings sections share: their stylesheet, byte and figure formats, a gauge, a
 // list of facts, requests with a raw body (a PFX, YAML, an image), following a job's server-sent
 // events, and the progress of a job.
-import { ApiError } from '../../lib/api.js';
+import { request } from '../../lib/api.js';
 import { dateTime } from '../../lib/format.js';
 import { html, useEffect, useRef, useState } from '../../lib/html.js';
 import { loadStylesheet } from '../../lib/stylesheet.js';
@@ -67,23 +67,8 @@ export function AdminNote({ children }) {
  * Resolves to the parsed JSON (or text); throws an ApiError like the API client, with the whole
  * problem document in `problem` (some carry more than detail and errors, e.g. install hints).
  */
-export async function sendRaw(method, path, body, { type = 'application/octet-stream', headers = {} } = {}) {
-  let res;
-  try {
-    res = await fetch(path, { method, body, credentials: 'same-origin', headers: { Accept: 'application/json', 'Content-Type': type, ...headers } });
-  } catch {
-    throw new ApiError(0, 'network', 'The probe did not answer. Check the connection and try again.');
-  }
-  if (res.status === 204) return undefined;
-  const ct = res.headers.get('content-type') ?? '';
-  const data = ct.includes('json') ? await res.json().catch(() => null) : await res.text();
-  if (res.ok) return data;
-  const problem = data && typeof data === 'object' ? data : {};
-  const err = new ApiError(res.status, problem.code ?? `http_${res.status}`,
-    problem.detail || (typeof data === 'string' && data.trim()) || `${res.status} ${res.statusText}`,
-    Array.isArray(problem.errors) ? problem.errors : []);
-  err.problem = problem;
-  throw err;
+export function sendRaw(method, path, body, { type = 'application/octet-stream', headers = {} } = {}) {
+  return request(method, path, { raw: { body, type }, headers });
 }
 
 /**
