@@ -58,8 +58,12 @@ interface Chain {
   count: number;
   lastT: number;
   extras: Map<number, Extra> | null;
-  /** The beat letters of the newest BEATS results, oldest first. */
-  beats: string;
+  /**
+   * The beat letters (char codes) of the newest BEATS results in a ring, and how many were ever added: no
+   * string is made per result (start-up appends 24 hours of them); beats() makes one when asked.
+   */
+  beatRing: Uint8Array;
+  beatCount: number;
 }
 
 /** One decoded result before its extras are looked up: message code (id + 1, 0 inline). */
@@ -93,7 +97,8 @@ export class RawHistory {
   append(pk: number, r: StoredResult, standing = 0): void {
     let c = this.chains.get(pk);
     if (!c) {
-      c = { head: -1, tail: -1, prevT: 0, prevDt: 0, prevMsg: -1, count: 0, lastT: -Infinity, extras: null, beats: '' };
+      c = { head: -1, tail: -1, prevT: 0, prevDt: 0, prevMsg: -1, count: 0, lastT: -Infinity, extras: null,
+        beatRing: new Uint8Array(BEATS), beatCount: 0 };
       this.chains.set(pk, c);
     }
     if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY > PAGE) this.newPage(c);
@@ -123,13 +128,18 @@ export class RawHistory {
     c.prevMsg = code;
     c.count++;
     c.lastT = Math.max(c.lastT, r.t);
-    const beats = c.beats + beatOf(r.status, standing, !!r.manual);
-    c.beats = beats.length > BEATS ? beats.slice(beats.length - BEATS) : beats;
+    c.beatRing[c.beatCount % BEATS] = beatOf(r.status, standing, !!r.manual).charCodeAt(0);
+    c.beatCount++;
   }
 
   /** The beat letters of the monitor's newest results (beatOf), oldest first; '' without results. */
   beats(pk: number): string {
-    return this.chains.get(pk)?.beats ?? '';
+    const c = this.chains.get(pk);
+    if (!c) return '';
+    const n = Math.min(c.beatCount, BEATS);
+    let out = '';
+    for (let i = c.beatCount - n; i < c.beatCount; i++) out += String.fromCharCode(c.beatRing[i % BEATS]!);
+    return out;
   }
 
   /** Results of a monitor in insertion (time) order, filtered; `fn` returns false to stop. */
