@@ -45,6 +45,14 @@ describe('the scan page live and the topology map, against the discovery lab', {
 
   /** The map's Cytoscape instance, read in the page. */
   const graph = <T>(fn: string): Promise<T> => p.page.evaluate(`(() => { const cy = document.querySelector('.map-canvas')._cyreg.cy; return (${fn})(cy); })()`) as Promise<T>;
+  // The graph takes a session the API answered on its next render: wait for it rather than read once.
+  // Polled from here: waitForFunction polls a string predicate with eval, which the page's CSP refuses.
+  const graphUntil = async (fn: string, timeoutMs = 15_000): Promise<void> => {
+    for (const end = Date.now() + timeoutMs; !(await graph<boolean>(fn));) {
+      if (Date.now() > end) assert.fail(`the graph never satisfied ${fn}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const mapReady = async () => {
     await p.page.locator('.map-canvas canvas').first().waitFor();
     await p.page.locator('.map-loading').waitFor({ state: 'detached' });
@@ -187,13 +195,13 @@ describe('the scan page live and the topology map, against the discovery lab', {
     const badgeIs = (status: string) => page.locator(`.map-node-status[data-node="${node}"][data-status="${status}"]`);
     await page.getByLabel('Filter the nodes').fill(silent);
     await badgeIs('up').waitFor({ timeout: 30_000 });
-    assert.equal(await graph<string>(`(cy) => cy.getElementById(${JSON.stringify(node)}).data('status')`), 'up');
+    await graphUntil(`(cy) => cy.getElementById(${JSON.stringify(node)}).data('status') === 'up'`);
 
     // Pointed at a closed port of the same host: the check is refused, the monitor goes down.
     const put = await api('PUT', `/api/monitors/${mon.body.id}`, { target: `${silent}:81` });
     assert.equal(put.status, 200, put.text);
     await badgeIs('down').waitFor({ timeout: 30_000 });
-    assert.equal(await graph<string>(`(cy) => cy.getElementById(${JSON.stringify(node)}).data('status')`), 'down');
+    await graphUntil(`(cy) => cy.getElementById(${JSON.stringify(node)}).data('status') === 'down'`);
     await badge.getByText('Down').waitFor();
     await page.getByLabel('Filter the nodes').fill('');
     await screenshot(page, 'discovery-map-down');
@@ -234,9 +242,7 @@ describe('the scan page live and the topology map, against the discovery lab', {
     await page.getByLabel('Kind').selectOption('switch');
     await page.getByRole('button', { name: 'Add node' }).click();
     await page.locator('.map-panel').getByRole('heading', { name: 'Patch panel' }).waitFor();
-    // The graph takes the session the PATCH answered on its next render.
-    await page.waitForFunction(() => (document.querySelector('.map-canvas') as unknown as { _cyreg: { cy: { getElementById(id: string): { nonempty(): boolean } } } })
-      ._cyreg.cy.getElementById('manual-patch-panel').nonempty());
+    await graphUntil("(cy) => cy.getElementById('manual-patch-panel').nonempty()");
 
     await page.getByRole('button', { name: 'Edge', exact: true }).click();
     const inSession = (await api('GET', `/api/v1sion/sessions/${sessionId}`)).body as { nodes: { id: string; addresses: string[] }[] };
@@ -247,6 +253,7 @@ describe('the scan page live and the topology map, against the discovery lab', {
     await page.getByLabel('To port').fill('swp9');
     await page.getByRole('button', { name: 'Add edge' }).click();
     await page.getByText('Added the edge').waitFor();
+    await graphUntil('(cy) => cy.edges(".src-manual").nonempty()');
     const manual = await graph<{ from_port: string; to_port: string }[]>('(cy) => cy.edges(".src-manual").map((e) => e.data())');
     assert.deepEqual(manual.map((e) => [e.from_port, e.to_port]), [['P12', 'swp9']]);
     let stored = await api('GET', `/api/v1sion/sessions/${sessionId}`);
@@ -275,6 +282,7 @@ describe('the scan page live and the topology map, against the discovery lab', {
     await mapReady();
     await page.getByLabel('Compare with').selectOption(previousJob);
     await page.locator('.map-compare-sum').waitFor();
+    await graphUntil(`(cy) => cy.nodes().some((n) => n.data('sub') === ${JSON.stringify(ip('plain1'))} && n.data('mark') === 'vanished')`);
     const marks = await graph<Record<string, string | null>>('(cy) => Object.fromEntries(cy.nodes().map((n) => [n.data("sub"), n.data("mark")]))');
     assert.equal(marks[ip('plain5')], 'new', JSON.stringify(marks));
     assert.equal(marks[ip('plain1')], 'vanished', JSON.stringify(marks));

@@ -200,13 +200,25 @@ export interface SignedIn {
  */
 export async function startSignedIn(prepare?: (env: UiEnv, admin: SignedIn['admin']) => Promise<void>): Promise<SignedIn> {
   const env = await startUi();
-  const a = await env.t.admin();
-  const admin = { username: a.username, password: a.password, key: a.key };
-  const saved = await env.t.request('POST', '/api/setup/save', { key: a.key, body: { probe_name: 'edge-probe', timezone: 'UTC' } });
-  assert.equal(saved.status, 200, saved.text);
-  await prepare?.(env, admin);
-  const p = await openPage(env);
-  await signIn(p.page, admin.username, admin.password);
-  assertClean(p, 'sign-in', ['GET /api/me 401']);
-  return { env, admin, p };
+  let p: UiPage | undefined;
+  try {
+    const a = await env.t.admin();
+    const admin = { username: a.username, password: a.password, key: a.key };
+    const saved = await env.t.request('POST', '/api/setup/save', { key: a.key, body: { probe_name: 'edge-probe', timezone: 'UTC' } });
+    assert.equal(saved.status, 200, saved.text);
+    await prepare?.(env, admin);
+    p = await openPage(env);
+    await signIn(p.page, admin.username, admin.password);
+    assertClean(p, 'sign-in', ['GET /api/me 401']);
+    return { env, admin, p };
+  } catch (e) {
+    // The caller never gets the service and browser to close: close them here (a suite whose `before`
+    // failed would otherwise never exit), and say where the page was.
+    const where = p ? `; the page was at ${p.page.url()} (errors: ${JSON.stringify(p.errors)}, failed: ${JSON.stringify(p.failed)}):\n` +
+      `${(await p.page.locator('body').innerText({ timeout: 1000 }).catch(() => '(no body)')).slice(0, 500)}` : '';
+    await p?.context.close().catch(() => undefined);
+    await env.close().catch(() => undefined);
+    if (e instanceof Error) e.message += where;
+    throw e;
+  }
 }
