@@ -12,7 +12,8 @@
 //            --poll-s S (a GET /api/monitors every S s, default 2), --burst-s S (then S s of back-to-back
 //            lists, default 20), --checkpoint-minutes M (then a run of M minutes with a checkpoint every
 //            minute, default 3; 0 skips it), --keep (keep the data directories and service.log),
-//            --profile DIR (the measured run writes a V8 CPU profile into DIR: it inflates the figures)
+//            --profile DIR (the measured run writes a V8 CPU profile into DIR: it inflates the figures),
+//            --node-flags "F ..." (more node flags for the measured run, e.g. --trace-gc: its lines go to service.log)
 //
 // Per count, in a fresh data directory:
 //   1. start the service, create an admin API key and the monitors through the API; wait until every
@@ -58,6 +59,8 @@ const BURST_MS = Number(option('burst-s') ?? 20) * 1000;
 const CHECKPOINT_MIN = Number(option('checkpoint-minutes') ?? 3);
 const KEEP = process.argv.includes('--keep');
 const PROFILE = option('profile');
+/** Extra node flags for the measured run, e.g. `--node-flags "--trace-gc"` (its lines go to service.log). */
+const NODE_FLAGS = (option('node-flags') ?? '').split(/\s+/).filter(Boolean);
 /** The scheduler's ring holds the latest 8,192 starts: polled well before 2,000 monitors fill it. */
 const LAG_POLL_MS = 30_000;
 const TCP_LISTENERS = 8;
@@ -176,7 +179,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   say(`seeded ${int(seed.results)} results in ${(seed.ms / 1000).toFixed(1)} s; snapshot ${mib(seed.snapshotBytes)}`);
 
   // 3. the measured run
-  svc = await start(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []);
+  svc = await start([...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), ...NODE_FLAGS]);
   const startMs = svc.readyAt - svc.spawnedAt;
   const w0 = Date.now();
   const cpu0 = await cpuTimes(svc.pid);

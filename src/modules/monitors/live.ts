@@ -24,7 +24,7 @@ export interface LiveMonitor {
   shown: Record<string, unknown> | null;
   /** The list item's JSON around the fields checks change (queries.ts), and the registry generation it is of. */
   view: { gen: number; head: string; tail: string } | null;
-  /** The whole list line (queries.ts, listPieces), and what it was made from. */
+  /** The whole list line (queries.ts, listLines), and what it was made from. */
   line: { gen: number; t: number | null; status: string; hour: number; incidents: number; bytes: Buffer } | null;
   /** Settings a scheduled check runs with, validated once (kept only when they hold no secret). */
   prepared: PreparedCheck | null;

@@ -20,7 +20,7 @@ export function monitorRoutes(svc: MonitorService): AnyRoute[] {
         'as results arrive.',
       query: ListMonitorsQuery, response: z.object({ monitors: z.array(MonitorListItemSchema) }),
       // Written in pieces (stream.ts): a list of 2,000 monitors is 1.2 MiB of JSON.
-      handler: (ctx) => writeJsonList(ctx.res, 'monitors', svc.listPieces(ctx.query)),
+      handler: (ctx) => writeJsonList(ctx.res, 'monitors', svc.listLines(ctx.query)),
     }),
 
     route({

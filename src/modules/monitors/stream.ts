@@ -1,8 +1,13 @@
 // Responses written in pieces. GET /api/monitors of 2,000 monitors is 1.2 MiB of JSON: made whole (2,000
 // objects, then one string) it is held across several garbage collections while it is sent, lists
 // answered back to back then pile it up in the old generation (about 90 MiB more resident memory, here),
-// and making it holds the event loop for a few ms. Made and written about 64 KiB at a time, the loop turns
-// between pieces (a check due meanwhile starts on time) and each piece is short-lived young garbage.
+// and making it holds the event loop for a few ms. Written about 64 KiB at a time, the loop turns between
+// pieces (a check due meanwhile starts on time).
+//
+// The pieces are copied into a buffer kept for the next list once the socket has taken it, not into new
+// ones: 20 new 64 KiB buffers a list are external memory that V8 answers with full mark-compact
+// collections every few lists when lists come back to back (measured: 16 ms incremental-marking steps on
+// the main thread, slots late by up to 21 ms during lists).
 import type { ServerResponse } from 'node:http';
 
 /** Resolves when the response can take more data, or when it closed (the client went away). */
@@ -14,17 +19,57 @@ export function drainOrClose(res: ServerResponse): Promise<void> {
   });
 }
 
+const PIECE = 64 * 1024;
+/** Piece buffers no response is using; a list takes one and gives it back once its last write was taken. */
+const spare: Buffer[] = [];
+const SPARE_MAX = 4;
+
 /**
- * `{"<key>": [...]}` as sendJson would answer it (200, JSON, no-store), from pieces of the array's JSON
- * (UTF-8, comma-separated within and between pieces as the maker of the pieces arranged).
+ * Writes `buf` and resolves true once the socket has taken it (the buffer may then be reused), or false
+ * if the response closed first (the buffer may still be referenced by a cancelled write: not reused).
  */
-export async function writeJsonList(res: ServerResponse, key: string, pieces: Iterable<Buffer>): Promise<void> {
+function writeTaken(res: ServerResponse, buf: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    const closed = () => resolve(false);
+    res.once('close', closed);
+    res.write(buf, (err) => { res.off('close', closed); resolve(!err); });
+  });
+}
+
+/**
+ * `{"<key>": [...]}` as sendJson would answer it (200, JSON, no-store), from the array's items as JSON
+ * (UTF-8, each but the first with its leading comma, as the maker of the items arranged).
+ */
+export async function writeJsonList(res: ServerResponse, key: string, items: Iterable<Buffer>): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.write(`{${JSON.stringify(key)}:[`);
-  for (const piece of pieces) {
-    if (res.destroyed) return;
-    if (!res.write(piece)) await drainOrClose(res);
-    else await new Promise<void>((r) => setImmediate(r));
+  const buf = spare.pop() ?? Buffer.allocUnsafeSlow(PIECE);
+  let n = buf.write(`{${JSON.stringify(key)}:[`);
+  const flush = async (): Promise<boolean> => {
+    if (!n) return true;
+    const ok = await writeTaken(res, buf.subarray(0, n));
+    n = 0;
+    if (!ok) return false;
+    await new Promise<void>((r) => setImmediate(r)); // the callback comes on the next tick: let timers and I/O run
+    return !res.destroyed;
+  };
+  let open = true;
+  for (const item of items) {
+    if (n + item.length > PIECE && !(open = await flush())) break;
+    if (item.length > PIECE) {
+      // Items are cached and never changed in place: one larger than a piece goes as it is.
+      if (!(open = await writeTaken(res, item))) break;
+      continue;
+    }
+    n += item.copy(buf, n);
   }
-  res.end(']}');
+  if (open && n + 2 > PIECE) open = await flush();
+  if (!open) return; // the buffer is left to the collector
+  n += buf.write(']}', n);
+  const last = buf.subarray(0, n);
+  const taken = new Promise<boolean>((resolve) => {
+    const closed = () => resolve(false);
+    res.once('close', closed);
+    res.end(last, () => { res.off('close', closed); resolve(true); });
+  });
+  if (await taken && spare.length < SPARE_MAX) spare.push(buf);
 }
