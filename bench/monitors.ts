@@ -41,7 +41,7 @@ import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
 import { report, type Figures, type FileSizes } from './monitors/report.js';
 import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
 import {
-  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, unitNodeFlags, type MonitorBody, type ServiceProc,
+  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, timeList, unitNodeFlags, type MonitorBody, type ServiceProc,
 } from './monitors/service.js';
 import { fmtMs, freePort, int, mib, percentile, sleep } from './monitors/util.js';
 
@@ -199,7 +199,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   let lastReport = w0, lastLagPoll = Date.now();
   while (Date.now() < endAt) {
     const tick = Date.now();
-    const r = await listMonitors(svc.base, key, false);
+    const r = await timeList(svc.base, key);
     listMs.push(r.ms);
     listing.push({ from: tick, to: Date.now() });
     listBytes = r.bytes;
@@ -231,7 +231,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const cb0 = await cpuTimes(svc.pid);
   while (Date.now() - b0 < BURST_MS || burst.length < 10) {
     const t = Date.now();
-    burst.push((await listMonitors(svc.base, key, false)).ms);
+    burst.push((await timeList(svc.base, key)).ms);
     listing.push({ from: t, to: Date.now() });
   }
   const cb1 = await cpuTimes(svc.pid);

@@ -177,3 +177,51 @@ test('a result of an hour whose rollups are written goes into them (a clock step
     await a.t.close();
   }
 });
+
+test('an hour closes a batch of monitors at a time; a late result of a written monitor goes into its rows; a restart mid-closing resumes after the written ones', async (t) => {
+  const dir = await tempDir();
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const a = await life(dir, Date.parse('2026-03-06T10:58:00Z'));
+  let aOpen = true;
+  t.after(async () => { if (aOpen) await a.t.close(); });
+  const rows = (l: Life, id: string) => l.t.service.app.store.all<{ k: number; checks: number }>(
+    'SELECT r.k, r.checks FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? ORDER BY r.k', [id]);
+  const ids: string[] = [];
+  for (const name of ['b1', 'b2']) {
+    ids.push((await a.api('POST', '/api/monitors', { name, check_type: 'http', target: url, interval: 3600, timeout: 2 })).id);
+    await checked(a, ids.at(-1)!, 0, 1);
+  }
+  const svc = monitorsServiceOf(a.t.service.app);
+  const [m1, m2] = ids.map((id) => svc.registry.byId(id)!);
+  assert.ok(m1!.row.pk < m2!.row.pk, 'written in pk order');
+  // One monitor a write, and the closing held after the first.
+  svc.closer.batch = 1;
+  let reached!: () => void;
+  const held = new Promise<void>((r) => { reached = r; });
+  svc.closer.betweenBatches = () => { reached(); return new Promise<void>(() => undefined); };
+  a.clock.advance(8 * 60_000); // 11:06: the 10:00 hour closes
+  await held;
+  assert.deepEqual(rows(a, ids[0]!), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }], 'the first monitor is written');
+  assert.deepEqual(rows(a, ids[1]!), [], 'the second is not yet');
+  assert.equal(svc.closer.watermark * HOUR, Date.parse('2026-03-06T10:00:00Z'), 'the watermark moves with the last batch');
+  // Late results of 10:59 (a clock stepped back): the written monitor's go into its rows, the other's wait for its batch.
+  const late = Date.parse('2026-03-06T10:59:30Z');
+  for (const m of [m1!, m2!]) await svc.recorder.apply(m, { status: 'up', response_time_ms: 5, message: 'OK', details: {} }, late, {}, 'group');
+  assert.deepEqual(rows(a, ids[0]!), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
+  assert.deepEqual(rows(a, ids[1]!), []);
+  // Stopped while the closing is held (as a crash between two batches leaves it): the next start resumes after m1.
+  aOpen = false;
+  await a.t.close({ keepData: true });
+  const b = await life(dir, Date.parse('2026-03-06T11:10:00Z'), a.admin);
+  try {
+    const bsvc = monitorsServiceOf(b.t.service.app);
+    b.clock.advance(1000); // the closer's timer (due at once) runs on the clock
+    for (let i = 0; i < 200 && bsvc.closer.watermark * HOUR < Date.parse('2026-03-06T11:00:00Z'); i++) await sleep(10);
+    assert.equal(bsvc.closer.watermark * HOUR, Date.parse('2026-03-06T11:00:00Z'), 'the hour is closed');
+    assert.deepEqual(rows(b, ids[0]!), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }], 'the written monitor is not added twice');
+    assert.deepEqual(rows(b, ids[1]!), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }], 'the other is written with its late result');
+    assert.equal(b.t.service.app.store.all("SELECT key FROM monitor_meta WHERE key LIKE 'rollups_closing%'").length, 0);
+  } finally {
+    await b.t.close();
+  }
+});

@@ -137,7 +137,7 @@ export class ResultRecorder {
       if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
       // A result of an hour whose rollups are written already goes into them now (a manual check counts in
       // no figure: uptime is time, and response times are the schedule's).
-      if (this.closer.isLate(t) && !manual) addToRollups(tx, row.pk, t, status, rt, false);
+      if (this.closer.isLate(t, row.pk) && !manual) addToRollups(tx, row.pk, t, status, rt, false);
 
       let incident: IncidentRow | null = null;
       if (trans.openIncident) {
