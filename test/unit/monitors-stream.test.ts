@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeJsonList } from '../../src/modules/monitors/stream.js';
+import { PIECE, writeJsonList } from '../../src/modules/monitors/stream.js';
 
 /** Items as listLines makes them: JSON values, each but the first with a leading comma. */
 function itemsOf(values: unknown[]): Buffer[] {
@@ -39,9 +39,9 @@ const big = (n: number, pad: number) => Array.from({ length: n }, (_, i) => ({ i
 
 test('items spanning many pieces, one larger than a piece, and an empty list come out whole and in order', async () => {
   lists = {
-    many: big(3000, 500), // about 1.6 MiB: 25 pieces
-    huge: [{ a: 1 }, { blob: 'y'.repeat(200_000) }, { b: 2 }],
-    edge: big(1, 65_536 - 40), // the first piece ends right at its size
+    many: big(3000, 500), // about 1.6 MiB: 7 pieces
+    huge: [{ a: 1 }, { blob: 'y'.repeat(PIECE + 1000) }, { b: 2 }],
+    edge: big(1, PIECE - 40), // the first piece ends right at its size
     none: [],
   };
   for (const [name, values] of Object.entries(lists)) {

@@ -3,14 +3,17 @@
 import type { RawVarbind, VarbindType } from '../contracts.js';
 import { snmp, type NsVarbind } from './net-snmp.js';
 
-const T = snmp.ObjectType;
-
-const NAMES = new Map<number, VarbindType>([
-  [T.Integer, 'Integer'], [T.OctetString, 'OctetString'], [T.Null, 'Null'], [T.OID, 'OID'],
-  [T.IpAddress, 'IpAddress'], [T.Counter, 'Counter32'], [T.Gauge, 'Gauge32'], [T.TimeTicks, 'TimeTicks'],
-  [T.Opaque, 'Opaque'], [T.Counter64, 'Counter64'], [T.NoSuchObject, 'NoSuchObject'],
-  [T.NoSuchInstance, 'NoSuchInstance'], [T.EndOfMibView, 'EndOfMibView'],
-]);
+/** net-snmp's type tags by name, made on first use (net-snmp loads when SNMP is first used). */
+let names: Map<number, VarbindType> | undefined;
+function namesOf(): Map<number, VarbindType> {
+  const T = snmp.ObjectType;
+  return names ??= new Map<number, VarbindType>([
+    [T.Integer, 'Integer'], [T.OctetString, 'OctetString'], [T.Null, 'Null'], [T.OID, 'OID'],
+    [T.IpAddress, 'IpAddress'], [T.Counter, 'Counter32'], [T.Gauge, 'Gauge32'], [T.TimeTicks, 'TimeTicks'],
+    [T.Opaque, 'Opaque'], [T.Counter64, 'Counter64'], [T.NoSuchObject, 'NoSuchObject'],
+    [T.NoSuchInstance, 'NoSuchInstance'], [T.EndOfMibView, 'EndOfMibView'],
+  ]);
+}
 
 /** C0 controls other than tab, LF and CR, DEL and the C1 controls mark a string as binary. */
 function hasControl(text: string): boolean {
@@ -45,7 +48,8 @@ export function bytesOf(vb: RawVarbind | undefined): Buffer {
 const asBuffer = (v: unknown) => (Buffer.isBuffer(v) ? v : Buffer.from(String(v ?? '')));
 
 export function rawVarbind(vb: NsVarbind): RawVarbind {
-  const type = vb.type === T.Boolean ? 'Integer' : vb.type === T.BitString ? 'OctetString' : NAMES.get(vb.type);
+  const T = snmp.ObjectType;
+  const type = vb.type === T.Boolean ? 'Integer' : vb.type === T.BitString ? 'OctetString' : namesOf().get(vb.type);
   const oid = vb.oid;
   switch (type) {
     case 'Integer':
