@@ -104,7 +104,8 @@ test('an endpoint: New monitor with its address, and its SNMP cards with the int
 
   await page.getByRole('heading', { name: 'if-sw1', level: 1 }).waitFor();
   await page.getByRole('button', { name: 'Read SNMP cards' }).click();
-  const table = page.getByRole('table', { name: 'Interfaces' });
+  // The interface table's card (the SNMP cards have an "Interfaces" card of their own).
+  const table = page.locator('.if-card').getByRole('table', { name: 'Interfaces' });
   await table.waitFor();
   const row = (name: string) => table.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
   await row('Gi1/0/1').getByText('1 Gbps').waitFor();

@@ -20,7 +20,8 @@ export interface Pebble {
   managementUrl: string;
   /** The root that signs what pebble issues (regenerated at every pebble start). */
   issuingRoot(): Promise<string>;
-  kill(): void;
+  /** SIGKILL, resolved once pebble has exited (until then it may still accept a connection and reset it). */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -101,7 +102,12 @@ export async function startPebble(opts: { httpPort: number; dnsServer: string })
         }).on('error', reject).end();
       });
     },
-    kill() { proc.kill('SIGKILL'); },
+    async kill() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+      proc.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
       await stopProcess(proc);
       await rm(dir, { recursive: true, force: true });

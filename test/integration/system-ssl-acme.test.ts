@@ -244,7 +244,7 @@ describe('ACME with pebble', { skip: pebbleSkip }, () => {
       assert.equal(w.status, 201, w.text);
       const failures: RenewalFailed[] = [];
       const off = t.service.app.bus.on('tls.renewal_failed', (e) => { failures.push(e); });
-      pebble.kill();
+      await pebble.kill();
       await state.update({ next_renewal_at: new Date(Date.now() - 1000).toISOString() });
       await renewal.check();
       off();
@@ -270,7 +270,7 @@ describe('ACME with pebble', { skip: pebbleSkip }, () => {
     assert.equal(r.status, 202, r.text);
     const id = r.body.job_id as string;
     // Killed when the challenge step starts: the order exists at the CA, the validation and certificate never come.
-    t.service.app.jobs.subscribe(id, (e) => { if (e.step === 'challenge') pebble.kill(); });
+    t.service.app.jobs.subscribe(id, (e) => { if (e.step === 'challenge') void pebble.kill(); });
     const done = await t.service.app.jobs.waitFor(id);
     assert.equal(done.state, 'failed');
     assert.match(done.error!, /nothing answers at 127\.0\.0\.1:\d+ \(connection refused\)|closed the connection/);
