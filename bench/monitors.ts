@@ -41,7 +41,7 @@ import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
 import { report, type Figures, type FileSizes } from './monitors/report.js';
 import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
 import {
-  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, timeList, unitNodeFlags, type MonitorBody, type ServiceProc,
+  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, ListTimer, unitNodeFlags, type MonitorBody, type ServiceProc,
 } from './monitors/service.js';
 import { fmtMs, freePort, int, mib, percentile, sleep } from './monitors/util.js';
 
@@ -189,6 +189,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const mem0 = (await memory(svc.pid))!;
   const lag = new LagCollector(svc.base, key);
   await lag.poll();
+  const lister = new ListTimer(svc.base, key);
   say(`service up on the seeded data in ${(startMs / 1000).toFixed(2)} s; measuring for ${MINUTES} min`);
 
   const rss: number[] = [mem0.rssKb];
@@ -199,7 +200,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   let lastReport = w0, lastLagPoll = Date.now();
   while (Date.now() < endAt) {
     const tick = Date.now();
-    const r = await timeList(svc.base, key);
+    const r = await lister.time();
     listMs.push(r.ms);
     listing.push({ from: tick, to: Date.now() });
     listBytes = r.bytes;
@@ -231,11 +232,12 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const cb0 = await cpuTimes(svc.pid);
   while (Date.now() - b0 < BURST_MS || burst.length < 10) {
     const t = Date.now();
-    burst.push((await timeList(svc.base, key)).ms);
+    burst.push((await lister.time()).ms);
     listing.push({ from: t, to: Date.now() });
   }
   const cb1 = await cpuTimes(svc.pid);
   const b1 = Date.now();
+  lister.close();
   await lag.poll();
   const hwm = (await memory(svc.pid))!.hwmKb;
   const warnings = svc.lines.filter((l) => / (WARN|ERROR) /.test(l)).length;
