@@ -1,4 +1,4 @@
-// Monitors at scale: runs the real (compiled) service, with the node flags of systemd/netprobe.service,
+// Monitors at scale: runs the real (compiled) service, with the node flags and environment of systemd/netprobe.service,
 // with 1,000 and then 2,000 monitors (by default 40 % http, 25 % tcp, 20 % dns, 15 % ping, all against
 // loopback peers) at a 60 s interval, after seeding 24 h of history, and prints what issue 13 asks of it:
 // bytes written per minute (checkpoints included, and projected over a checkpoint period), RSS and VmHWM,
@@ -13,7 +13,9 @@
 //            lists, default 20), --checkpoint-minutes M (then a run of M minutes with a checkpoint every
 //            minute, default 3; 0 skips it), --keep (keep the data directories and service.log),
 //            --profile DIR (the measured run writes a V8 CPU profile into DIR: it inflates the figures),
-//            --node-flags "F ..." (more node flags for the measured run, e.g. --trace-gc: its lines go to service.log)
+//            --rollup-days N (hour and day rollups of N days, 1-30, as a probe that ran N days holds; default 1),
+//            --node-flags "F ..." (more node flags for the measured run, e.g. --trace-gc: its lines go to service.log),
+//            --env "K=V ..." (environment over the unit's Environment= for every run; K= unsets K)
 //
 // Per count, in a fresh data directory:
 //   1. start the service, create an admin API key and the monitors through the API; wait until every
@@ -41,7 +43,7 @@ import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
 import { report, type Figures, type FileSizes } from './monitors/report.js';
 import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
 import {
-  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, ListTimer, unitNodeFlags, type MonitorBody, type ServiceProc,
+  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, ListTimer, unitEnvironment, unitNodeFlags, type MonitorBody, type ServiceProc,
 } from './monitors/service.js';
 import { fmtMs, freePort, int, mib, percentile, sleep } from './monitors/util.js';
 
@@ -57,17 +59,24 @@ const MIX = option('mix') ?? 'mixed';
 const POLL_MS = Number(option('poll-s') ?? 2) * 1000;
 const BURST_MS = Number(option('burst-s') ?? 20) * 1000;
 const CHECKPOINT_MIN = Number(option('checkpoint-minutes') ?? 3);
+/** Days of hour and day rollups the probe holds (raw history is 24 h either way): 30 is a probe a month old. */
+const ROLLUP_DAYS = Number(option('rollup-days') ?? 1);
 const KEEP = process.argv.includes('--keep');
 const PROFILE = option('profile');
 /** Extra node flags for the measured run, e.g. `--node-flags "--trace-gc"` (its lines go to service.log). */
 const NODE_FLAGS = (option('node-flags') ?? '').split(/\s+/).filter(Boolean);
+/** Environment over the unit's for every run, e.g. `--env "GLIBC_TUNABLES="` (empty: unset) to measure without it. */
+const EXTRA_ENV = Object.fromEntries((option('env') ?? '').split(/\s+/).filter(Boolean).map((kv) => {
+  const eq = kv.indexOf('=');
+  return eq > 0 ? [kv.slice(0, eq), kv.slice(eq + 1)] : [kv, ''];
+}));
 /** The scheduler's ring holds the latest 8,192 starts: polled well before 2,000 monitors fill it. */
 const LAG_POLL_MS = 30_000;
 const TCP_LISTENERS = 8;
 if (!(MINUTES > 0) || COUNTS.some((n) => !Number.isInteger(n) || n < 1) || !(POLL_MS > 0) || !['mixed', 'http', 'ping'].includes(MIX)
-  || !(BURST_MS >= 0) || !(CHECKPOINT_MIN >= 0)) {
+  || !(BURST_MS >= 0) || !(CHECKPOINT_MIN >= 0) || !Number.isInteger(ROLLUP_DAYS) || ROLLUP_DAYS < 1 || ROLLUP_DAYS > 30) {
   console.error('usage: node --import tsx bench/monitors.ts [--minutes N] [--counts 1000,2000] [--mix mixed|http|ping] [--poll-s 2] ' +
-    '[--burst-s 20] [--checkpoint-minutes 3] [--keep] [--profile DIR]');
+    '[--burst-s 20] [--checkpoint-minutes 3] [--rollup-days 1] [--keep] [--profile DIR] [--node-flags "F ..."] [--env "K=V ..."]');
   process.exit(2);
 }
 
@@ -153,7 +162,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const say = (s: string) => console.log(`[${n}] ${s}`);
   let current: ServiceProc | null = null;
   cleanups.push(async () => { await current?.stop(); });
-  const start = async (extra: string[] = []) => { current = await startServiceProc(dir, port, logFile, extra); return current; };
+  const start = async (extra: string[] = []) => { current = await startServiceProc(dir, port, logFile, extra, EXTRA_ENV); return current; };
   const stop = async () => { await current?.stop(); current = null; };
 
   // 1. monitors through the API, each checked once
@@ -174,8 +183,8 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   await stop();
 
   // 2. 24 h of history
-  say(`seeding ${HISTORY_HOURS} h of history ...`);
-  const seed = await seedHistory(dir);
+  say(`seeding ${HISTORY_HOURS} h of history${ROLLUP_DAYS > 1 ? ` and ${ROLLUP_DAYS} days of rollups` : ''} ...`);
+  const seed = await seedHistory(dir, ROLLUP_DAYS);
   say(`seeded ${int(seed.results)} results in ${(seed.ms / 1000).toFixed(1)} s; snapshot ${mib(seed.snapshotBytes)}`);
 
   // 3. the measured run
@@ -328,7 +337,8 @@ async function main(): Promise<void> {
   const built = ensureBuilt();
   console.log(`bench/monitors: ${COUNTS.join(', ')} monitors (${MIX}), ${MINUTES} min each, list polled every ${POLL_MS / 1000} s ` +
     `(dist/ ${built === 'built' ? 'rebuilt' : 'up to date'}; ` +
-    `node flags from systemd/netprobe.service: ${unitNodeFlags().join(' ') || 'none'})`);
+    `node flags from systemd/netprobe.service: ${unitNodeFlags().join(' ') || 'none'}; environment: ` +
+    `${Object.entries({ ...unitEnvironment(), ...EXTRA_ENV }).filter(([, v]) => v).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'})`);
   const peers = await startPeers();
   console.log(`peers: http 127.0.0.1:${peers.httpPort}, tcp 127.0.0.1:{${peers.tcpPorts.join(',')}}, ` +
     `dnsmasq 127.0.0.1:${peers.dns.port}, ping 127.0.x.y`);

@@ -14,6 +14,10 @@
 // checks reuse what the real first check of each monitor returned (message and details; the
 // status_change row keeps the details, as the service does), with response times drawn from the real
 // first checks of monitors of the same type.
+//
+// `rollupDays` > 1 makes the probe older than a day: the hour and day rollup rows of the seeded day are
+// copied to each of the days before it, as a probe that has run that long holds them (hour rows are kept
+// 30 days, day rows a year, by default). The raw history stays 24 hours.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../src/core/context.js';
@@ -58,7 +62,7 @@ function rng(seed: number): () => number {
   };
 }
 
-export async function seedHistory(dir: string): Promise<SeedInfo> {
+export async function seedHistory(dir: string, rollupDays = 1): Promise<SeedInfo> {
   const t0 = performance.now();
   // No checkpoint while seeding (the journal is folded in once, by close()).
   const store = await openStore({
@@ -176,6 +180,16 @@ export async function seedHistory(dir: string): Promise<SeedInfo> {
     const writer = new MonitorService({ ...app, store } as AppContext);
     await writer.init();
     await writer.closer.closeDue();
+    // ---- older days' rollups: the seeded day's rows, one day back per write ----
+    const firstHour = hourOf(base) * 3600;
+    for (let d = 1; d < rollupDays; d++) {
+      await store.write((tx) => tx.run(
+        `INSERT OR IGNORE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up,
+           ms_degraded, ms_down)
+         SELECT m, k, b - ?, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
+           FROM monitor_rollups WHERE (k = 1 AND b >= ?) OR (k = 2 AND b >= ?)`,
+        [d * 86_400, firstHour, Math.floor(firstHour / 86_400) * 86_400]), 'group');
+    }
 
     const n = (sql: string) => store.get<{ n: number }>(sql)?.n ?? 0;
     const info = {

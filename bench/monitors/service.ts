@@ -38,6 +38,23 @@ export function unitNodeFlags(): string[] {
   return exec[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
+/**
+ * The environment systemd/netprobe.service gives the service (its Environment= lines) less the NETPROBE_*
+ * paths, which the bench sets itself: e.g. the glibc malloc tunables, which change resident memory. The
+ * bench's `--env K=V` (monitors.ts) overrides them; an empty value removes one.
+ */
+export function unitEnvironment(): Record<string, string> {
+  const unit = readFileSync(join(process.cwd(), 'systemd/netprobe.service'), 'utf8');
+  const out: Record<string, string> = {};
+  for (const line of unit.matchAll(/^Environment=(.*)$/gm)) {
+    for (const pair of line[1]!.trim().split(/\s+/)) {
+      const eq = pair.indexOf('=');
+      if (eq > 0 && !pair.startsWith('NETPROBE_')) out[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+  }
+  return out;
+}
+
 export interface ServiceProc {
   child: ChildProcess;
   pid: number;
@@ -51,9 +68,13 @@ export interface ServiceProc {
 }
 
 /** Starts the service on dataDir/port with a default configuration; resolves once /api/version answers. */
-export async function startServiceProc(dataDir: string, port: number, logFile: string, nodeArgs: string[] = []): Promise<ServiceProc> {
+export async function startServiceProc(dataDir: string, port: number, logFile: string, nodeArgs: string[] = [],
+  extraEnv: Record<string, string> = {}): Promise<ServiceProc> {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('NETPROBE_')) env[k] = v;
+  for (const [k, v] of Object.entries({ ...unitEnvironment(), ...extraEnv })) {
+    if (v) env[k] = v; else delete env[k];
+  }
   env.NETPROBE_DATA_DIR = dataDir;
   env.NETPROBE_PORT = String(port);
   const spawnedAt = Date.now();
