@@ -64,8 +64,8 @@ export class HourRing {
    * unknown do not).
    */
   observe(pk: number, t: number, status: string, capMs: number): void {
-    this.advance(pk, t, capMs);
     const k = this.trackerOf(pk);
+    this.advanceTracker(pk, k, t, capMs);
     k.status = TIME_INDEX[status] ?? -1;
     k.from = Math.max(k.from, t);
     k.to = Math.max(k.to, t);
@@ -81,7 +81,11 @@ export class HourRing {
   /** Credits the monitor's current status up to `t` (at most `capMs` after the result that set it). */
   advance(pk: number, t: number, capMs: number): void {
     const k = this.track.get(pk);
-    if (!k) return;
+    if (k) this.advanceTracker(pk, k, t, capMs);
+  }
+
+  /** advance() with the tracker in hand (observe() runs for every result loaded at start: one lookup less). */
+  private advanceTracker(pk: number, k: Tracker, t: number, capMs: number): void {
     const end = Math.min(t, k.from + capMs);
     if (k.status >= 0 && end > k.to) this.credit(pk, k.status, k.to, end);
     if (Number.isFinite(t)) k.to = Math.max(k.to, t);

@@ -48,6 +48,8 @@ export function applyResult(row: MonitorRow, r: Pick<StoredResult, 't' | 'rt'>, 
  * with doubles), and applied to its row once at the end, so that millions of entries allocate nothing.
  */
 interface Last {
+  /** How long the monitor's status counts after a result (hours.ts capMsOf), looked up once. */
+  cap: number;
   result: boolean; t: number; rt: number; msg: number | string;
   state: boolean; status: MonitorStatus; streak: number;
   cert: boolean; certTo: number; certAt: number;
@@ -60,8 +62,10 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
   const last = new Map<number, Last>();
   const lastOf = (pk: number): Last | undefined => {
     let l = last.get(pk);
-    if (!l && registry.get(pk)) {
-      l = { result: false, t: 0.5, rt: 0.5, msg: 0, state: false, status: 'unknown', streak: 0, cert: false, certTo: 0.5, certAt: 0.5 };
+    const m = l ? undefined : registry.get(pk);
+    if (m) {
+      l = { cap: capMsOf(m.row), result: false, t: 0.5, rt: 0.5, msg: 0, state: false, status: 'unknown', streak: 0, cert: false,
+        certTo: 0.5, certAt: 0.5 };
       last.set(pk, l);
     }
     return l; // undefined for a monitor deleted since
@@ -83,14 +87,13 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
     if (hourOf(r.t) >= p.watermark && !r.manual) hours.add(pk, r.t, r.status, r.rt);
     results++;
   };
-  const capOf = (pk: number) => capMsOf(registry.get(pk)!.row);
   const visitor: MessageVisitor = {
     result(pk, r, state) {
       const l = lastOf(pk);
       if (!l) return;
       add(pk, r, standingOf(r.status, state.status));
       // Time is credited from the watermark on (hours.ts); earlier hours' time is in their rollup rows.
-      hours.observe(pk, r.t, state.status, capOf(pk));
+      hours.observe(pk, r.t, state.status, l.cap);
       l.result = true;
       l.t = r.t;
       l.rt = r.rt ?? NaN;
@@ -103,7 +106,7 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
       setState(l, state);
       // Paused or resumed: the status stops counting (at an unknown time in entries of earlier builds: as
       // long as it would have counted).
-      if (state.status === 'paused' || state.status === 'unknown') hours.stop(pk, Number.isNaN(t) ? Infinity : t, capOf(pk));
+      if (state.status === 'paused' || state.status === 'unknown') hours.stop(pk, Number.isNaN(t) ? Infinity : t, l.cap);
     },
     // What came before is gone, and the table holds the state as it was then (saved with the clearing).
     cleared() {
