@@ -627,8 +627,6 @@ class SqlJsStore implements Store {
     }
     this.snapshotLsn = x;
     this.counters.snapshot_bytes = size;
-    this.counters.checkpoints++;
-    this.counters.last_checkpoint_at = at;
     // Everything up to X is now durable in the snapshot, whether or not its record reached the journal.
     const covered = this.pending.filter((r) => r.lsn <= x);
     this.pending = this.pending.filter((r) => r.lsn > x);
@@ -646,6 +644,9 @@ class SqlJsStore implements Store {
       this.ioError = toError(err);
       this.log('error', 'journal truncation failed after checkpoint', { error: this.ioError.message });
     }
+    // Counted once the journal is truncated, so stats() never shows a new checkpoint with its old journal.
+    this.counters.checkpoints++;
+    this.counters.last_checkpoint_at = at;
     this.log('info', 'checkpoint', {
       lsn: x, snapshot_bytes: size, segments, ms: round(performance.now() - t0), sync_ms: round(syncMs),
       carried_records: this.pending.length,
