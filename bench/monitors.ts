@@ -13,7 +13,9 @@
 //            lists, default 20), --checkpoint-minutes M (then a run of M minutes with a checkpoint every
 //            minute, default 3; 0 skips it), --keep (keep the data directories and service.log),
 //            --profile DIR (the measured run writes a V8 CPU profile into DIR: it inflates the figures),
-//            --rollup-days N (hour and day rollups of N days, 1-30, as a probe that ran N days holds; default 1),
+//            --rollup-days N (hour and day rollups of N days, 1-365, as a probe that ran N days holds under the default retention; default 1),
+//            --hour-rollup-days N (hour rollups of N days whatever the retention, up to --rollup-days: a probe upgraded from a build
+//            that kept them longer; the service's first retention pass, a minute into the window, deletes them),
 //            --node-flags "F ..." (more node flags for the measured run, e.g. --trace-gc: its lines go to service.log),
 //            --env "K=V ..." (environment over the unit's Environment= for every run; K= unsets K)
 //
@@ -38,7 +40,7 @@ import { JOURNAL_FILE, openStore, SNAPSHOT_FILE } from '../src/core/store/index.
 import { MIGRATIONS } from '../src/main.js';
 import { CHANNEL, decodeMessage } from '../src/modules/monitors/channel.js';
 import { startDnsmasq, DNS_NAMES, type Dnsmasq } from './monitors/dnsmasq.js';
-import { checkpointsIn, LagCollector, lagFigures, type Interval } from './monitors/lag.js';
+import { checkpointsIn, LagCollector, lagFigures, retentionIn, type Interval } from './monitors/lag.js';
 import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
 import { report, type Figures, type FileSizes } from './monitors/report.js';
 import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
@@ -61,6 +63,7 @@ const BURST_MS = Number(option('burst-s') ?? 20) * 1000;
 const CHECKPOINT_MIN = Number(option('checkpoint-minutes') ?? 3);
 /** Days of hour and day rollups the probe holds (raw history is 24 h either way): 30 is a probe a month old. */
 const ROLLUP_DAYS = Number(option('rollup-days') ?? 1);
+const HOUR_ROLLUP_DAYS = option('hour-rollup-days') === undefined ? undefined : Number(option('hour-rollup-days'));
 const KEEP = process.argv.includes('--keep');
 const PROFILE = option('profile');
 /** Extra node flags for the measured run, e.g. `--node-flags "--trace-gc"` (its lines go to service.log). */
@@ -74,9 +77,10 @@ const EXTRA_ENV = Object.fromEntries((option('env') ?? '').split(/\s+/).filter(B
 const LAG_POLL_MS = 30_000;
 const TCP_LISTENERS = 8;
 if (!(MINUTES > 0) || COUNTS.some((n) => !Number.isInteger(n) || n < 1) || !(POLL_MS > 0) || !['mixed', 'http', 'ping'].includes(MIX)
-  || !(BURST_MS >= 0) || !(CHECKPOINT_MIN >= 0) || !Number.isInteger(ROLLUP_DAYS) || ROLLUP_DAYS < 1 || ROLLUP_DAYS > 30) {
+  || !(BURST_MS >= 0) || !(CHECKPOINT_MIN >= 0) || !Number.isInteger(ROLLUP_DAYS) || ROLLUP_DAYS < 1 || ROLLUP_DAYS > 365
+  || (HOUR_ROLLUP_DAYS !== undefined && !(Number.isInteger(HOUR_ROLLUP_DAYS) && HOUR_ROLLUP_DAYS >= 1 && HOUR_ROLLUP_DAYS <= ROLLUP_DAYS))) {
   console.error('usage: node --import tsx bench/monitors.ts [--minutes N] [--counts 1000,2000] [--mix mixed|http|ping] [--poll-s 2] ' +
-    '[--burst-s 20] [--checkpoint-minutes 3] [--rollup-days 1] [--keep] [--profile DIR] [--node-flags "F ..."] [--env "K=V ..."]');
+    '[--burst-s 20] [--checkpoint-minutes 3] [--rollup-days 1] [--hour-rollup-days N] [--keep] [--profile DIR] [--node-flags "F ..."] [--env "K=V ..."]');
   process.exit(2);
 }
 
@@ -184,7 +188,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
 
   // 2. 24 h of history
   say(`seeding ${HISTORY_HOURS} h of history${ROLLUP_DAYS > 1 ? ` and ${ROLLUP_DAYS} days of rollups` : ''} ...`);
-  const seed = await seedHistory(dir, ROLLUP_DAYS);
+  const seed = await seedHistory(dir, ROLLUP_DAYS, HOUR_ROLLUP_DAYS);
   say(`seeded ${int(seed.results)} results in ${(seed.ms / 1000).toFixed(1)} s; snapshot ${mib(seed.snapshotBytes)}`);
 
   // 3. the measured run
@@ -251,6 +255,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const hwm = (await memory(svc.pid))!.hwmKb;
   const warnings = svc.lines.filter((l) => / (WARN|ERROR) /.test(l)).length;
   const windowCheckpoints = checkpointsIn(svc.lines.slice(0, windowLines)).filter((c) => c.to >= w0);
+  const retention = retentionIn(svc.lines.slice(0, windowLines), w0);
   if (KEEP) await writeFile(join(dir, 'lag-samples.json'), JSON.stringify({ w0, w1, b0, b1, listing, samples: lag.samples }));
   await stop();
 
@@ -312,6 +317,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
     peersCpu: cpuSum(peers1) - cpuSum(peers0),
     dnsmasqCpu: cpuSum(dns1) - cpuSum(dns0),
     warnings,
+    retention,
   };
 }
 

@@ -55,3 +55,20 @@ export function checkpointsIn(lines: readonly string[]): (Interval & { snapshotB
   }
   return out;
 }
+
+/** What the monitors retention passes in the service's log lines deleted, and each compaction they caused. */
+export function retentionIn(lines: readonly string[], from: number): { passes: number; rollups: number; compactions: { bytes: number; ms: number }[] } {
+  const out = { passes: 0, rollups: 0, compactions: [] as { bytes: number; ms: number }[] };
+  for (const line of lines) {
+    const m = /^(\S+) .*\[(monitors|store)\] (monitor retention pass|database compacted) (\{.*\})\s*$/.exec(line);
+    if (!m || Date.parse(m[1]!) < from) continue;
+    const f = JSON.parse(m[4]!) as { rollups?: number; bytes_before?: number; bytes_after?: number; ms?: number };
+    if (m[2] === 'monitors') {
+      out.passes++;
+      out.rollups += f.rollups ?? 0;
+    } else {
+      out.compactions.push({ bytes: (f.bytes_before ?? 0) - (f.bytes_after ?? 0), ms: f.ms ?? 0 });
+    }
+  }
+  return out;
+}

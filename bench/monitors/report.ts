@@ -1,7 +1,7 @@
 // What bench/monitors.ts prints for one count: its figures, and the long-run write rate with the
 // checkpoints a window of N minutes may not contain, from the store's own bounds (docs/store.md).
 import type { IoSample } from './proc.js';
-import type { LagFigures } from './lag.js';
+import type { LagFigures, retentionIn } from './lag.js';
 import { HISTORY_HOURS, type SeedInfo } from './seed.js';
 import { fmtMs, int, kib, mib } from './util.js';
 
@@ -32,6 +32,8 @@ export interface Figures {
   peersCpu: number;
   dnsmasqCpu: number;
   warnings: number;
+  /** Retention passes that logged at info level (they deleted something) in the window, and compactions. */
+  retention: ReturnType<typeof retentionIn>;
 }
 
 /** The store's defaults (src/core/config.ts: store.checkpoint_mb, checkpoint_age_minutes, snapshot_kib_per_minute). */
@@ -78,6 +80,11 @@ export function report(f: Figures): string[] {
       `at most ${fmtMs(c.syncMs)} holding the event loop; VmRSS ${mib(c.rss)} at its end, VmHWM ${mib(c.hwm)}`);
     row('    slots inside a checkpoint', lagText(c.during));
     row('    the whole run', lagText(c.all));
+  }
+  if (f.retention.rollups || f.retention.compactions.length) {
+    const r = f.retention;
+    row('retention in the window', `${int(r.rollups)} rollup rows deleted by ${r.passes} pass(es)` +
+      r.compactions.map((c) => `; compacted ${mib(c.bytes)} away in ${fmtMs(c.ms)} (VACUUM, holding the event loop)`).join(''));
   }
   writes(f, row);
   row('peers\' own CPU (not the service)',

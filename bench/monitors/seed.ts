@@ -16,8 +16,8 @@
 // first checks of monitors of the same type.
 //
 // `rollupDays` > 1 makes the probe older than a day: the hour and day rollup rows of the seeded day are
-// copied to each of the days before it, as a probe that has run that long holds them (hour rows are kept
-// 30 days, day rows a year, by default). The raw history stays 24 hours.
+// copied to each of the days before it, as a probe that has run that long holds them (hour rows as long as
+// monitors.hour_retention_days, 2 days by default, day rows a year). The raw history stays 24 hours.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../src/core/context.js';
@@ -62,7 +62,8 @@ function rng(seed: number): () => number {
   };
 }
 
-export async function seedHistory(dir: string, rollupDays = 1): Promise<SeedInfo> {
+/** `hourDays`: days of hour rows, when not the retention's (an upgraded probe that kept them longer). */
+export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number): Promise<SeedInfo> {
   const t0 = performance.now();
   // No checkpoint while seeding (the journal is folded in once, by close()).
   const store = await openStore({
@@ -136,6 +137,7 @@ export async function seedHistory(dir: string, rollupDays = 1): Promise<SeedInfo
       },
       checkpoint: () => store.checkpoint(),
       compact: () => store.compact(),
+      reclaim: () => store.reclaim(),
       flush: () => store.flush(),
       readChannel: (channel, fn) => store.readChannel(channel, fn),
       dropChannelBefore: (channel, t, prepare) => store.dropChannelBefore(channel, t, prepare),
@@ -182,13 +184,17 @@ export async function seedHistory(dir: string, rollupDays = 1): Promise<SeedInfo
     await writer.closer.closeDue();
     // ---- older days' rollups: the seeded day's rows, one day back per write ----
     const firstHour = hourOf(base) * 3600;
-    for (let d = 1; d < rollupDays; d++) {
+    // Hour rows as long as the retention keeps them (the service's first retention pass would delete the rest).
+    const retention = monitorsConfig.parse({});
+    const dayDays = retention.day_retention_days;
+    const hours = hourDays ?? retention.hour_retention_days;
+    for (let d = 1; d < Math.min(rollupDays, Math.max(hours, dayDays)); d++) {
       await store.write((tx) => tx.run(
         `INSERT OR IGNORE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up,
            ms_degraded, ms_down)
          SELECT m, k, b - ?, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
-           FROM monitor_rollups WHERE (k = 1 AND b >= ?) OR (k = 2 AND b >= ?)`,
-        [d * 86_400, firstHour, Math.floor(firstHour / 86_400) * 86_400]), 'group');
+           FROM monitor_rollups WHERE (k = 1 AND b >= ? AND ?) OR (k = 2 AND b >= ? AND ?)`,
+        [d * 86_400, firstHour, d < hours ? 1 : 0, Math.floor(firstHour / 86_400) * 86_400, d < dayDays ? 1 : 0]), 'group');
     }
 
     const n = (sql: string) => store.get<{ n: number }>(sql)?.n ?? 0;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
+import { ROWS_PER_WRITE } from '../../src/modules/monitors/retention.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 
 const HOUR = 3_600_000;
@@ -147,6 +148,88 @@ test('retention drops old segments after saving each monitor\'s state, which a r
     assert.equal(got.last_check, before.last_check);
     assert.equal(got.last_message, before.last_message);
     assert.equal((await b.api('GET', `/api/monitors/${id}/results`)).total, 0, 'past retention');
+  } finally {
+    await b.t.close();
+  }
+});
+
+test('a month of hour rollups shortened to two days: deleted a few thousand rows a write, the memory given back, the uptimes kept', async (t) => {
+  const dir = await tempDir();
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const now = Date.parse('2026-03-10T10:00:00Z');
+  const a = await life(dir, now);
+  let aOpen = true;
+  t.after(async () => { if (aOpen) await a.t.close(); });
+  const store = a.t.service.app.store;
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    ids.push((await a.api('POST', '/api/monitors', { name: `m${i}`, check_type: 'tcp', target: '127.0.0.1:9', interval: 3600, timeout: 2 })).id);
+    await a.api('POST', `/api/monitors/${ids.at(-1)}/pause`);
+  }
+  // What a probe that kept hour rows 30 days holds: 720 hours per monitor and 30 days, all up but the
+  // hour 30 hours ago (down). The histograms are made large so the rows fill several MiB, as 2,000
+  // monitors' rows would.
+  await store.write((tx) => {
+    tx.run(
+      `WITH RECURSIVE h(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM h WHERE i < 720)
+       INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down)
+       SELECT m.pk, 1, ? - h.i * 3600, 60, 60, 0, 0, 6000, 60, 100, 100, zeroblob(400), 3600000, 0, 0 FROM monitors m, h`, [now / 1000]);
+    tx.run('UPDATE monitor_rollups SET up = 0, down = 60, ms_up = 0, ms_down = 3600000 WHERE k = 1 AND b = ?', [now / 1000 - 30 * 3600]);
+    // Day rows as the hours add up: 24 hours a day, the 10 of today before now (2026-03-10T10:00Z).
+    tx.run(
+      `WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < 29)
+       INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down)
+       SELECT m.pk, 2, ? - d.i * 86400, n * 60, n * 60, 0, 0, n * 6000, n * 60, 100, 100, zeroblob(400), n * 3600000, 0, 0
+         FROM monitors m, d, (SELECT 24 AS n) WHERE d.i > 0
+       UNION ALL SELECT m.pk, 2, ?, 600, 600, 0, 0, 60000, 600, 100, 100, zeroblob(400), 36000000, 0, 0 FROM monitors m`,
+      [now / 1000 - 36_000, now / 1000 - 36_000]);
+    // The down hour (2026-03-09T04:00Z) in its day.
+    tx.run('UPDATE monitor_rollups SET up = up - 60, down = 60, ms_up = ms_up - 3600000, ms_down = 3600000 WHERE k = 2 AND b = ?',
+      [now / 1000 - 36_000 - 86_400]);
+  });
+  const rows = () => store.get<{ n: number }>('SELECT count(*) AS n FROM monitor_rollups WHERE k = 1')!.n;
+  assert.equal(rows(), 20 * 720);
+  const uptimes = async (l: Life) => {
+    const s = (await l.api('GET', `/api/monitors/${ids[0]}`)).stats;
+    return [s.uptime_7d, s.uptime_30d];
+  };
+  // 7 d: 6 days of 24 hours and 10 hours today, one hour down; 30 d: 29 days and 10 hours.
+  const expected = [Math.round((1 - 1 / (6 * 24 + 10)) * 100_000) / 1000, Math.round((1 - 1 / (29 * 24 + 10)) * 100_000) / 1000];
+  assert.deepEqual(await uptimes(a), expected);
+  const pagesBefore = store.stats().page_count;
+
+  // Each write's deleted rows, seen around the store's write().
+  const deleted: number[] = [];
+  const write = store.write.bind(store);
+  store.write = (async (fn, durability) => {
+    const n0 = rows();
+    const out = await write(fn, durability);
+    if (rows() < n0) deleted.push(n0 - rows());
+    return out;
+  }) as typeof store.write;
+  const stats = await monitorsRetentionOf(a.t.service.app)!.runOnce();
+  store.write = write;
+  // Hours 49-720 before now go; the last two days' 48 stay, and every day row.
+  assert.equal(stats.rollups, 20 * 672, JSON.stringify(stats));
+  assert.equal(rows(), 20 * 48);
+  assert.equal(store.get<{ n: number }>('SELECT count(*) AS n FROM monitor_rollups WHERE k = 2')!.n, 20 * 30);
+  assert.ok(deleted.length >= 3, `deleted per write: ${deleted.join(', ')}`);
+  for (const n of deleted) assert.ok(n <= ROWS_PER_WRITE, `a write deleted ${n} rows`);
+  assert.ok(stats.reclaimed_bytes > 4 * 1024 * 1024, JSON.stringify(stats));
+  const s = store.stats();
+  assert.ok(s.page_count < pagesBefore / 2, `pages ${pagesBefore} -> ${s.page_count}`);
+  assert.ok(s.free_pages * s.page_size < 1024 * 1024, `free pages left: ${s.free_pages}`);
+  assert.ok(s.snapshot_bytes <= s.page_count * s.page_size, 'the compacted database was checkpointed');
+  assert.deepEqual(await uptimes(a), expected);
+  const again = await monitorsRetentionOf(a.t.service.app)!.runOnce();
+  assert.equal(again.rollups, 0);
+  assert.equal(again.reclaimed_bytes, 0, 'nothing left to give back');
+  aOpen = false;
+  await a.t.close({ keepData: true });
+  const b = await life(dir, now + 60_000, a.admin);
+  try {
+    assert.equal(b.t.service.app.store.get<{ n: number }>('SELECT count(*) AS n FROM monitor_rollups WHERE k = 1')!.n, 20 * 48);
+    assert.deepEqual(await uptimes(b), expected);
   } finally {
     await b.t.close();
   }

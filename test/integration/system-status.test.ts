@@ -151,7 +151,7 @@ test('GET /api/system/db-stats: files, tables, memory, checkpoint and retention'
   const users = s.tables.find((x: { name: string }) => x.name === 'users');
   assert.ok(users.rows >= 1);
   assert.equal(s.retention.raw_results_hours, 24);
-  assert.equal(s.retention.hour_rollups_days, 30);
+  assert.equal(s.retention.hour_rollups_days, 2);
   assert.equal(s.cleanup.running, false);
   assert.ok(s.checkpoint.due_at_journal_bytes > 0);
 });

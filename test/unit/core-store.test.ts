@@ -680,7 +680,7 @@ test('stats() reports the interface fields', async (t) => {
   await insert(s, 1);
   const st = s.stats();
   assert.deepEqual(Object.keys(st).sort(), [
-    'checkpoint_bounds', 'checkpoints', 'discarded_bytes', 'io_error', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
+    'checkpoint_bounds', 'checkpoints', 'discarded_bytes', 'free_pages', 'io_error', 'journal_bytes', 'journal_records', 'last_checkpoint_at', 'last_lsn',
     'page_count', 'page_size', 'replayed_records', 'segments', 'snapshot_bytes',
   ]);
   assert.equal(st.io_error, null);
@@ -709,6 +709,30 @@ test('a failed journal append refuses writes until a checkpoint repairs the jour
   await insert(store, 4);
   // Id 2 was committed in memory, so the repairing snapshot holds it although its write() failed.
   assert.deepEqual(ids(await open(t, await crashImage(t, dir))), [1, 2, 4]);
+});
+
+test('reclaim compacts only when free pages are at least a quarter of the database and reclaimBytes', async (t) => {
+  const store = await open(t, await tempDir(t, 'store'), { reclaimBytes: 512 * 1024 });
+  const blob = Buffer.alloc(4096, 7);
+  await store.write((tx) => { for (let i = 1; i <= 400; i++) tx.run('INSERT INTO items (id, name, data) VALUES (?, ?, ?)', [i, `item-${i}`, blob]); });
+  const free = () => store.stats().free_pages * store.stats().page_size;
+  // 50 rows: about 200 KiB free, under reclaimBytes.
+  await store.write((tx) => tx.run('DELETE FROM items WHERE id > 350'));
+  assert.ok(free() > 100 * 1024 && free() < 512 * 1024, `free ${free()}`);
+  assert.equal(await store.reclaim(), null);
+  // 200 more: about 1 MiB free, over reclaimBytes and half the database.
+  await store.write((tx) => tx.run('DELETE FROM items WHERE id > 150'));
+  const c0 = store.stats().checkpoints;
+  const r = await store.reclaim();
+  assert.ok(r && r.bytes_after < r.bytes_before / 2, JSON.stringify(r));
+  assert.equal(store.stats().free_pages, 0);
+  assert.equal(store.stats().checkpoints, c0 + 1, 'the compacted database is the new snapshot');
+  assert.deepEqual(ids(store), range(1, 150));
+  // Over reclaimBytes but under a quarter of the database: left for later rows to reuse.
+  await store.write((tx) => { for (let i = 151; i <= 1000; i++) tx.run('INSERT INTO items (id, name, data) VALUES (?, ?, ?)', [i, `item-${i}`, blob]); });
+  await store.write((tx) => tx.run('DELETE FROM items WHERE id > 800'));
+  assert.ok(free() > 512 * 1024 && free() * 4 < store.stats().page_count * store.stats().page_size, `free ${free()}`);
+  assert.equal(await store.reclaim(), null);
 });
 
 test('compact drops free pages from memory and the snapshot; rows and later writes are kept across a crash', async (t) => {

@@ -25,6 +25,7 @@ const DEFAULT_CHECKPOINT_BYTES = 8 * 1024 * 1024;
 const DEFAULT_CHECKPOINT_AGE_MS = 10 * 60 * 1000;
 const DEFAULT_SNAPSHOT_BYTES_PER_MINUTE = 32 * 1024;
 const DEFAULT_GROUP_COMMIT_MS = 2000;
+const DEFAULT_RECLAIM_BYTES = 4 * 1024 * 1024;
 const STATEMENT_CACHE_SIZE = 128;
 const CHANNEL_NAME = /^[a-z0-9_.-]{1,64}$/;
 
@@ -98,6 +99,7 @@ class SqlJsStore implements Store {
   private readonly checkpointAgeMs: number;
   private readonly snapshotBytesPerMinute: number;
   private readonly groupCommitMs: number;
+  private readonly reclaimBytes: number;
   private readonly now: () => number;
   private readonly ranges: readonly MigrationRange[];
 
@@ -149,6 +151,7 @@ class SqlJsStore implements Store {
     this.checkpointAgeMs = positive(opts.checkpointAgeMs, DEFAULT_CHECKPOINT_AGE_MS, 'checkpointAgeMs');
     this.snapshotBytesPerMinute = positive(opts.snapshotBytesPerMinute, DEFAULT_SNAPSHOT_BYTES_PER_MINUTE, 'snapshotBytesPerMinute');
     this.groupCommitMs = positive(opts.groupCommitMs, DEFAULT_GROUP_COMMIT_MS, 'groupCommitMs');
+    this.reclaimBytes = positive(opts.reclaimBytes, DEFAULT_RECLAIM_BYTES, 'reclaimBytes');
     this.now = opts.now ?? Date.now;
     this.ranges = opts.ranges ?? MIGRATION_RANGES;
     this.counters.snapshot_bytes = snapshotBytes;
@@ -511,13 +514,24 @@ class SqlJsStore implements Store {
   }
 
   compact(): Promise<{ bytes_before: number; bytes_after: number }> {
+    return this.compactIf(() => true) as Promise<{ bytes_before: number; bytes_after: number }>;
+  }
+
+  reclaim(): Promise<{ bytes_before: number; bytes_after: number } | null> {
+    return this.compactIf((free, total) => free >= this.reclaimBytes && free * 4 >= total);
+  }
+
+  private compactIf(worth: (freeBytes: number, bytes: number) => boolean): Promise<{ bytes_before: number; bytes_after: number } | null> {
     if (this.state === 'closed') return Promise.reject(new Error('store is closed'));
-    let sizes = { bytes_before: 0, bytes_after: 0 };
+    let sizes: { bytes_before: number; bytes_after: number } | null = null;
     // In the writer queue, so no write interleaves; no transaction is open between tasks (VACUUM needs that).
     return this.enqueue(async () => {
-      const size = () => Number(this.db.exec('PRAGMA page_count')[0]?.values[0]?.[0] ?? 0)
-        * Number(this.db.exec('PRAGMA page_size')[0]?.values[0]?.[0] ?? 0);
+      const pragma = (name: string) => Number(this.db.exec(`PRAGMA ${name}`)[0]?.values[0]?.[0] ?? 0);
+      const pageSize = pragma('page_size');
+      const size = () => pragma('page_count') * pageSize;
+      if (!worth(pragma('freelist_count') * pageSize, size())) return;
       sizes = { bytes_before: size(), bytes_after: 0 };
+      const t0 = performance.now();
       // Not journaled: it changes how the rows are laid out, not which rows there are.
       this.setWritable(true);
       try {
@@ -526,6 +540,7 @@ class SqlJsStore implements Store {
         this.setWritable(false);
       }
       sizes.bytes_after = size();
+      this.log('info', 'database compacted', { ...sizes, ms: round(performance.now() - t0) });
       await this.runCheckpoint();
     }).then(() => sizes);
   }
@@ -900,6 +915,7 @@ class SqlJsStore implements Store {
       discarded_bytes: this.counters.discarded_bytes,
       page_count: pragma('page_count'),
       page_size: pragma('page_size'),
+      free_pages: pragma('freelist_count'),
       io_error: this.ioError ? { code: (this.ioError as NodeJS.ErrnoException).code ?? null, message: this.ioError.message } : null,
       segments: this.segmentStats(),
     };

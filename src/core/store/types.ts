@@ -78,6 +78,8 @@ export interface StoreOptions {
   checkpointAgeMs?: number;
   /** What checkpoints by age may write on average, in bytes per minute (default 32 KiB). */
   snapshotBytesPerMinute?: number;
+  /** reclaim() compacts only when at least this many bytes are free pages (default 4 MiB). */
+  reclaimBytes?: number;
   /** Interval between group commits (one fsync for all queued 'group' records). */
   groupCommitMs?: number;
   /** Milliseconds since the epoch; injectable for tests. */
@@ -99,6 +101,8 @@ export interface StoreStats {
   discarded_bytes: number;
   page_count: number;
   page_size: number;
+  /** Pages on the free list: deleted rows' space, reused by later rows or given back by compact(). */
+  free_pages: number;
   /** Set while the journal cannot be written (ENOSPC: the disk is full); writes are refused meanwhile. */
   io_error: { code: string | null; message: string } | null;
   /** Channel segment files and their bytes. */
@@ -122,6 +126,12 @@ export interface Store {
    * snapshot and journal, which describe the same rows. Returns the database's size before and after.
    */
   compact(): Promise<{ bytes_before: number; bytes_after: number }>;
+  /**
+   * compact(), but only when free pages make up at least a quarter of the database and reclaimBytes:
+   * what a module calls after deleting in bulk (retention), since sql.js keeps freed pages in memory and
+   * in every snapshot until a VACUUM. Null when there was too little to gain.
+   */
+  reclaim(): Promise<{ bytes_before: number; bytes_after: number } | null>;
   /** Flushes queued group records with an fsync. */
   flush(): Promise<void>;
   /**

@@ -8,7 +8,8 @@ export const monitorsConfig = section({
     .describe('Raw check results are kept this long (in memory and in the results segments)'),
   minute_retention_hours: z.number().min(1).max(24 * 30).default(24)
     .describe('Minute rollups an earlier build wrote are deleted after this long (none are written any more)'),
-  hour_retention_days: z.number().min(1).max(365).default(30).describe('Hourly rollups are kept this long'),
+  hour_retention_days: z.number().min(1).max(365).default(2)
+    .describe('Hourly rollups are kept this long (the 24-hour figures read them; nothing reads older ones)'),
   day_retention_days: z.number().min(1).max(3650).default(365)
     .describe('Daily rollups, closed incidents and the event log are kept this long'),
   max_concurrent_checks: z.number().int().min(1).max(1024).default(32)

@@ -142,9 +142,13 @@ export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail
     Math.max(w, h - 23) * HOUR_MS);
   const p95 = quantile(hist, 0.95, min, max);
 
-  const week = sum([...written(KIND.hour, sec(h - 167), sec(w)), p.hours.sum(pk, Math.max(w, h - 167), h)]);
-  const day0 = bucketStart(KIND.day, now) - 29 * 86_400;
-  const month = sum([...written(KIND.day, day0, Number.MAX_SAFE_INTEGER), p.hours.sum(pk, Math.max(w, (day0 * 1000) / HOUR_MS), h)]);
+  // 7 d and 30 d: UTC days, today's included, from day rows (hour rows are kept only for the 24 h figures).
+  const days = (n: number) => {
+    const day0 = bucketStart(KIND.day, now) - (n - 1) * 86_400;
+    return sum([...written(KIND.day, day0, Number.MAX_SAFE_INTEGER), p.hours.sum(pk, Math.max(w, (day0 * 1000) / HOUR_MS), h)]);
+  };
+  const week = days(7);
+  const month = days(30);
 
   const last = p.history.last(pk);
   return {

@@ -2,8 +2,9 @@
 // segment files on disk), minute/hour/day rollups older than their windows, closed incidents and events
 // older than day_retention_days (events also capped by count), and message-dictionary entries no result
 // uses any more. Runs every retention_interval_minutes on the Clock. Rollup deletes go per batch of
-// monitors (each a primary-key range seek, in its own 'group' write) so a large backlog never holds the
-// event loop for long.
+// monitors (each a primary-key range seek, in its own 'group' write), sized so that one write deletes
+// about ROWS_PER_WRITE rows: a backlog (weeks of hour rows when the retention was shortened) never holds
+// the event loop for long. The pass ends with store.reclaim(): freed pages stay in memory until a VACUUM.
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import { CHANNEL } from './channel.js';
@@ -15,7 +16,10 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** The event log keeps at most this many rows (the newest). */
 export const MAX_EVENTS = 100_000;
+/** Monitors per rollup delete, at most (about 200 rows a pass in the steady state). */
 const BATCH = 200;
+/** Rollup rows one write deletes, about: some 15 ms of held event loop on a slow core. */
+export const ROWS_PER_WRITE = 4000;
 /** Collect unused dictionary entries only when there are more than this many. */
 const DICT_GC_MIN = 256;
 
@@ -28,6 +32,8 @@ export interface RetentionStats {
   incidents: number;
   events: number;
   messages: number;
+  /** Bytes the database gave back (store.reclaim), 0 when there was too little free space to bother. */
+  reclaimed_bytes: number;
 }
 
 export class RetentionJob {
@@ -78,13 +84,21 @@ export class RetentionJob {
     const minuteCut = Math.floor((now - c.minute_retention_hours * HOUR) / 1000);
     const hourCut = Math.floor((now - c.hour_retention_days * DAY) / 1000);
     const dayCut = Math.floor((now - c.day_retention_days * DAY) / 1000);
-    const stats: RetentionStats = { results: 0, segments: 0, rollups: 0, incidents: 0, events: 0, messages: 0 };
+    const stats: RetentionStats = { results: 0, segments: 0, rollups: 0, incidents: 0, events: 0, messages: 0, reclaimed_bytes: 0 };
 
+    const cuts = [[0, minuteCut], [1, hourCut], [2, dayCut]] as const;
     const pks = store.all<{ pk: number }>('SELECT pk FROM monitors ORDER BY pk').map((r) => r.pk);
-    for (let i = 0; i < pks.length && !this.stopped; i += BATCH) {
-      const list = JSON.stringify(pks.slice(i, i + BATCH));
+    for (let i = 0; i < pks.length && !this.stopped;) {
+      // The batch's first monitor is its oldest (pks ascend), so it has about the most rows to lose.
+      let first = 0;
+      for (const [k, cut] of cuts) {
+        first += store.get<{ n: number }>('SELECT count(*) AS n FROM monitor_rollups WHERE m = ? AND k = ? AND b < ?', [pks[i], k, cut])!.n;
+      }
+      const size = Math.max(1, Math.min(BATCH, Math.floor(ROWS_PER_WRITE / Math.max(1, first))));
+      const list = JSON.stringify(pks.slice(i, i + size));
+      i += size;
       await store.write((tx) => {
-        for (const [k, cut] of [[0, minuteCut], [1, hourCut], [2, dayCut]] as const) {
+        for (const [k, cut] of cuts) {
           stats.rollups += tx.run(
             'DELETE FROM monitor_rollups WHERE m IN (SELECT value FROM json_each(?)) AND k = ? AND b < ?', [list, k, cut]).changes;
         }
@@ -115,6 +129,8 @@ export class RetentionJob {
         tx.onCommit(() => svc.messages.forget(unused));
       }
     }, 'group');
+    const reclaimed = await store.reclaim();
+    if (reclaimed) stats.reclaimed_bytes = reclaimed.bytes_before - reclaimed.bytes_after;
     const total = stats.results + stats.rollups + stats.incidents + stats.events + stats.messages;
     this.log[total ? 'info' : 'debug']('monitor retention pass', { ...stats });
     return stats;

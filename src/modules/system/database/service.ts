@@ -47,9 +47,6 @@ export interface CleanupResult {
   compaction: { performed: boolean; free_bytes: number; detail: string };
 }
 
-const freePages = (store: AppContext['store']): number =>
-  Number(store.get<{ n: number }>('SELECT freelist_count AS n FROM pragma_freelist_count')?.n ?? 0);
-
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export class DatabaseService {
@@ -84,7 +81,6 @@ export class DatabaseService {
 
   stats(): DbStats {
     const s = this.app.store.stats();
-    const free = freePages(this.app.store);
     const mem = process.memoryUsage();
     const dbBytes = s.page_count * s.page_size;
     const cfg = this.app.config.get();
@@ -96,7 +92,7 @@ export class DatabaseService {
         segment_files: s.segments.files, segment_bytes: s.segments.bytes,
         total_bytes: s.snapshot_bytes + s.journal_bytes + s.segments.bytes,
       },
-      database: { page_size: s.page_size, page_count: s.page_count, bytes: dbBytes, free_bytes: free * s.page_size },
+      database: { page_size: s.page_size, page_count: s.page_count, bytes: dbBytes, free_bytes: s.free_pages * s.page_size },
       memory: { database_bytes: dbBytes, process_rss_bytes: mem.rss, array_buffers_bytes: mem.arrayBuffers },
       tables: this.tables(),
       checkpoint: {
@@ -134,7 +130,7 @@ export class DatabaseService {
     try { retentionJob = monitorsRetentionOf(this.app); } catch { /* the monitors module is not part of this build */ }
     if (retentionJob) retention = { ...(await retentionJob.runOnce()) };
     // Compaction ends with a checkpoint: the snapshot is rewritten without the free pages.
-    const freeBefore = freePages(store);
+    const freeBefore = store.stats().free_pages;
     const compacted = await store.compact();
     const after = store.stats();
     const disk = (x: typeof before) => x.snapshot_bytes + x.journal_bytes + x.segments.bytes;
