@@ -198,17 +198,27 @@ test('a month of hour rollups shortened to two days: deleted a few thousand rows
   assert.deepEqual(await uptimes(a), expected);
   const pagesBefore = store.stats().page_count;
 
-  // Each write's deleted rows, seen around the store's write().
+  // Each write's deleted rows, seen around the store's write(), and whether the event loop turned
+  // between two of them (a callback queued with setImmediate ran: checks due meanwhile could start).
   const deleted: number[] = [];
+  const turnsAt: number[] = [];
+  let turns = 0, turning = true;
+  const turn = () => { turns++; if (turning) setImmediate(turn); };
+  setImmediate(turn);
   const write = store.write.bind(store);
   store.write = (async (fn, durability) => {
     const n0 = rows();
     const out = await write(fn, durability);
-    if (rows() < n0) deleted.push(n0 - rows());
+    if (rows() < n0) {
+      deleted.push(n0 - rows());
+      turnsAt.push(turns);
+    }
     return out;
   }) as typeof store.write;
   const stats = await monitorsRetentionOf(a.t.service.app)!.runOnce();
   store.write = write;
+  turning = false;
+  for (let i = 1; i < turnsAt.length; i++) assert.ok(turnsAt[i]! > turnsAt[i - 1]!, `the event loop turns between deletes: ${turnsAt.join(', ')}`);
   // Hours 49-720 before now go; the last two days' 48 stay, and every day row.
   assert.equal(stats.rollups, 20 * 672, JSON.stringify(stats));
   assert.equal(rows(), 20 * 48);
