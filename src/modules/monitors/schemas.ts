@@ -218,9 +218,10 @@ export const MonitorListItemSchema = MonitorSchema.extend({ stats_24h: Stats24hS
 export type MonitorListItem = z.infer<typeof MonitorListItemSchema>;
 
 export const MonitorStatsSchema = z.object({
-  uptime_24h: z.number().nullable(),
-  uptime_7d: z.number().nullable(),
-  uptime_30d: z.number().nullable(),
+  uptime_24h: z.number().nullable()
+    .describe('Percent of the known time the monitor was available, over the current hour and the 23 before; null if none'),
+  uptime_7d: z.number().nullable().describe('The same over today (UTC) and the 6 days before'),
+  uptime_30d: z.number().nullable().describe('The same over today (UTC) and the 29 days before'),
   p95_response_ms_24h: z.number().nullable(),
   avg_response_ms_24h: z.number().nullable(),
   checks_24h: z.number().int(),
