@@ -1,7 +1,8 @@
 // How the monitors module keeps results outside the database (docs/monitors.md, "Storage"), through the
 // real service on real files: results and state come back after a crash and after checkpoints moved them
 // into segment files; cleared history stays cleared; retention drops old segments only after saving each
-// monitor's state; a result of an hour whose rollups are already written goes into them.
+// monitor's state; a month of old hour rollups goes in small writes and its memory is given back, once
+// when the database cleanup runs the pass; a result of an hour whose rollups are already written goes into them.
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -153,6 +154,31 @@ test('retention drops old segments after saving each monitor\'s state, which a r
   }
 });
 
+/**
+ * What a probe that kept hour rows 30 days holds, for every monitor: the 720 hours before `now` (a whole
+ * hour) and the 30 days up to today's, all up but the hour 30 hours before `now` (down). The histograms are
+ * made large so the rows fill several MiB, as 2,000 monitors' rows would.
+ */
+async function seedMonthOfRollups(store: TestApp['service']['app']['store'], now: number): Promise<void> {
+  const sec = now / 1000, today = Math.floor(sec / 86_400) * 86_400, todayHours = (sec - today) / 3600;
+  const down = sec - 30 * 3600;
+  await store.write((tx) => {
+    tx.run(
+      `WITH RECURSIVE h(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM h WHERE i < 720)
+       INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down)
+       SELECT m.pk, 1, ? - h.i * 3600, 60, 60, 0, 0, 6000, 60, 100, 100, zeroblob(400), 3600000, 0, 0 FROM monitors m, h`, [sec]);
+    tx.run('UPDATE monitor_rollups SET up = 0, down = 60, ms_up = 0, ms_down = 3600000 WHERE k = 1 AND b = ?', [down]);
+    // Day rows as the hours add up: 24 hours a day, today's hours before now.
+    tx.run(
+      `WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < 29)
+       INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down)
+       SELECT m.pk, 2, ? - d.i * 86400, d.n * 60, d.n * 60, 0, 0, d.n * 6000, d.n * 60, 100, 100, zeroblob(400), d.n * 3600000, 0, 0
+         FROM monitors m, (SELECT i, CASE WHEN i = 0 THEN ? ELSE 24 END AS n FROM d) d`, [today, todayHours]);
+    tx.run('UPDATE monitor_rollups SET up = up - 60, down = 60, ms_up = ms_up - 3600000, ms_down = 3600000 WHERE k = 2 AND b = ?',
+      [Math.floor(down / 86_400) * 86_400]);
+  });
+}
+
 test('a month of hour rollups shortened to two days: deleted a few thousand rows a write, the memory given back, the uptimes kept', async (t) => {
   const dir = await tempDir();
   t.after(() => rm(dir, { recursive: true, force: true }));
@@ -166,34 +192,14 @@ test('a month of hour rollups shortened to two days: deleted a few thousand rows
     ids.push((await a.api('POST', '/api/monitors', { name: `m${i}`, check_type: 'tcp', target: '127.0.0.1:9', interval: 3600, timeout: 2 })).id);
     await a.api('POST', `/api/monitors/${ids.at(-1)}/pause`);
   }
-  // What a probe that kept hour rows 30 days holds: 720 hours per monitor and 30 days, all up but the
-  // hour 30 hours ago (down). The histograms are made large so the rows fill several MiB, as 2,000
-  // monitors' rows would.
-  await store.write((tx) => {
-    tx.run(
-      `WITH RECURSIVE h(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM h WHERE i < 720)
-       INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down)
-       SELECT m.pk, 1, ? - h.i * 3600, 60, 60, 0, 0, 6000, 60, 100, 100, zeroblob(400), 3600000, 0, 0 FROM monitors m, h`, [now / 1000]);
-    tx.run('UPDATE monitor_rollups SET up = 0, down = 60, ms_up = 0, ms_down = 3600000 WHERE k = 1 AND b = ?', [now / 1000 - 30 * 3600]);
-    // Day rows as the hours add up: 24 hours a day, the 10 of today before now (2026-03-10T10:00Z).
-    tx.run(
-      `WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < 29)
-       INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down)
-       SELECT m.pk, 2, ? - d.i * 86400, n * 60, n * 60, 0, 0, n * 6000, n * 60, 100, 100, zeroblob(400), n * 3600000, 0, 0
-         FROM monitors m, d, (SELECT 24 AS n) WHERE d.i > 0
-       UNION ALL SELECT m.pk, 2, ?, 600, 600, 0, 0, 60000, 600, 100, 100, zeroblob(400), 36000000, 0, 0 FROM monitors m`,
-      [now / 1000 - 36_000, now / 1000 - 36_000]);
-    // The down hour (2026-03-09T04:00Z) in its day.
-    tx.run('UPDATE monitor_rollups SET up = up - 60, down = 60, ms_up = ms_up - 3600000, ms_down = 3600000 WHERE k = 2 AND b = ?',
-      [now / 1000 - 36_000 - 86_400]);
-  });
+  await seedMonthOfRollups(store, now);
   const rows = () => store.get<{ n: number }>('SELECT count(*) AS n FROM monitor_rollups WHERE k = 1')!.n;
   assert.equal(rows(), 20 * 720);
   const uptimes = async (l: Life) => {
     const s = (await l.api('GET', `/api/monitors/${ids[0]}`)).stats;
     return [s.uptime_7d, s.uptime_30d];
   };
-  // 7 d: 6 days of 24 hours and 10 hours today, one hour down; 30 d: 29 days and 10 hours.
+  // At 10:00 UTC. 7 d: 6 days of 24 hours and 10 hours today, one hour down; 30 d: 29 days and 10 hours.
   const expected = [Math.round((1 - 1 / (6 * 24 + 10)) * 100_000) / 1000, Math.round((1 - 1 / (29 * 24 + 10)) * 100_000) / 1000];
   assert.deepEqual(await uptimes(a), expected);
   const pagesBefore = store.stats().page_count;
@@ -242,6 +248,37 @@ test('a month of hour rollups shortened to two days: deleted a few thousand rows
     assert.deepEqual(await uptimes(b), expected);
   } finally {
     await b.t.close();
+  }
+});
+
+test('the database cleanup compacts once, after a retention pass that leaves the freed pages to it', async (t) => {
+  const dir = await tempDir();
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const now = Date.parse('2026-03-10T10:00:00Z');
+  const a = await life(dir, now);
+  try {
+    for (let i = 0; i < 20; i++) {
+      const id = (await a.api('POST', '/api/monitors', { name: `c${i}`, check_type: 'tcp', target: '127.0.0.1:9', interval: 3600, timeout: 2 })).id;
+      await a.api('POST', `/api/monitors/${id}/pause`);
+    }
+    const store = a.t.service.app.store;
+    await seedMonthOfRollups(store, now);
+    const compactions: string[] = [];
+    const compact = store.compact.bind(store), reclaim = store.reclaim.bind(store);
+    store.compact = () => { compactions.push('compact'); return compact(); };
+    store.reclaim = () => { compactions.push('reclaim'); return reclaim(); };
+    const res = await a.t.request('POST', '/api/system/db-cleanup', { key: a.key });
+    store.compact = compact;
+    store.reclaim = reclaim;
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(compactions, ['compact'], 'one VACUUM');
+    assert.equal(res.body.retention.rollups, 20 * 672);
+    assert.equal(res.body.retention.reclaimed_bytes, 0);
+    // What the retention pass freed is what the compaction found and gave back.
+    assert.ok(res.body.compaction.free_bytes > 4 * 1024 * 1024, JSON.stringify(res.body.compaction));
+    assert.equal(store.stats().free_pages, 0);
+  } finally {
+    await a.t.close();
   }
 });
 

@@ -70,13 +70,16 @@ export class RetentionJob {
     }, ms);
   }
 
-  /** One pass; concurrent callers share it. */
-  runOnce(): Promise<RetentionStats> {
-    this.running ??= this.pass().finally(() => { this.running = null; });
+  /**
+   * One pass; concurrent callers share it. `reclaim: false` leaves the freed pages to the caller (the
+   * database cleanup compacts right after, and reports what was free).
+   */
+  runOnce(opts: { reclaim?: boolean } = {}): Promise<RetentionStats> {
+    this.running ??= this.pass(opts.reclaim ?? true).finally(() => { this.running = null; });
     return this.running;
   }
 
-  private async pass(): Promise<RetentionStats> {
+  private async pass(reclaim: boolean): Promise<RetentionStats> {
     const c = this.config();
     const now = this.app.clock.now();
     const store = this.app.store;
@@ -132,7 +135,7 @@ export class RetentionJob {
         tx.onCommit(() => svc.messages.forget(unused));
       }
     }, 'group');
-    const reclaimed = await store.reclaim();
+    const reclaimed = reclaim ? await store.reclaim() : null;
     if (reclaimed) stats.reclaimed_bytes = reclaimed.bytes_before - reclaimed.bytes_after;
     const total = stats.results + stats.rollups + stats.incidents + stats.events + stats.messages;
     this.log[total ? 'info' : 'debug']('monitor retention pass', { ...stats });

@@ -128,7 +128,8 @@ export class DatabaseService {
     let retention: Record<string, number> | null = null;
     let retentionJob: ReturnType<typeof monitorsRetentionOf> | null = null;
     try { retentionJob = monitorsRetentionOf(this.app); } catch { /* the monitors module is not part of this build */ }
-    if (retentionJob) retention = { ...(await retentionJob.runOnce()) };
+    // Without its own reclaim: the compaction below does it once, and reports what retention freed.
+    if (retentionJob) retention = { ...(await retentionJob.runOnce({ reclaim: false })) };
     // Compaction ends with a checkpoint: the snapshot is rewritten without the free pages.
     const freeBefore = store.stats().free_pages;
     const compacted = await store.compact();
