@@ -23,9 +23,11 @@
 //   1. start the service, create an admin API key and the monitors through the API; wait until every
 //      monitor has been checked once (up), stop the service;
 //   2. seed 24 h of history (bench/monitors/seed.ts: the monitors module's own result path);
-//   3. start the service on the seeded data (start-up time: to its first answer) and measure for N minutes:
-//      RSS and a GET /api/monitors every poll, the scheduler's lag records (bench/monitors/lag.ts), /proc
-//      CPU and I/O at both ends; then the burst of lists; stop it;
+//   3. start the service on the seeded data (start-up time: to its first answer; it reads the whole results
+//      channel, as after an upgrade or a crash with no start-up image) and measure for N minutes: RSS and a
+//      GET /api/monitors every poll, the scheduler's lag records (bench/monitors/lag.ts), /proc CPU and I/O
+//      at both ends; then the burst of lists; stop it (which writes the start-up image), start it again
+//      (the restart's start-up time, from the image) and stop it;
 //   4. the checkpoint run: store.checkpoint_age_minutes 1 and a snapshot budget that lets it apply, so that
 //      the lag of the slots inside checkpoints can be measured; stop it;
 //   5. read the window's results back from the monitors channel to count checks by type.
@@ -259,6 +261,15 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   if (KEEP) await writeFile(join(dir, 'lag-samples.json'), JSON.stringify({ w0, w1, b0, b1, listing, samples: lag.samples }));
   await stop();
 
+  // 3b. a restart on the same data: the stop wrote the start-up image, which this start reads
+  svc = await start();
+  const loaded = /monitors loaded (\{.*\})/.exec(svc.lines.find((l) => l.includes('monitors loaded')) ?? '');
+  const said = loaded ? JSON.parse(loaded[1]!) as { startup_image: string; ms: number; channel_entries: number } : null;
+  const restart = { ms: svc.readyAt - svc.spawnedAt, image: said?.startup_image ?? '?', loadMs: said?.ms ?? NaN,
+    entries: said?.channel_entries ?? NaN, rss: (await memory(svc.pid))!.rssKb * 1024 };
+  say(`restarted in ${(restart.ms / 1000).toFixed(2)} s (start-up image: ${restart.image})`);
+  await stop();
+
   // 4. the checkpoint run
   let ckpt: Figures['checkpointRun'] = null;
   if (CHECKPOINT_MIN > 0) {
@@ -299,7 +310,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   }
 
   return {
-    n, mix: MIX, mixCounts: mix, createMs, seed, startMs, windowMin: (w1 - w0) / 60_000,
+    n, mix: MIX, mixCounts: mix, createMs, seed, startMs, restart, windowMin: (w1 - w0) / 60_000,
     rss: { start: mem0.rssKb * 1024, max: Math.max(...rss) * 1024, end: mem1.rssKb * 1024, hwm: hwmWindow * 1024, hwmBurst: hwm * 1024 },
     cpu: { self: cpu1!.self - cpu0!.self, sys: cpu1!.sys - cpu0!.sys, children: cpu1!.children - cpu0!.children },
     checks, checksByType,

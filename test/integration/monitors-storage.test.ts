@@ -4,63 +4,20 @@
 // monitor's state; a month of old hour rollups goes in small writes and its memory is given back, once
 // when the database cleanup runs the pass; a result of an hour whose rollups are already written goes into them.
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cp, readdir, rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { ManualClock } from '../../src/core/clock.js';
 import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
 import { ROWS_PER_WRITE } from '../../src/modules/monitors/retention.js';
-import { startTestApp, type TestApp } from '../helpers/harness.js';
+import type { TestApp } from '../helpers/harness.js';
+import { checked, life, okServer, tempDir, type Life } from '../helpers/monitors-life.js';
 
 const HOUR = 3_600_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-let web: Server;
+let web: { url: string; close(): void };
 let url: string;
-before(async () => {
-  web = createServer((_req, res) => res.end('ok'));
-  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
-});
-after(() => { web.close(); });
-
-interface Life { t: TestApp; clock: ManualClock; key: string; api: (method: string, path: string, body?: unknown) => Promise<any> }
-
-type Admin = { username: string; password: string };
-
-async function life(dir: string, at: number, admin?: Admin): Promise<Life & { admin: Admin }> {
-  const clock = new ManualClock(at);
-  const t = await startTestApp({ dataDir: dir, clock });
-  let key: string;
-  let creds = admin;
-  if (!creds) {
-    const a = await t.admin();
-    key = a.key;
-    creds = { username: a.username, password: a.password };
-  } else {
-    const cookie = await t.login(creds.username, creds.password);
-    key = (await t.request('POST', '/api/api-keys', { cookie, body: { name: `k${at}`, scopes: ['monitors:write'] } })).body.key;
-  }
-  const api = async (method: string, path: string, body?: unknown) => (await t.request(method, path, { key, body })).body;
-  return { t, clock, key, api, admin: creds };
-}
-
-/** Moves the clock and waits until the monitor's results grew to `n`. */
-async function checked(l: Life, id: string, ms: number, n: number): Promise<void> {
-  l.clock.advance(ms);
-  for (let i = 0; i < 500; i++) {
-    if ((await l.api('GET', `/api/monitors/${id}/results?limit=1`)).total >= n) return;
-    await sleep(10);
-  }
-  throw new Error(`monitor ${id} did not reach ${n} results`);
-}
-
-async function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'netprobe-monitors-storage-'));
-}
+before(async () => { web = await okServer(); url = web.url; });
+after(() => web.close());
 
 test('after a crash the results and state come back: from the journal, and from segments once checkpointed', async (t) => {
   const dir = await tempDir();
@@ -326,9 +283,9 @@ test('an hour closes a batch of monitors at a time; a late result of a written m
   assert.ok(m1!.row.pk < m2!.row.pk, 'written in pk order');
   // One monitor a write, and the closing held after the first.
   svc.closer.batch = 1;
-  let reached!: () => void;
+  let reached!: () => void, release!: () => void;
   const held = new Promise<void>((r) => { reached = r; });
-  svc.closer.betweenBatches = () => { reached(); return new Promise<void>(() => undefined); };
+  svc.closer.betweenBatches = () => { reached(); return new Promise<void>((r) => { release = r; }); };
   let closing = false;
   void held.then(() => { closing = true; });
   a.clock.advance(8 * 60_000); // 11:06:00.000: a point of every ping grid, so not yet
@@ -344,7 +301,10 @@ test('an hour closes a batch of monitors at a time; a late result of a written m
   for (const m of [m1!, m2!]) await svc.recorder.apply(m, { status: 'up', response_time_ms: 5, message: 'OK', details: {} }, late, {}, 'group');
   assert.deepEqual(rows(a, ids[0]!), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
   assert.deepEqual(rows(a, ids[1]!), []);
-  // Stopped while the closing is held (as a crash between two batches leaves it): the next start resumes after m1.
+  // Stopped while the closing is held: the stop waits for the batch in hand and the closing stops there,
+  // as a crash between two batches leaves it; the next start resumes after m1.
+  const stop = svc.closer.stop.bind(svc.closer);
+  svc.closer.stop = () => { const stopped = stop(); release(); return stopped; };
   aOpen = false;
   await a.t.close({ keepData: true });
   const b = await life(dir, Date.parse('2026-03-06T11:10:00Z'), a.admin);

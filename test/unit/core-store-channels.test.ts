@@ -130,6 +130,7 @@ test('dropChannelBefore deletes the segments written before a time, after its pr
   const s = await open(t, dir, { now: () => now });
   await emit(s, 1);
   await emit(s, 100, 'sync', 'other.channel');
+  const firstCheckpoint = s.committedLsn();
   await s.checkpoint();
   now += 60_000;
   await emit(s, 2);
@@ -137,16 +138,42 @@ test('dropChannelBefore deletes the segments written before a time, after its pr
   assert.equal(s.stats().segments.files, 3);
   assert.ok(s.stats().segments.bytes > 0);
   await emit(s, 3);
-  let prepared = 0;
-  const prepare = async () => { prepared++; };
+  let prepared: number[] = [];
+  const prepare = async (lastLsn: number) => { prepared.push(lastLsn); };
   assert.equal(await s.dropChannelBefore(CH, 0, prepare), 0);
-  assert.equal(prepared, 0, 'prepare runs only when something is to be dropped');
+  assert.deepEqual(prepared, [], 'prepare runs only when something is to be dropped');
   assert.equal(await s.dropChannelBefore(CH, now - 1, prepare), 1);
-  assert.equal(prepared, 1);
+  assert.deepEqual(prepared, [firstCheckpoint], 'with the LSN up to which entries go: the segment\'s checkpoint');
+  prepared = [];
   assert.deepEqual(entries(s), ['e2', 'e3']);
   assert.deepEqual(entries(s, 'other.channel'), ['e100']);
   assert.equal(await s.dropChannelBefore(CH, Infinity), 1);
   assert.deepEqual(entries(s), ['e3'], 'what the journal holds stays until its checkpoint');
+});
+
+test('readChannel after an LSN delivers only the later entries, from segments, the journal and the queue, opening no older segment', async (t) => {
+  const dir = await tempDir(t, 'channels');
+  const s = await open(t, dir);
+  const lsns: number[] = [];
+  for (let i = 1; i <= 3; i++) { await emit(s, i); lsns.push(s.committedLsn()); }
+  await s.checkpoint(); // e1-e3: a segment
+  for (let i = 4; i <= 6; i++) { await emit(s, i); lsns.push(s.committedLsn()); }
+  await s.checkpoint(); // e4-e6: a second one
+  await emit(s, 7); // the journal
+  await emit(s, 8, 'group'); // the queue
+  const after = (lsn: number) => {
+    const out: string[] = [];
+    s.readChannel(CH, (e) => out.push(Buffer.from(e.bytes.subarray(e.start, e.end)).toString()), lsn);
+    return out;
+  };
+  assert.deepEqual(after(0), seq(1, 8));
+  assert.deepEqual(after(lsns[1]!), seq(3, 8));
+  assert.deepEqual(after(lsns[4]!), seq(6, 8));
+  assert.deepEqual(after(s.committedLsn()), []);
+  // The first segment holds nothing after e3's LSN: it is not even opened (a damaged one would say so).
+  const [first] = await segmentFiles(dir);
+  await writeFile(join(dir, first!), 'not a segment');
+  assert.deepEqual(after(lsns[2]!), seq(4, 8));
 });
 
 test('a damaged segment block is reported; the entries before it are delivered and the store opens', async (t) => {

@@ -454,11 +454,12 @@ class SqlJsStore implements Store {
 
   // ---- channels -----------------------------------------------------------------------------------
 
-  readChannel(channel: string, fn: (entry: ChannelEntry) => void): void {
+  readChannel(channel: string, fn: (entry: ChannelEntry) => void, afterLsn = 0): void {
     if (this.state === 'closed') throw new Error('store is closed');
-    let last = 0;
+    let last = afterLsn;
     const entry: ChannelEntry = { lsn: 0, bytes: new Uint8Array(0), start: 0, end: 0 };
     const deliver = (lsn: number, bytes: Uint8Array, start = 0, end = bytes.length) => {
+      if (lsn <= afterLsn) return;
       last = lsn;
       entry.lsn = lsn;
       entry.bytes = bytes;
@@ -468,7 +469,7 @@ class SqlJsStore implements Store {
     };
     // Segments up to the snapshot (a newer one belongs to a checkpoint still writing: the journal has it).
     for (const g of listSegments(this.dir).segments) {
-      if (g.channel !== channel || g.lastLsn > this.snapshotLsn) continue;
+      if (g.channel !== channel || g.lastLsn > this.snapshotLsn || g.lastLsn <= afterLsn) continue;
       const damage = readSegment(join(this.dir, g.file), deliver);
       if (damage) {
         this.log('error', 'a channel segment is damaged; the entries after the damage are lost', { file: g.file, reason: damage });
@@ -479,7 +480,7 @@ class SqlJsStore implements Store {
       const decoder = new RecordDecoder();
       for (const { payload } of this.journal.payloads()) {
         const { lsn, emits } = decoder.decodeEmits(payload);
-        if (lsn <= this.snapshotLsn) continue;
+        if (lsn <= this.snapshotLsn || lsn <= afterLsn) continue;
         for (const e of emits) if (e.channel === channel) deliver(lsn, e.data);
       }
     }
@@ -490,7 +491,7 @@ class SqlJsStore implements Store {
     }
   }
 
-  async dropChannelBefore(channel: string, t: number, prepare?: () => Promise<void>): Promise<number> {
+  async dropChannelBefore(channel: string, t: number, prepare?: (lastLsn: number) => Promise<void>): Promise<number> {
     if (this.state === 'closed') throw new Error('store is closed');
     const old = listSegments(this.dir).segments.filter((g) => {
       if (g.channel !== channel || g.lastLsn > this.snapshotLsn) return false;
@@ -498,9 +499,13 @@ class SqlJsStore implements Store {
       return writtenAt === null || writtenAt < t;
     });
     if (!old.length) return 0;
-    await prepare?.();
+    await prepare?.(Math.max(...old.map((g) => g.lastLsn)));
     for (const g of old) await rm(join(this.dir, g.file), { force: true });
     return old.length;
+  }
+
+  committedLsn(): number {
+    return this.lsn;
   }
 
   checkpoint(): Promise<void> {

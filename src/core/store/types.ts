@@ -136,14 +136,24 @@ export interface Store {
   flush(): Promise<void>;
   /**
    * Calls fn for every entry the channel holds, in commit order: its segments, then the journal, then
-   * entries not yet appended. Synchronous (a module loads its channel once, at start-up).
+   * entries not yet appended. Synchronous (a module loads its channel once, at start-up). With `afterLsn`,
+   * only the entries committed after that LSN (a module that kept an image of what it read up to there):
+   * segments holding none are not opened.
    */
-  readChannel(channel: string, fn: (entry: ChannelEntry) => void): void;
+  readChannel(channel: string, fn: (entry: ChannelEntry) => void, afterLsn?: number): void;
   /**
    * Deletes the channel's segments whose entries were all committed before `t` (epoch ms); returns how
-   * many. `prepare` runs first, only when there is something to delete (a module saving what it must keep).
+   * many. `prepare` runs first, only when there is something to delete (a module saving what it must keep),
+   * with the LSN up to which entries go (the newest dropped segment's checkpoint): readChannel delivers
+   * none up to there any more.
    */
-  dropChannelBefore(channel: string, t: number, prepare?: () => Promise<void>): Promise<number>;
+  dropChannelBefore(channel: string, t: number, prepare?: (lastLsn: number) => Promise<void>): Promise<number>;
+  /**
+   * The LSN of the newest committed write (in memory: a 'group' record may not be fsynced yet). Every
+   * onCommit callback of writes up to it has run, so in-memory state read in the same turn reflects
+   * exactly the channel entries up to it.
+   */
+  committedLsn(): number;
   stats(): StoreStats;
   /** Flushes, checkpoints and releases the files. */
   close(): Promise<void>;

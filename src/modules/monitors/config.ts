@@ -14,6 +14,8 @@ export const monitorsConfig = section({
     .describe('Daily rollups, closed incidents and the event log are kept this long'),
   max_concurrent_checks: z.number().int().min(1).max(1024).default(32)
     .describe('Checks (other than ping, which share fping processes) running at once; more wait their turn'),
+  startup_image_hours: z.number().min(0).max(7 * 24).default(6)
+    .describe('How often the monitors\' memory is also written as a start-up image besides at every stop (0: only at stop)'),
   retention_interval_minutes: z.number().min(1).max(24 * 60).default(10).describe('How often the retention job runs'),
 });
 

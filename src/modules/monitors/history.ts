@@ -12,6 +12,7 @@
 // A result checked on schedule costs about 4 bytes (dt differs from the interval by a few ms, the message
 // repeats): 24 hours of 2,000 monitors checked every minute fit in about 12 MiB. Whole pages are freed by
 // retention; reads filter by time, so what they return is exact.
+import type { ByteReader, ByteWriter } from '../../core/store/index.js';
 import type { StoredResult as ChannelResult } from './channel.js';
 import { RESULT_CODE, RESULT_STATUS } from './rollups.js';
 
@@ -222,6 +223,77 @@ export class RawHistory {
     const ids = new Set<number>();
     for (const pk of this.chains.keys()) this.scan(pk, -Infinity, Infinity, (row) => { if (row.code > 0) ids.add(row.code - 1); });
     return ids;
+  }
+
+  // ---- the start-up image (warm-image.ts) ---------------------------------------------------------
+
+  /**
+   * Everything as it stands, pages as they are: each chain's pages with their bytes, the tail page's
+   * encoder state (later appends continue its deltas), the beat ring and the extras.
+   */
+  writeImage(w: ByteWriter): void {
+    w.f64(this.floor);
+    w.varint(this.chains.size);
+    for (const [pk, c] of this.chains) {
+      w.varint(pk);
+      w.f64(c.prevT); w.f64(c.prevDt); w.f64(c.prevMsg); w.varint(c.count); w.f64(c.lastT);
+      w.varint(c.beatCount); w.raw(c.beatRing);
+      let pages = 0;
+      for (let p = c.head; p >= 0; p = this.next[p]!) pages++;
+      w.varint(pages);
+      for (let p = c.head; p >= 0; p = this.next[p]!) {
+        const base = (p & (SLAB_PAGES - 1)) * PAGE;
+        w.f64(this.lastT[p]!);
+        w.bytes(this.slabs[p >> 8]!.subarray(base, base + this.used[p]!));
+      }
+      w.varint(c.extras?.size ?? 0);
+      for (const [t, e] of c.extras ?? []) {
+        w.f64(t);
+        w.u8((e.text !== undefined ? 1 : 0) | (e.d !== undefined ? 2 : 0));
+        if (e.text !== undefined) w.utf8(e.text);
+        if (e.d !== undefined) w.utf8(e.d);
+      }
+    }
+  }
+
+  /** Replaces everything with an image writeImage() made. Throws on a malformed one (nothing is kept then). */
+  readImage(r: ByteReader): void {
+    this.clear();
+    try {
+      this.floor = r.f64();
+      for (let n = r.varint(); n > 0; n--) {
+        const pk = r.varint();
+        const c: Chain = { head: -1, tail: -1, prevT: 0, prevDt: 0, prevMsg: -1, count: 0, lastT: -Infinity, extras: null,
+          beatRing: new Uint8Array(BEATS), beatCount: 0 };
+        this.chains.set(pk, c);
+        const prevT = r.f64(), prevDt = r.f64(), prevMsg = r.f64();
+        c.count = r.varint();
+        c.lastT = r.f64();
+        c.beatCount = r.varint();
+        c.beatRing.set(r.take(BEATS));
+        for (let pages = r.varint(); pages > 0; pages--) {
+          this.newPage(c);
+          const p = c.tail;
+          this.lastT[p] = r.f64();
+          const bytes = r.bytes();
+          if (bytes.length > PAGE) throw new Error('history image: page too long');
+          this.slabs[p >> 8]!.set(bytes, (p & (SLAB_PAGES - 1)) * PAGE);
+          this.used[p] = bytes.length;
+        }
+        c.prevT = prevT; c.prevDt = prevDt; c.prevMsg = prevMsg;
+        for (let e = r.varint(); e > 0; e--) {
+          const t = r.f64(), mask = r.u8();
+          const extra: Extra = {};
+          if (mask & 1) extra.text = r.utf8();
+          if (mask & 2) extra.d = r.utf8();
+          (c.extras ??= new Map()).set(t, extra);
+        }
+      }
+    } catch (err) {
+      this.clear();
+      this.floor = -Infinity;
+      throw err;
+    }
   }
 
   // ---- internals -------------------------------------------------------------------------------

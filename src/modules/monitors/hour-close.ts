@@ -54,6 +54,8 @@ export class HourCloser {
   betweenBatches = (): Promise<void> => new Promise<void>((r) => setImmediate(r));
   private timer: { cancel(): void } | null = null;
   private stopped = true;
+  /** The scheduled closeDue() in progress. */
+  private running: Promise<unknown> | null = null;
   private readonly log: Logger;
 
   /**
@@ -100,16 +102,19 @@ export class HourCloser {
     this.schedule();
   }
 
-  stop(): void {
+  /** Stops, and waits for an hour being written: it stops between batches (its progress is saved). */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.timer?.cancel();
     this.timer = null;
+    await this.running;
   }
 
-  /** Writes every hour that has closed by now. */
+  /** Writes every hour that has closed by now (on its schedule: until stopped). */
   async closeDue(): Promise<number> {
     let n = 0;
     while ((this.watermark + 1) * HOUR_MS + GRACE_MS <= this.app.clock.now()) {
+      if (this.running && this.stopped) break;
       await this.close(this.watermark);
       n++;
     }
@@ -122,8 +127,8 @@ export class HourCloser {
     const at = (this.watermark + 1) * HOUR_MS + GRACE_MS + OFF_GRID_MS;
     this.timer = this.app.clock.setTimeout(() => {
       this.timer = null;
-      this.closeDue().catch((e: unknown) => this.log.error('writing the hourly rollups failed', { err: e as Error }))
-        .finally(() => this.schedule());
+      this.running = this.closeDue().catch((e: unknown) => this.log.error('writing the hourly rollups failed', { err: e as Error }))
+        .finally(() => { this.running = null; this.schedule(); });
     }, Math.max(0, at - this.app.clock.now()));
   }
 
@@ -182,6 +187,7 @@ export class HourCloser {
       }, 'group');
       if (last) return;
       await this.betweenBatches(); // checks due meanwhile start between batches
+      if (this.running && this.stopped) return; // stopping: the next start-up goes on from the saved progress
     }
   }
 }

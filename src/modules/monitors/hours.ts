@@ -9,6 +9,7 @@
 // and unknown time is not counted. A tracker per monitor remembers the status and up to when its time has
 // been credited, and the hour closer (hour-close.ts) brings every tracker to the end of an hour before it
 // writes that hour's rollup rows. Credits to hours whose rollups are written already are dropped.
+import type { ByteReader, ByteWriter } from '../../core/store/index.js';
 import type { Aggregate, ResultStatus } from './rollups.js';
 
 /** Hours kept: the 24 of the window plus the one whose rollup row may still be waiting to be written. */
@@ -97,6 +98,11 @@ export class HourRing {
     return this.track.keys();
   }
 
+  /** The monitors with hours or a tracker. */
+  monitors(): Set<number> {
+    return new Set([...this.slots.keys(), ...this.track.keys()]);
+  }
+
   /** The times of one hour, when the ring holds it. */
   timesOf(pk: number, hour: number): { ms_up: number; ms_degraded: number; ms_down: number } | null {
     const s = this.slots.get(pk);
@@ -178,6 +184,61 @@ export class HourRing {
   clear(): void {
     for (const pk of [...this.slots.keys()]) this.drop(pk);
     this.track.clear();
+  }
+
+  // ---- the start-up image (warm-image.ts) ---------------------------------------------------------
+
+  /** Every monitor's cells of hours from `fromHour` on (earlier ones are in monitor_rollups) and the trackers. */
+  writeImage(w: ByteWriter, fromHour: number): void {
+    w.varint(this.slots.size);
+    for (const [pk, s] of this.slots) {
+      w.varint(pk);
+      const cells: number[] = [];
+      for (let i = 0; i < RING_HOURS; i++) {
+        const h = this.hour[s * RING_HOURS + i]!;
+        if (h >= 0 && h >= fromHour) cells.push(s * RING_HOURS + i); // -1: a cell never used
+      }
+      w.varint(cells.length);
+      for (const cell of cells) {
+        w.varint(this.hour[cell]!);
+        for (let i = 0; i < 5; i++) w.varint(this.counts[cell * 5 + i]!);
+        w.f64(this.rtSum[cell]!);
+        for (let i = 0; i < 3; i++) w.f64(this.times[cell * 3 + i]!);
+      }
+    }
+    w.varint(this.track.size);
+    for (const [pk, k] of this.track) { w.varint(pk); w.u8(k.status + 1); w.f64(k.from); w.f64(k.to); }
+  }
+
+  /**
+   * Replaces everything with an image writeImage() made, keeping only hours from `fromHour` on: the
+   * caller adds the earlier ones from monitor_rollups (addHour), as a start-up without an image does.
+   */
+  readImage(r: ByteReader, fromHour: number): void {
+    this.clear();
+    try {
+      for (let n = r.varint(); n > 0; n--) {
+        const pk = r.varint();
+        for (let cells = r.varint(); cells > 0; cells--) {
+          const hour = r.varint();
+          const counts = [r.varint(), r.varint(), r.varint(), r.varint(), r.varint()];
+          const rtSum = r.f64(), times = [r.f64(), r.f64(), r.f64()];
+          if (hour < fromHour) continue;
+          const cell = this.cell(pk, hour);
+          if (cell < 0) continue;
+          this.counts.set(counts, cell * 5);
+          this.rtSum[cell] = rtSum;
+          this.times.set(times, cell * 3);
+        }
+      }
+      for (let n = r.varint(); n > 0; n--) {
+        const pk = r.varint();
+        this.track.set(pk, { status: r.u8() - 1, from: r.f64(), to: r.f64() });
+      }
+    } catch (err) {
+      this.clear();
+      throw err;
+    }
   }
 
   /** The cell of `hour` for this monitor, reset if it held an older hour; -1 when `hour` is older than it. */

@@ -39,9 +39,10 @@ export const monitorsModule: Module = {
     s.service.startScheduler();
     s.retention.start();
     app.onShutdown(async () => {
-      s.service.closer.stop();
+      await s.service.closer.stop();
       await s.retention.stop();
       await s.service.scheduler.stop();
+      await s.service.images.stop(); // after the last result: the image the next start-up reads
     });
   },
 };

@@ -2,7 +2,8 @@
 // into the raw history (results within retention, and any of hours whose rollups are not written yet) and
 // into each monitor's state (the latest entry wins over the table, which holds it only as of its last
 // save), then the hourly counts of the last day: written hours from monitor_rollups, the others from the
-// results just loaded.
+// results just loaded. With a start-up image (warm-image.ts), memory starts as the image and only the
+// entries after it are read; what follows is the same.
 import type { Store } from '../../core/store/types.js';
 import { CHANNEL, readMessage, type MessageVisitor, type MonitorState, type StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';
@@ -10,6 +11,7 @@ import { standingOf } from './history.js';
 import { capMsOf, HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
 import type { Registry } from './live.js';
 import type { Messages } from './messages.js';
+import type { WarmImage } from './warm-image.js';
 import type { MonitorRow, MonitorStatus } from './schemas.js';
 import { KIND } from './rollups.js';
 
@@ -24,6 +26,8 @@ export interface LoadParts {
   now: number;
   /** Results older than this are not loaded, unless their hour's rollups are still to be written. */
   keepFrom: number;
+  /** A checked start-up image to start from. */
+  image?: WarmImage | null;
 }
 
 /** The state fields an entry sets on a monitor's row. */
@@ -55,10 +59,28 @@ interface Last {
   cert: boolean; certTo: number; certAt: number;
 }
 
-export function loadMonitors(p: LoadParts): { entries: number; results: number } {
+export function loadMonitors(p: LoadParts): { entries: number; results: number; image: 'used' | string | null } {
   const { store, registry, history, hours, messages } = p;
   registry.load(store, p.now);
   messages.load(store);
+  let after = 0;
+  let image: 'used' | string | null = null;
+  // Hours before the watermark are read from monitor_rollups, unless the image was taken at the same
+  // watermark: then its cells of those hours are what the rows say (hour-close.ts wrote them from it).
+  let hoursInImage = false;
+  if (p.image) {
+    hoursInImage = p.image.watermark === p.watermark;
+    try {
+      p.image.install({ store, registry, history, hours }, hoursInImage ? -Infinity : p.watermark);
+      after = p.image.lsn;
+      image = 'used';
+    } catch (err) {
+      history.clear(); // rows are set only once the whole image has read well
+      hours.clear();
+      hoursInImage = false;
+      image = `malformed: ${(err as Error).message}`;
+    }
+  }
   const last = new Map<number, Last>();
   const lastOf = (pk: number): Last | undefined => {
     let l = last.get(pk);
@@ -120,7 +142,13 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
   store.readChannel(CHANNEL, (e) => {
     entries++;
     readMessage(e.bytes, e.start, e.end, visitor);
-  });
+  }, after);
+  if (after > 0) {
+    // The image holds monitors deleted since, and results retention has cut since: as if never read.
+    for (const pk of [...history.monitors()]) if (!registry.get(pk)) history.drop(pk);
+    for (const pk of [...hours.monitors()]) if (!registry.get(pk)) hours.forget(pk);
+    history.trim(Math.min(p.keepFrom, p.watermark * HOUR_MS));
+  }
   for (const [pk, l] of last) {
     const row = registry.get(pk)!.row;
     if (l.state) {
@@ -129,17 +157,19 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number }
     }
     if (l.result) applyResult(row, { t: l.t, rt: nullIfNaN(l.rt) }, messages.text(l.msg));
   }
-  // Hours already written: their counts come from the rollup rows.
-  const first = hourOf(p.now) - RING_HOURS + 1;
-  type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number; rt_count: number;
-    ms_up: number; ms_degraded: number; ms_down: number };
-  for (const r of store.all<HourRow>(
-    `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down FROM monitor_rollups
-      WHERE k = ? AND b >= ? AND b < ?`,
-    [KIND.hour, (first * HOUR_MS) / 1000, (p.watermark * HOUR_MS) / 1000])) {
-    if (registry.get(r.m)) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);
+  // Hours already written: their counts come from the rollup rows (unless the image holds them).
+  if (!hoursInImage) {
+    const first = hourOf(p.now) - RING_HOURS + 1;
+    type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number;
+      rt_count: number; ms_up: number; ms_degraded: number; ms_down: number };
+    for (const r of store.all<HourRow>(
+      `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down FROM monitor_rollups
+        WHERE k = ? AND b >= ? AND b < ?`,
+      [KIND.hour, (first * HOUR_MS) / 1000, (p.watermark * HOUR_MS) / 1000])) {
+      if (registry.get(r.m)) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);
+    }
   }
-  return { entries, results };
+  return { entries, results, image };
 }
 
 const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);

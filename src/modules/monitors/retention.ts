@@ -118,8 +118,9 @@ export class RetentionJob {
     stats.results = svc.history.trim(cut);
     // Segments whose results are past retention. What they say of each monitor's state goes into the
     // table first (unless saved since they were written), since their entries may be a monitor's last.
-    stats.segments = await store.dropChannelBefore(CHANNEL, cut, async () => {
+    stats.segments = await store.dropChannelBefore(CHANNEL, cut, async (lastLsn) => {
       if (svc.stateSavedAt() < cut) await svc.saveState();
+      await svc.channelDropping(lastLsn);
     });
 
     const unused = svc.messages.size > DICT_GC_MIN ? svc.messages.unused(svc.history.messageIds()) : [];

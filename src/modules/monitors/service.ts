@@ -22,6 +22,7 @@ import { importLegacyResults } from './import-results.js';
 import { Registry, type LiveMonitor } from './live.js';
 import { loadMonitors } from './load.js';
 import { Messages } from './messages.js';
+import { CHANNEL_DROPPED_TO, readWarmImage, StartupImages } from './warm-image.js';
 import {
   LIMITS, normaliseTags, parseJsonObject, parseTags, MONITOR_COLUMNS,
   type CreateMonitorInput, type IncidentOut, type MonitorDetail, type MonitorOut,
@@ -62,6 +63,10 @@ export class MonitorService {
   readonly hours = new HourRing();
   readonly messages = new Messages();
   readonly closer: HourCloser;
+  /** The start-up image, written at every stop and every few hours (warm-image.ts). */
+  readonly images: StartupImages;
+  /** What start-up did with the image ('none', 'used (...)' or 'not used: why') and how many channel entries it read. */
+  startup = { image: 'none', entries: 0 };
   private readonly store: Store;
   private readonly log: Logger;
   private readonly reads: q.ReadParts;
@@ -81,6 +86,8 @@ export class MonitorService {
       watermark: () => this.closer.watermark,
     };
     this.recorder = new ResultRecorder(app, this);
+    this.images = new StartupImages(app, { store: this.store, registry: this.registry, history: this.history, hours: this.hours },
+      () => this.closer.watermark, this.log);
     this.scheduler = new Scheduler({
       clock: app.clock,
       log: this.log,
@@ -97,13 +104,19 @@ export class MonitorService {
     const imported = await importLegacyResults(this.store);
     await this.closer.load();
     const now = this.now();
+    const retention = monitorConfig(this.app).raw_retention_hours;
+    const image = readWarmImage(this.app.config.dataDir, this.store, retention);
     const got = loadMonitors({
       store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
-      watermark: this.closer.watermark, now, keepFrom: now - monitorConfig(this.app).raw_retention_hours * HOUR,
+      watermark: this.closer.watermark, now, keepFrom: now - retention * HOUR, image: image && 'install' in image ? image : null,
     });
+    // Whether the image served, and why not: a slow start-up says why here.
+    this.startup.entries = got.entries;
+    this.startup.image = !image ? 'none' : 'unused' in image ? `not used: ${image.unused}` : got.image === 'used'
+      ? `used (${image.bytes} bytes, written ${new Date(image.writtenAt).toISOString()})` : `not used: ${got.image}`;
     this.log.info('monitors loaded', {
       monitors: this.registry.size, results: got.results, channel_entries: got.entries, imported_rows: imported,
-      ms: Math.round(performance.now() - t0),
+      startup_image: this.startup.image, ms: Math.round(performance.now() - t0),
     });
   }
 
@@ -111,6 +124,7 @@ export class MonitorService {
   startScheduler(): void {
     this.scheduler.load([...this.registry.all()].map((m) => spec(m.row)));
     this.closer.start();
+    this.images.start();
     const max = monitorConfig(this.app).max_concurrent_checks;
     this.log.info('monitor scheduler started', { monitors: this.registry.size, max_concurrent: max });
     this.warmList();
@@ -483,8 +497,19 @@ export class MonitorService {
       });
       return { deleted, kept_open_incidents: kept };
     }, 'sync');
-    await this.store.dropChannelBefore(CHANNEL, Infinity);
+    await this.store.dropChannelBefore(CHANNEL, Infinity, (lsn) => this.channelDropping(lsn));
     return out;
+  }
+
+  /**
+   * Before channel segments holding entries up to `lastLsn` are deleted: a start-up image older than that
+   * can no longer be completed from the channel (warm-image.ts). 'sync': on disk before the deletion.
+   */
+  async channelDropping(lastLsn: number): Promise<void> {
+    await this.store.write((tx) => {
+      tx.run(`INSERT INTO monitor_meta (key, value) VALUES (?, ?)
+        ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)`, [CHANNEL_DROPPED_TO, lastLsn]);
+    }, 'sync');
   }
 
   /**

@@ -1,0 +1,91 @@
+// One life of the real service on a data directory with a manual clock, for tests that stop and start
+// it on the same files (monitors' storage and start-up image): the first life makes the admin, later
+// ones log in with it. And what the monitors API shows, to compare two starts on the same files.
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/core/clock.js';
+import { monitorsServiceOf } from '../../src/modules/monitors/index.js';
+import { IMAGE_FILE } from '../../src/modules/monitors/warm-image.js';
+import { startTestApp, type TestApp } from './harness.js';
+
+export interface Life { t: TestApp; clock: ManualClock; key: string; api: (method: string, path: string, body?: unknown) => Promise<any> }
+
+export type Admin = { username: string; password: string };
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function life(dir: string, at: number, admin?: Admin): Promise<Life & { admin: Admin }> {
+  const clock = new ManualClock(at);
+  const t = await startTestApp({ dataDir: dir, clock });
+  let key: string;
+  let creds = admin;
+  if (!creds) {
+    const a = await t.admin();
+    key = a.key;
+    creds = { username: a.username, password: a.password };
+  } else {
+    const cookie = await t.login(creds.username, creds.password);
+    key = (await t.request('POST', '/api/api-keys', { cookie, body: { name: `k${at}`, scopes: ['monitors:write'] } })).body.key;
+  }
+  const api = async (method: string, path: string, body?: unknown) => (await t.request(method, path, { key, body })).body;
+  return { t, clock, key, api, admin: creds };
+}
+
+/** Moves the clock and waits until the monitor's results grew to `n`. */
+export async function checked(l: Life, id: string, ms: number, n: number): Promise<void> {
+  l.clock.advance(ms);
+  for (let i = 0; i < 500; i++) {
+    if ((await l.api('GET', `/api/monitors/${id}/results?limit=1`)).total >= n) return;
+    await sleep(10);
+  }
+  throw new Error(`monitor ${id} did not reach ${n} results`);
+}
+
+export async function tempDir(name = 'monitors-storage'): Promise<string> {
+  return mkdtemp(join(tmpdir(), `netprobe-${name}-`));
+}
+
+/** A local HTTP server that answers 'ok' (the target of up monitors). */
+export async function okServer(): Promise<{ url: string; close(): void }> {
+  const web = createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(web.address() as AddressInfo).port}/`, close: () => web.close() };
+}
+
+export const svcOf = (l: Life) => monitorsServiceOf(l.t.service.app)!;
+
+/** Everything the monitors API says that comes from memory: the list, the stats, each monitor and its results. */
+export async function monitorsView(l: Life): Promise<unknown> {
+  const list = (await l.api('GET', '/api/monitors')).monitors as { id: string }[];
+  const out: Record<string, unknown> = { list, stats: await l.api('GET', '/api/monitors/stats'),
+    timeline: await l.api('GET', '/api/monitors/timeline') };
+  for (const m of list) {
+    out[m.id] = { monitor: await l.api('GET', `/api/monitors/${m.id}`),
+      results: await l.api('GET', `/api/monitors/${m.id}/results?limit=500`) };
+  }
+  return out;
+}
+
+/** A start on a copy of `dir` without its start-up image (warm-image.ts): the whole channel read, to compare with. */
+export async function wholeRead(dir: string, at: number, admin: Admin): Promise<unknown> {
+  const copy = await tempDir('whole-read');
+  try {
+    await cp(dir, copy, { recursive: true });
+    await rm(join(copy, IMAGE_FILE), { force: true });
+    const l = await life(copy, at, admin);
+    try {
+      assert.equal(svcOf(l).startup.image, 'none');
+      assert.ok(svcOf(l).startup.entries > 0, 'the whole channel was read');
+      return await monitorsView(l);
+    } finally {
+      await l.t.close({ keepData: true });
+    }
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
+}
+
