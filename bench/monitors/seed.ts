@@ -147,7 +147,7 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
     };
     const app = {
       store: redirect, clock: systemClock, log: Logger.create({ write: () => undefined }),
-      config: { get: () => ({ monitors: monitorsConfig.parse({}) }) },
+      config: { get: () => ({ monitors: monitorsConfig.parse({}) }), dataDir: dir },
     } as unknown as AppContext;
     const svc = new MonitorService(app);
     svc.registry.load(store, base);

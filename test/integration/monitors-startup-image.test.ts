@@ -2,7 +2,8 @@
 // files: a start from the image shows exactly what a start reading the whole channel shows (after a stop,
 // and after a crash that left entries after the image), and an image that no longer fits the database is
 // refused for a whole read: damaged, a database restored from before it, results deleted after it, a
-// longer retention, a crash between recording its id and renaming the file into place.
+// longer retention, an image older than retention, a crash between recording its id and renaming the file
+// into place.
 import assert from 'node:assert/strict';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -132,13 +133,13 @@ test('an image that no longer fits the database is not used, and the whole chann
   await a.t.close({ keepData: true });
 
   /** A copy of the directory, changed by `change`, started: what start-up said of the image. */
-  const startOn = async (change: (copy: string) => Promise<void>, config?: string) => {
+  const startOn = async (change: (copy: string) => Promise<void>, config?: string, at = end + 60_000) => {
     const copy = await tempDir('startup-image');
     copies.push(copy);
     await cp(dir, copy, { recursive: true });
     await change(copy);
     if (config) await writeFile(join(copy, 'config.yaml'), config);
-    const l = await life(copy, end + 60_000, admin);
+    const l = await life(copy, at, admin);
     try {
       const said = svcOf(l).startup.image;
       const got = await view(l);
@@ -179,6 +180,9 @@ test('an image that no longer fits the database is not used, and the whole chann
 
   const longer = await startOn(async () => undefined, 'monitors:\n  raw_retention_hours: 48\n');
   assert.equal(longer.said, 'not used: it kept 24 h of results, the configuration now asks 48 h');
+
+  const late = await startOn(async () => undefined, undefined, end + 25 * HOUR);
+  assert.equal(late.said, 'not used: it is older than 24 h');
 });
 
 test('retention that deletes segments after the image makes it unusable; a stop writes a new one that is used', async (t) => {

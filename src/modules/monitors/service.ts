@@ -105,7 +105,7 @@ export class MonitorService {
     await this.closer.load();
     const now = this.now();
     const retention = monitorConfig(this.app).raw_retention_hours;
-    const image = readWarmImage(this.app.config.dataDir, this.store, retention);
+    const image = readWarmImage(this.app.config.dataDir, this.store, retention, now);
     const got = loadMonitors({
       store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
       watermark: this.closer.watermark, now, keepFrom: now - retention * HOUR, image: image && 'install' in image ? image : null,

@@ -18,7 +18,8 @@
 // - its LSN is not past the database's (a database rolled back);
 // - no channel segment holding entries after it was deleted (monitor_meta `channel_dropped_to`, written
 //   before retention or a history clear deletes segments);
-// - it kept results as long as the configuration now asks.
+// - it kept results as long as the configuration now asks, and is younger than that (an older build that
+//   ran on the files meanwhile keeps no record of what its retention deleted).
 import { randomInt } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,7 +113,7 @@ export async function writeWarmImage(dir: string, p: ImageParts, o: { now: numbe
  * Reads the image and checks it against the database and the configuration: the image, or why it is
  * not used (null when there is none). Leftover temp files of an interrupted write are removed.
  */
-export function readWarmImage(dir: string, store: Store, rawRetentionHours: number): WarmImage | { unused: string } | null {
+export function readWarmImage(dir: string, store: Store, rawRetentionHours: number, now: number): WarmImage | { unused: string } | null {
   for (const f of readdirSync(dir)) {
     if (f.startsWith(`.${IMAGE_FILE}.`) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
   }
@@ -137,6 +138,8 @@ export function readWarmImage(dir: string, store: Store, rawRetentionHours: numb
   }
   if (lsn > store.committedLsn()) return { unused: 'it is newer than the database' };
   if ((meta(store, CHANNEL_DROPPED_TO) ?? 0) > lsn) return { unused: 'check results after it were deleted' };
+  // Older than retention: what an older build's retention deleted since is not recorded (belt and braces).
+  if (now - writtenAt > rawRetentionHours * 3_600_000) return { unused: `it is older than ${rawRetentionHours} h` };
   if (retention < rawRetentionHours) {
     return { unused: `it kept ${retention} h of results, the configuration now asks ${rawRetentionHours} h` };
   }
