@@ -47,7 +47,8 @@ import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
 import { report, type Figures, type FileSizes } from './monitors/report.js';
 import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
 import {
-  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, ListTimer, unitEnvironment, unitNodeFlags, type MonitorBody, type ServiceProc,
+  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, ListTimer, unitEnvironment, unitNodeFlags, VersionTimer,
+  type MonitorBody, type ServiceProc,
 } from './monitors/service.js';
 import { fmtMs, freePort, int, mib, percentile, sleep } from './monitors/util.js';
 
@@ -205,15 +206,18 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const lag = new LagCollector(svc.base, key);
   await lag.poll();
   const lister = new ListTimer(svc.base, key);
+  const versions = new VersionTimer(svc.base);
   say(`service up on the seeded data in ${(startMs / 1000).toFixed(2)} s; measuring for ${MINUTES} min`);
 
   const rss: number[] = [mem0.rssKb];
   const listMs: number[] = [];
+  const versionMs: number[] = [];
   const listing: Interval[] = [];
   let listBytes = 0, maxJournal = files0.journal;
   const endAt = w0 + MINUTES * 60_000;
   let lastReport = w0, lastLagPoll = Date.now();
   while (Date.now() < endAt) {
+    versionMs.push(await versions.time()); // what any request waits at this moment
     const tick = Date.now();
     const r = await lister.time();
     listMs.push(r.ms);
@@ -253,6 +257,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const cb1 = await cpuTimes(svc.pid);
   const b1 = Date.now();
   lister.close();
+  versions.close();
   await lag.poll();
   const hwm = (await memory(svc.pid))!.hwmKb;
   const warnings = svc.lines.filter((l) => / (WARN|ERROR) /.test(l)).length;
@@ -315,6 +320,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
     cpu: { self: cpu1!.self - cpu0!.self, sys: cpu1!.sys - cpu0!.sys, children: cpu1!.children - cpu0!.children },
     checks, checksByType,
     listPolls: listMs.length, listBurstCpuMs: (cpuSum(cb1) - cpuSum(cb0)) / burst.length,
+    version: { p50: percentile(versionMs, 50), p99: percentile(versionMs, 99), max: Math.max(...versionMs) },
     list: { p50: percentile(listMs, 50), p99: percentile(listMs, 99), max: Math.max(...listMs), n: listMs.length,
       burstN: burst.length, burstP50: percentile(burst, 50), burstP99: percentile(burst, 99), bytes: listBytes },
     lag: {

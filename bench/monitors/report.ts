@@ -24,6 +24,8 @@ export interface Figures {
   checksByType: Record<string, number>;
   listPolls: number;
   listBurstCpuMs: number;
+  /** GET /api/version right before each list poll: the wait any request sees at that moment. */
+  version: { p50: number; p99: number; max: number };
   list: { p50: number; p99: number; max: number; n: number; burstN: number; burstP50: number; burstP99: number; bytes: number };
   lag: { window: LagFigures; listing: LagFigures; burst: LagFigures };
   files: { start: FileSizes; end: FileSizes; maxJournal: number; checkpoints: number; segments: { files: number; bytes: number } };
@@ -73,6 +75,8 @@ export function report(f: Figures): string[] {
   row('  CPU share of one core', `${((cpuTotal / (f.windowMin * 60_000)) * 100).toFixed(1)} % (all service work in the window)`);
   row('GET /api/monitors, every poll', `p50 ${fmtMs(f.list.p50)}, p99 ${fmtMs(f.list.p99)}, max ${fmtMs(f.list.max)} ` +
     `(${f.list.n} requests, ${kib(f.list.bytes)})`);
+  row('  GET /api/version just before', `p50 ${fmtMs(f.version.p50)}, p99 ${fmtMs(f.version.p99)}, max ${fmtMs(f.version.max)} ` +
+    '(what any request waited then: the list\'s own share is the difference)');
   row('GET /api/monitors, back to back', `p50 ${fmtMs(f.list.burstP50)}, p99 ${fmtMs(f.list.burstP99)} (${f.list.burstN} requests); ` +
     `${fmtMs(f.listBurstCpuMs)} service CPU each`);
   row('scheduling lag (the scheduler\'s own)', lagText(f.lag.window));

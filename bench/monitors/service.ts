@@ -226,3 +226,44 @@ export class ListTimer {
 
   close(): void { this.sock?.destroy(); this.sock = null; }
 }
+
+/**
+ * GET /api/version on its own keep-alive socket, timed to the last byte: a request that costs the service
+ * next to nothing, polled next to the list, so that what the list's time owes to waiting (the event loop
+ * busy with checks, the machine's other processes) shows apart from what the list itself costs.
+ */
+export class VersionTimer {
+  private sock: Socket | null = null;
+  constructor(private readonly base: string) {}
+
+  async time(): Promise<number> {
+    const { hostname, port } = new URL(this.base);
+    if (!this.sock || this.sock.destroyed) {
+      const sock = connect({ host: hostname, port: Number(port) });
+      await new Promise<void>((resolve, reject) => { sock.once('connect', resolve); sock.once('error', reject); });
+      sock.on('error', () => undefined);
+      this.sock = sock;
+    }
+    const sock = this.sock;
+    return new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      let got = '';
+      const onData = (c: Buffer) => {
+        got += c.toString('latin1');
+        const end = got.indexOf('\r\n\r\n');
+        const length = /\r\ncontent-length: (\d+)/i.exec(got);
+        if (end < 0 || !length) return;
+        if (got.length - end - 4 < Number(length[1])) return;
+        sock.off('data', onData);
+        sock.off('close', closed);
+        resolve(performance.now() - t0);
+      };
+      const closed = () => { sock.off('data', onData); reject(new Error('GET /api/version: the service closed the connection')); };
+      sock.on('data', onData);
+      sock.once('close', closed);
+      sock.write(`GET /api/version HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
+    });
+  }
+
+  close(): void { this.sock?.destroy(); this.sock = null; }
+}

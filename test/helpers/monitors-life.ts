@@ -79,7 +79,6 @@ export async function wholeRead(dir: string, at: number, admin: Admin): Promise<
     const l = await life(copy, at, admin);
     try {
       assert.equal(svcOf(l).startup.image, 'none');
-      assert.ok(svcOf(l).startup.entries > 0, 'the whole channel was read');
       return await monitorsView(l);
     } finally {
       await l.t.close({ keepData: true });

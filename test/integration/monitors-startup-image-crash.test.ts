@@ -36,7 +36,7 @@ test('a kill while the start-up image is written never leaves an image that show
 
   const port = await freePort();
   const said: string[] = [];
-  let used = 0;
+  let used = 0, results = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const writesBeforeKill = 1 + (round % 3);
     const delayMs = Math.floor(Math.random() * 25);
@@ -64,6 +64,7 @@ test('a kill while the start-up image is written never leaves an image that show
       try {
         if (/^used/.test(svcOf(l).startup.image)) used++;
         got = await monitorsView(l);
+        results = Object.values(got as Record<string, { results?: { total: number } }>).reduce((n, v) => n + (v.results?.total ?? 0), 0);
       } finally {
         await l.t.close({ keepData: true });
       }
@@ -72,6 +73,8 @@ test('a kill while the start-up image is written never leaves an image that show
       await rm(copy, { recursive: true, force: true });
     }
   }
-  t.diagnostic(`${ROUNDS} kills; the image served ${used} of the starts after them; the service said at start-up: ${said.join(' | ')}`);
+  t.diagnostic(`${ROUNDS} kills; the image served ${used} of the starts after them (${results} results in the last); ` +
+    `the service said at start-up: ${said.join(' | ')}`);
   assert.ok(said.slice(1).some((s) => s.startsWith('used')), 'the service started from an image at least once');
+  assert.ok(results > 0, 'the last directory held check results');
 });
