@@ -221,3 +221,25 @@ test('retention that deletes segments after the image makes it unusable; a stop 
     await c.t.close({ keepData: true });
   }
 });
+
+test('an image comes every startup_image_hours, none at 0, and a change of the setting applies at once', async (t) => {
+  const dir = await tempDir('startup-image');
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'config.yaml'), 'monitors:\n  startup_image_hours: 0\n');
+  const a = await life(dir, Date.parse('2026-04-05T10:00:00Z'));
+  const written = () => readFile(join(dir, IMAGE_FILE)).then(() => true, () => false);
+  try {
+    a.clock.advance(7 * HOUR);
+    await sleep(100);
+    assert.equal(await written(), false, 'none while the setting is 0');
+    await a.t.service.app.config.update({ monitors: { startup_image_hours: 2 } });
+    a.clock.advance(2 * HOUR - 1000);
+    await sleep(100);
+    assert.equal(await written(), false, 'not before 2 hours');
+    a.clock.advance(1000);
+    for (let i = 0; i < 100 && !(await written()); i++) await sleep(20);
+    assert.equal(await written(), true, '2 hours after the change');
+  } finally {
+    await a.t.close();
+  }
+});

@@ -31,7 +31,9 @@ export const monitorsModule: Module = {
     services.set(app, { service, retention });
     app.routes.add(...monitorRoutes(service));
     app.bus.on('config.changed', ({ keys }) => {
-      if (keys.some((k) => k.startsWith('monitors'))) service.scheduler.setMaxConcurrent(monitorConfig(app).max_concurrent_checks);
+      if (!keys.some((k) => k.startsWith('monitors'))) return;
+      service.scheduler.setMaxConcurrent(monitorConfig(app).max_concurrent_checks);
+      if (keys.includes('monitors.startup_image_hours')) service.images.reschedule();
     });
   },
   start(app: AppContext) {

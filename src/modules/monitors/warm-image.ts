@@ -221,6 +221,13 @@ export class StartupImages {
     return next;
   }
 
+  /** The setting changed: the next image comes that long from now (0: only at stop). */
+  reschedule(): void {
+    this.timer?.cancel();
+    this.timer = null;
+    this.schedule();
+  }
+
   private schedule(): void {
     const hours = monitorConfig(this.app).startup_image_hours;
     if (this.stopped || hours <= 0) return;
