@@ -77,7 +77,7 @@ const EXTRA_ENV = Object.fromEntries((option('env') ?? '').split(/\s+/).filter(B
   return eq > 0 ? [kv.slice(0, eq), kv.slice(eq + 1)] : [kv, ''];
 }));
 /** The scheduler's ring holds the latest 8,192 starts: polled well before 2,000 monitors fill it. */
-const LAG_POLL_MS = 30_000;
+const LAG_POLL_MS = 5_000;
 const TCP_LISTENERS = 8;
 if (!(MINUTES > 0) || COUNTS.some((n) => !Number.isInteger(n) || n < 1) || !(POLL_MS > 0) || !['mixed', 'http', 'ping'].includes(MIX)
   || !(BURST_MS >= 0) || !(CHECKPOINT_MIN >= 0) || !Number.isInteger(ROLLUP_DAYS) || ROLLUP_DAYS < 1 || ROLLUP_DAYS > 365

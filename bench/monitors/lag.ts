@@ -1,6 +1,6 @@
 // Scheduling lag as the service's scheduler records it (GET /api/monitors/scheduler?recent=N: each slot and
-// how late its check started), collected by polling often enough that the scheduler's ring of the latest
-// 8,192 starts never wraps between two polls, and attributed to what the service was doing meanwhile:
+// how late its check started), collected by polling often (every 5 s), each time for the starts since the
+// last poll only, and attributed to what the service was doing meanwhile:
 // answering a GET /api/monitors, writing a checkpoint.
 import { percentile } from './util.js';
 
@@ -17,17 +17,25 @@ export class LagCollector {
   constructor(private readonly base: string, private readonly key: string) {}
 
   async poll(): Promise<void> {
-    const r = await fetch(`${this.base}/api/monitors/scheduler?recent=8192`, { headers: { 'x-api-key': this.key } });
-    if (r.status !== 200) throw new Error(`GET /api/monitors/scheduler: ${r.status} ${await r.text()}`);
-    const body = await r.json() as SchedulerAnswer;
+    // Only the slots since the last poll: the count first, then that many (and a few that start meanwhile).
+    // The whole ring (8,192) is a response of several ms to make, and it delayed the slots it measured.
+    // The first poll only learns the count: what started before it is not measured.
+    const count = (await this.get(0)).lag.checks;
+    if (this.seen < 0 || count === this.seen) { this.seen = count; return; }
+    const body = await this.get(Math.min(8192, count - this.seen + 64));
     const recent = body.recent ?? [];
-    // The samples since the last poll: the scheduler's count tells how many are new.
-    const fresh = this.seen < 0 ? recent.length : Math.min(recent.length, body.lag.checks - this.seen);
-    if (this.seen >= 0 && body.lag.checks - this.seen > recent.length) {
+    const fresh = Math.min(recent.length, body.lag.checks - this.seen);
+    if (body.lag.checks - this.seen > recent.length) {
       throw new Error(`the scheduler's ring wrapped between two polls (${body.lag.checks - this.seen} starts): poll more often`);
     }
     for (const s of recent.slice(recent.length - fresh)) this.samples.push({ slot: Date.parse(s.slot), lag: s.lag_ms });
     this.seen = body.lag.checks;
+  }
+
+  private async get(recent: number): Promise<SchedulerAnswer> {
+    const r = await fetch(`${this.base}/api/monitors/scheduler${recent ? `?recent=${recent}` : ''}`, { headers: { 'x-api-key': this.key } });
+    if (r.status !== 200) throw new Error(`GET /api/monitors/scheduler: ${r.status} ${await r.text()}`);
+    return await r.json() as SchedulerAnswer;
   }
 }
 

@@ -3,20 +3,22 @@
 // same time, for a reader that stops reading for a while, and after a client that went away mid-list.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PIECE, writeJsonList } from '../../src/modules/monitors/stream.js';
+import { PIECE, SLICE_MS, writeJsonList, type ListItems } from '../../src/modules/monitors/stream.js';
 
-/** Items as listLines makes them: JSON values, each but the first with a leading comma. */
-function itemsOf(values: unknown[]): Buffer[] {
-  return values.map((v, i) => Buffer.from(`${i ? ',' : ''}${JSON.stringify(v)}`));
+/** Items as listLines gives them: JSON values; every third left out when `skip` is set. */
+function itemsOf(values: unknown[], skip = false): ListItems & { kept: unknown[] } {
+  const bytes = values.map((v) => Buffer.from(JSON.stringify(v)));
+  const left = (i: number) => skip && i % 3 === 0;
+  return { length: bytes.length, at: (i) => (left(i) ? null : bytes[i]!), kept: values.filter((_, i) => !left(i)) };
 }
 
 let lists: Record<string, unknown[]> = {};
 let finished = 0;
 const server: Server = createServer((req, res) => {
-  const values = lists[req.url!.slice(1)]!;
-  void writeJsonList(res, 'things', itemsOf(values)).then(() => { finished++; });
+  const [name, skip] = req.url!.slice(1).split('?');
+  void writeJsonList(res, 'things', itemsOf(lists[name!]!, skip === 'skip')).then(() => { finished++; });
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const port = (server.address() as AddressInfo).port;
@@ -37,10 +39,11 @@ function get(path: string, pauseMs = 0): Promise<{ status: number; type: string;
 
 const big = (n: number, pad: number) => Array.from({ length: n }, (_, i) => ({ i, name: `thing ${i} é`, pad: 'x'.repeat(pad) }));
 
-test('items spanning many pieces, one larger than a piece, and an empty list come out whole and in order', async () => {
+test('items spanning many pieces, one larger than a piece, an empty list and items left out come out whole and in order', async () => {
   lists = {
     many: big(3000, 500), // about 1.6 MiB: 7 pieces
     huge: [{ a: 1 }, { blob: 'y'.repeat(PIECE + 1000) }, { b: 2 }],
+    exact: [1, 'z'.repeat(PIECE - 2), 'w'.repeat(PIECE - 3), 2], // items of a piece's size and one byte less
     edge: big(1, PIECE - 40), // the first piece ends right at its size
     none: [],
   };
@@ -49,6 +52,9 @@ test('items spanning many pieces, one larger than a piece, and an empty list com
     assert.equal(r.status, 200);
     assert.match(r.type, /^application\/json/);
     assert.deepEqual(JSON.parse(r.body), { things: values }, name);
+    // Every third item left out, the first among them: the commas go between the items kept only.
+    const kept = await get(`/${name}?skip`);
+    assert.deepEqual(JSON.parse(kept.body), { things: itemsOf(values, true).kept }, `${name}, some left out`);
   }
 });
 
@@ -75,4 +81,53 @@ test('a client that goes away mid-list ends the writer; the next lists are whole
   assert.equal(finished, before + 1, 'the writer returned after the client went away');
   lists = { after: big(1500, 300) };
   for (let i = 0; i < 3; i++) assert.deepEqual(JSON.parse((await get('/after')).body), { things: lists.after });
+});
+
+/**
+ * A response whose socket takes every write at once (its callbacks come on the next tick, as node's do for
+ * a write the kernel took whole): the writer then turns the event loop only where it chooses to.
+ */
+function instantResponse(): ServerResponse & { body: () => string } {
+  const parts: Buffer[] = [];
+  const res = {
+    destroyed: false,
+    writeHead: () => res,
+    once: () => res,
+    off: () => res,
+    write: (b: Buffer, cb: (e?: Error) => void) => { parts.push(Buffer.from(b)); process.nextTick(cb); return true; },
+    end: (b: Buffer, cb: () => void) => { parts.push(Buffer.from(b)); process.nextTick(cb); return res; },
+    body: () => Buffer.concat(parts).toString(),
+  };
+  return res as unknown as ServerResponse & { body: () => string };
+}
+
+test('a list lets other work run once it has held the event loop for a slice, and not before', async () => {
+  const values = big(2000, 400); // about 0.9 MiB: 4 pieces
+  const bytes = values.map((v) => Buffer.from(JSON.stringify(v)));
+  const spin = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end) { /* busy */ } };
+
+  // Cheap items: the whole list is written before anything else runs.
+  let turned = false;
+  setImmediate(() => { turned = true; });
+  const quick = instantResponse();
+  await writeJsonList(quick, 'things', { length: bytes.length, at: (i) => bytes[i]! });
+  assert.equal(turned, false, 'a list shorter than a slice did not turn the loop');
+  assert.deepEqual(JSON.parse(quick.body()), { things: values });
+  await new Promise((r) => setImmediate(r));
+
+  // Items slow to make: each piece takes longer than a slice, so a check due meanwhile runs between pieces.
+  turned = false;
+  setImmediate(() => { turned = true; });
+  let askedAfterTurn = -1;
+  const slow = instantResponse();
+  await writeJsonList(slow, 'things', {
+    length: bytes.length,
+    at: (i) => {
+      if (turned && askedAfterTurn < 0) askedAfterTurn = i;
+      if (i % 100 === 0) spin(SLICE_MS / 2);
+      return bytes[i]!;
+    },
+  });
+  assert.ok(askedAfterTurn > 0 && askedAfterTurn < bytes.length, `the loop turned mid-list (first item after it: ${askedAfterTurn})`);
+  assert.deepEqual(JSON.parse(slow.body()), { things: values });
 });

@@ -68,8 +68,9 @@ export class Registry {
     return this.sorted;
   }
 
-  /** Adds a monitor or replaces its row (keeping what the row does not hold). */
-  put(row: MonitorRow): LiveMonitor {
+  /** Adds a monitor or replaces its row (keeping what the row does not hold); the row is copied. */
+  put(given: MonitorRow): LiveMonitor {
+    const row = fastRow(given);
     const old = this.byPk.get(row.pk);
     const m: LiveMonitor = { row, key: row.name.replace(/[A-Z]+/g, (c) => c.toLowerCase()), tags: parseTags(row.tags), shown: null,
       view: null, line: null, prepared: null, parents: old?.parents ?? [], open: old?.open ?? null, closed: old?.closed ?? [] };
@@ -118,6 +119,20 @@ export class Registry {
     if (m.closed.length && m.closed[0]! < since) m.closed = m.closed.filter((t) => t >= since);
     return (m.open ? 1 : 0) + m.closed.length;
   }
+}
+
+/**
+ * The row as an object of one fixed shape. A row as the store reads it is built a column at a time, and
+ * with 21 columns V8 keeps it as a dictionary: each field read was a hash lookup, and the list's check of
+ * 2,000 lines (two fields each) took 0.7 ms instead of 0.1 (measured). Every check reads these rows too.
+ */
+function fastRow(r: MonitorRow): MonitorRow {
+  return {
+    pk: r.pk, id: r.id, name: r.name, target: r.target, check_type: r.check_type, interval_s: r.interval_s, timeout_s: r.timeout_s,
+    failure_threshold: r.failure_threshold, degraded_ms: r.degraded_ms, max_loss_pct: r.max_loss_pct, tags: r.tags, settings: r.settings,
+    status: r.status, fail_streak: r.fail_streak, last_check: r.last_check, last_rt: r.last_rt, last_message: r.last_message,
+    cert_valid_to: r.cert_valid_to, cert_checked_at: r.cert_checked_at, created_at: r.created_at, updated_at: r.updated_at,
+  };
 }
 
 function byName(a: LiveMonitor, b: LiveMonitor): number {

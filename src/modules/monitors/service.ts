@@ -30,6 +30,7 @@ import {
 } from './schemas.js';
 import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
+import type { ListItems } from './stream.js';
 import type { ResultStatus } from './rollups.js';
 import { batchGrid, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
 import { newStandIn, openSettings, sealSettings } from './secrets.js';
@@ -136,10 +137,11 @@ export class MonitorService {
    * lines held that request for about 50 ms and a check due meanwhile up to 40 ms).
    */
   private warmList(): void {
-    const lines = this.listLines()[Symbol.iterator]();
+    const lines = this.listLines();
+    let i = 0;
     const step = () => {
-      for (let i = 0; i < 100; i++) if (lines.next().done) return;
-      setImmediate(step);
+      for (const end = Math.min(i + 100, lines.length); i < end;) lines.at(i++);
+      if (i < lines.length) setImmediate(step);
     };
     setImmediate(step);
   }
@@ -153,7 +155,7 @@ export class MonitorService {
   }
 
   /** The list (GET /api/monitors) as each monitor's line of JSON, made as they are asked for (queries.ts). */
-  listLines(filter: { status?: MonitorStatus; check_type?: CheckType; tag?: string } = {}): Iterable<Buffer> {
+  listLines(filter: { status?: MonitorStatus; check_type?: CheckType; tag?: string } = {}): ListItems {
     return q.listLines(this.reads, this.now(), filter);
   }
 
@@ -547,7 +549,10 @@ export class MonitorService {
     const result = await this.recorder.execute(m, signal);
     if (signal.aborted) return; // paused, deleted, changed or stopping: the result is thrown away
     const applied = await this.recorder.apply(m, result, at, {}, 'group');
-    if (applied) this.recorder.emit(applied);
+    if (!applied) return;
+    this.recorder.emit(applied);
+    const live = this.registry.get(pk); // the same entry unless the monitor was changed meanwhile
+    if (live) q.refreshLine(this.reads, live, this.now());
   }
 }
 
