@@ -61,8 +61,8 @@ compile() {
   log "compiling"
   rm -rf dist
   npx tsc -p tsconfig.build.json
-  # Data files the code reads beside itself: the OID store and the MAC vendor table.
-  (cd src && find . -name '*.json' \( -path '*/oids/*' -o -name 'oui-table.json' \) -exec install -D -m 0644 {} ../dist/src/{} \;)
+  # The data files the code reads beside itself, and dist/src/main.js as one module (start-up: scripts/bundle.mjs).
+  node scripts/bundle.mjs
 }
 
 cmd_start() {

@@ -1,6 +1,6 @@
 // Prints the service's cold-start time, its resident memory when idle, and the latency of one fsynced
 // API write (median and p99 over 1,000 writes). Runs the compiled service (./build.sh bundle or
-// `npx tsc -p tsconfig.build.json` first); falls back to tsx, which it says, since tsx inflates both.
+// `npm run build` first); falls back to tsx, which it says, since tsx inflates both.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -2,7 +2,7 @@
 // OpenAPI document and never read (the attack of issue 12), while one well-behaved client keeps asking
 // for /api/version. Figures: RSS before, at peak and after; the other client's latency p50/p99/max;
 // how many attack connections the server cut. Loopback only; bounded in count and time.
-// Runs the compiled service when dist/ exists (npx tsc -p tsconfig.build.json), else through tsx (says so).
+// Runs the compiled service when dist/ exists (npm run build), else through tsx (says so).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

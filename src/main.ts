@@ -52,6 +52,8 @@ export interface Service {
 }
 
 export async function startService(opts: ServiceOptions = {}): Promise<Service> {
+  // ms since the process started: what loading the code took (tests start several services in one process).
+  const loadedMs = Math.round(performance.now());
   const env = opts.env ?? process.env;
   const clock = opts.clock ?? systemClock;
   const log = Logger.create({ write: opts.logWrite });
@@ -112,7 +114,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<Service> 
         http.server.listen(port, host, () => { http.server.off('error', reject); resolve(); });
       });
       const addr = http.server.address() as AddressInfo;
-      log.info(`netprobe ${app.version} listening on http://${addr.address}:${addr.port}`, { data_dir: config.dataDir });
+      log.info(`netprobe ${app.version} listening on http://${addr.address}:${addr.port}`,
+        { data_dir: config.dataDir, code_loaded_ms: loadedMs, startup_ms: Math.round(performance.now()) });
       // HTTPS beside it (tls.https_port; any free port when HTTP was given port 0, as tests do): a failure is
       // logged and HTTP keeps serving.
       const tlsAddr = await http.listenHttps(host, port === 0);

@@ -17,13 +17,13 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds dist/ (npx tsc -p tsconfig.build.json) when it is missing or older than src/. */
+/** Builds dist/ (npm run build: tsc, then scripts/bundle.mjs) when it is missing or older than src/. */
 export function ensureBuilt(): 'fresh' | 'built' {
   const src = join(process.cwd(), 'src');
   if (existsSync(COMPILED) && newestMtime(join(process.cwd(), 'dist/src')) >= newestMtime(src)) return 'fresh';
-  console.log('building dist/ (npx tsc -p tsconfig.build.json) ...');
-  const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('npx tsc -p tsconfig.build.json failed');
+  console.log('building dist/ (npm run build) ...');
+  const r = spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('npm run build failed');
   return 'built';
 }
 

@@ -1,5 +1,5 @@
-// The service as a real program (node --import tsx src/main.ts), for tests that signal, kill or restart
-// it. The caller's environment minus NETPROBE_CONFIG and the test runner's context, plus `env`; output
+// The service as a real program (node --import tsx src/main.ts, or the build in dist/), for tests that
+// signal, kill or restart it. The caller's environment minus NETPROBE_CONFIG and the test runner's context, plus `env`; output
 // kept as its last lines; a guard SIGKILLs a process that outlives `maxLifeMs` so a test never hangs.
 // `root` runs another checkout instead (an older build: test/helpers/old-build.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,13 +29,16 @@ export interface SpawnOptions {
    * resolv.conf (test/integration/service-dns-failure.test.ts); it must exec node in place, so the pid stays the service's.
    */
   wrap?: string[];
+  /** What node runs: the sources through tsx (default), or the build a probe runs (dist/src/main.js, one module). */
+  entry?: 'src' | 'dist';
 }
 
 export function spawnService(env: Record<string, string>, opts: SpawnOptions = {}): ServiceProgram {
   const full: NodeJS.ProcessEnv = { ...process.env };
   delete full.NETPROBE_CONFIG;
   delete full.NODE_TEST_CONTEXT;
-  const [program, ...args] = [...(opts.wrap ?? []), process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const main = opts.entry === 'dist' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const [program, ...args] = [...(opts.wrap ?? []), process.execPath, ...main];
   const proc = spawn(program!, args, {
     // HTTPS off unless asked for: programs started side by side would each try to take 8443.
     cwd: opts.root ?? ROOT, env: { NETPROBE_HTTPS_PORT: '0', ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
