@@ -47,12 +47,14 @@ export class RouteRegistry implements Routes {
   private list: AnyRoute[] = [];
   /** The routes, in list order, with their paths split, by segment count: a request is compared with its length's only. */
   private byLength = new Map<number, { route: AnyRoute; pattern: string[] }[]>();
+  /** Method and pattern (parameters unnamed) of each route, to refuse one declared twice. */
+  private keys = new Set<string>();
 
   add(...defs: AnyRoute[]): void {
     for (const def of defs) {
       if (!def.path.startsWith('/api/')) throw new Error(`route ${def.path}: paths start with /api/`);
-      if (this.list.some((r) => r.method === def.method && samePattern(r.path, def.path)))
-        throw new Error(`route ${def.method} ${def.path} is declared twice`);
+      const key = `${def.method} ${patternKey(def.path)}`;
+      if (this.keys.has(key)) throw new Error(`route ${def.method} ${def.path} is declared twice`);
       if (def.auth !== 'none' && def.auth !== 'user' && !def.admin && !def.scope)
         throw new Error(`route ${def.method} ${def.path} needs a scope, admin: true or auth`);
       if (def.authRequiredIf && (def.auth !== 'none' || !def.scope))
@@ -62,6 +64,7 @@ export class RouteRegistry implements Routes {
         if (!def.scope.endsWith(want)) throw new Error(`route ${def.method} ${def.path}: a ${def.method} needs a ${want} scope`);
       }
       this.list.push(def);
+      this.keys.add(key);
     }
     this.list.sort(compareRoutes);
     this.byLength.clear();
@@ -119,9 +122,9 @@ function matchSegments(pattern: string[], segs: string[]): Record<string, string
   return params;
 }
 
-function samePattern(a: string, b: string): boolean {
-  const norm = (p: string) => splitPath(p).map((s) => (s.startsWith(':') ? ':' : s)).join('/');
-  return norm(a) === norm(b);
+/** A path pattern with its parameters unnamed: /api/monitors/:id and /api/monitors/:monitor are one route. */
+function patternKey(p: string): string {
+  return splitPath(p).map((s) => (s.startsWith(':') ? ':' : s)).join('/');
 }
 
 function compareRoutes(a: AnyRoute, b: AnyRoute): number {
