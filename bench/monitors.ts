@@ -270,8 +270,11 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   svc = await start();
   const loaded = /monitors loaded (\{.*\})/.exec(svc.lines.find((l) => l.includes('monitors loaded')) ?? '');
   const said = loaded ? JSON.parse(loaded[1]!) as { startup_image: string; ms: number; channel_entries: number } : null;
+  const listening = /listening on \S+ (\{.*\})/.exec(svc.lines.find((l) => l.includes(' listening on http')) ?? '');
+  const up = listening ? JSON.parse(listening[1]!) as { code_loaded_ms?: number; startup_ms?: number } : {};
   const restart = { ms: svc.readyAt - svc.spawnedAt, image: said?.startup_image ?? '?', loadMs: said?.ms ?? NaN,
-    entries: said?.channel_entries ?? NaN, rss: (await memory(svc.pid))!.rssKb * 1024 };
+    entries: said?.channel_entries ?? NaN, rss: (await memory(svc.pid))!.rssKb * 1024,
+    codeMs: up.code_loaded_ms ?? NaN, listeningMs: up.startup_ms ?? NaN };
   say(`restarted in ${(restart.ms / 1000).toFixed(2)} s (start-up image: ${restart.image})`);
   await stop();
 

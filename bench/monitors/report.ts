@@ -15,7 +15,8 @@ export interface Figures {
   seed: SeedInfo;
   startMs: number;
   /** The start after the measured run's stop, from the start-up image that stop wrote. */
-  restart: { ms: number; image: string; loadMs: number; entries: number; rss: number };
+  /** codeMs, listeningMs: from the service's "listening" line (ms since its process started). */
+  restart: { ms: number; image: string; loadMs: number; entries: number; rss: number; codeMs: number; listeningMs: number };
   windowMin: number;
   /** hwm: VmHWM at the window's end (start-up included); hwmBurst: after the back-to-back lists. */
   rss: { start: number; max: number; end: number; hwm: number; hwmBurst: number };
@@ -65,6 +66,7 @@ export function report(f: Figures): string[] {
   row('start on the seeded data', `${(f.startMs / 1000).toFixed(2)} s to the first answer (the whole results channel read)`);
   row('restart after a stop', `${(f.restart.ms / 1000).toFixed(2)} s to the first answer; monitors loaded in ${fmtMs(f.restart.loadMs)} ` +
     `(${int(f.restart.entries)} channel entries; start-up image ${f.restart.image}); RSS ${mib(f.restart.rss)}`);
+  row('  of which', `code loaded after ${fmtMs(f.restart.codeMs)}, listening after ${fmtMs(f.restart.listeningMs)} (the service's own clock)`);
   row('resident memory (VmRSS)', `start ${mib(f.rss.start)}, max ${mib(f.rss.max)}, end ${mib(f.rss.end)}; VmHWM ${mib(f.rss.hwm)}, ` +
     `${mib(f.rss.hwmBurst)} after the back-to-back lists`);
   row('checks in the window', `${int(f.checks)} (${types.map((t) => `${int(f.checksByType[t] ?? 0)} ${t}`).join(', ')}), ` +
