@@ -124,6 +124,8 @@ class SqlJsStore implements Store {
   private tail: Promise<void> = Promise.resolve();
   private queuedFlush: Promise<void> | null = null;
   private queuedCheckpoint: Promise<void> | null = null;
+  /** A checkpoint is running (the age timer leaves it alone). */
+  private checkpointing = false;
   private groupTimer: NodeJS.Timeout | null = null;
   private ageTimer: NodeJS.Timeout | null = null;
   private closing: Promise<void> | null = null;
@@ -610,6 +612,16 @@ class SqlJsStore implements Store {
    */
   private async runCheckpoint(): Promise<void> {
     if (!this.journal || this.state === 'closed') return;
+    this.checkpointing = true;
+    try {
+      await this.checkpointNow();
+    } finally {
+      this.checkpointing = false;
+    }
+  }
+
+  private async checkpointNow(): Promise<void> {
+    const journal = this.journal!;
     const t0 = performance.now();
     const x = this.lsn;
     const at = new Date(this.now()).toISOString();
@@ -653,7 +665,7 @@ class SqlJsStore implements Store {
     this.oldestUncheckpointed = this.pending[0]?.committedAt ?? null;
     for (const r of covered) r.waiter?.resolve();
     try {
-      await this.journal.reset();
+      await journal.reset();
       this.encoder.reset();
       this.counters.journal_records = 0;
       if (this.ioError) this.log('info', 'journal recovered by a checkpoint');
@@ -733,6 +745,9 @@ class SqlJsStore implements Store {
 
   private onAgeTick(): void {
     if (this.state !== 'open') return;
+    // One running still sees the age it was started for (oldestUncheckpointed moves when it ends): asking
+    // again would queue a second full snapshot behind it (seen when a checkpoint outlasted a tick).
+    if (this.checkpointing) return;
     const due = this.oldestUncheckpointed !== null && this.now() - this.oldestUncheckpointed >= this.bounds().age_ms;
     if (due || this.ioError) {
       this.checkpoint().catch((err: unknown) => this.log('warn', 'timed checkpoint failed', { error: errMessage(err) }));
