@@ -9,8 +9,10 @@
 // (rollups.ts addToRollups). An hour closes GRACE_MS after it ends, when every check that started in it
 // has finished (a check gives up after its timeout, at most 300 s, plus 3 s).
 //
-// An hour is written CLOSE_BATCH monitors at a time (in pk order), each batch its own write: in one write,
-// 2,000 monitors held the event loop for about 160 ms and started 55 checks more than 20 ms late. While
+// An hour is written a batch of monitors at a time (in pk order), each batch its own write: in one write,
+// 2,000 monitors held the event loop for about 160 ms and started 55 checks more than 20 ms late. Batches
+// of a fixed 100 still held it 15-16 ms each, and the first (code not yet compiled) about 100 ms, so each
+// batch is sized from the last one's time to take about CLOSE_SLICE_MS, starting small. While
 // an hour closes, monitor_meta's `rollups_closing_hour` / `rollups_closing_through` say which monitors'
 // rows are written (a crash resumes after them instead of adding the hour to their day rows twice), and
 // a late result of those monitors goes into their rows directly, as for hours before the watermark.
@@ -30,8 +32,12 @@ export const GRACE_MS = 6 * 60_000;
  * checks 26 ms late (bench/monitors at 2,000 monitors).
  */
 export const OFF_GRID_MS = 500;
-/** Monitors per write while an hour closes (a few ms each on this machine). */
+/** Monitors per write while an hour closes, at most. */
 export const CLOSE_BATCH = 100;
+/** The first write's monitors, while nothing tells yet how long one takes (its code is not compiled yet either). */
+export const FIRST_BATCH = 2;
+/** What one write should hold the event loop for, about (ms). */
+export const CLOSE_SLICE_MS = 4;
 const WATERMARK = 'rollups_written_to';
 const CLOSING_HOUR = 'rollups_closing_hour';
 const CLOSING_THROUGH = 'rollups_closing_through';
@@ -49,7 +55,7 @@ export class HourCloser {
   watermark = 0;
   /** While the watermark's hour is written batch by batch: the highest monitor pk whose rows are written. */
   private closing: { hour: number; through: number } | null = null;
-  /** Monitors per write, and what runs between two writes (tests hold the closing there). */
+  /** Monitors per write at most, and what runs between two writes (tests hold the closing there). */
   batch = CLOSE_BATCH;
   betweenBatches = (): Promise<void> => new Promise<void>((r) => setImmediate(r));
   private timer: { cancel(): void } | null = null;
@@ -141,24 +147,24 @@ export class HourCloser {
     const b = from / 1000, day = bucketStart(KIND.day, from);
     const after = this.closing?.hour === hour ? this.closing.through : -Infinity;
     const pks = [...new Set([...this.history.monitors(), ...this.hours.tracked()])].filter((pk) => pk > after).sort((x, y) => x - y);
-    for (let i = 0; ; i += this.batch) {
-      const batch = pks.slice(i, i + this.batch);
-      const last = i + this.batch >= pks.length;
+    let size = Math.min(this.batch, FIRST_BATCH);
+    for (let i = 0; ;) {
+      const batch = pks.slice(i, i + size);
+      i += batch.length;
+      const last = i >= pks.length;
+      const t0 = performance.now();
       await this.app.store.write((tx) => {
-        if (i === 0) {
-          // Every status counts up to the end of the hour (as long as it counts: hours.ts), then the hour's time is whole.
-          for (const pk of [...this.hours.tracked()]) {
-            const cap = this.capOf(pk);
-            if (cap != null) this.hours.advance(pk, to + 1, cap);
-          }
-        }
         const hours: unknown[][] = [];
         const days = new Map(tx.all<RollupRow>(
           `SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
              FROM monitor_rollups WHERE k = ? AND b = ? AND m IN (SELECT value FROM json_each(?))`,
           [KIND.day, day, JSON.stringify(batch)]).map((r) => [r.m, totalsOf(expandRollup(r))]));
         for (const pk of batch) {
-          if (this.capOf(pk) == null) continue;
+          const cap = this.capOf(pk);
+          if (cap == null) continue;
+          // Its status counts up to the end of the hour (as long as it counts: hours.ts), then the hour's time is
+          // whole. A result since the hour's end did this already (observe() credits up to the result).
+          this.hours.advance(pk, to + 1, cap);
           const h = emptyTotals();
           // Manual checks count in no figure (results.ts).
           this.history.forEach(pk, (r) => { if (!r.manual) add(h, r.status, r.rt); }, from, to);
@@ -186,10 +192,17 @@ export class HourCloser {
         }
       }, 'group');
       if (last) return;
+      // A group write returns at commit, in this turn: its time is the event loop's.
+      size = nextCloseBatch(batch.length, performance.now() - t0, this.batch);
       await this.betweenBatches(); // checks due meanwhile start between batches
       if (this.running && this.stopped) return; // stopping: the next start-up goes on from the saved progress
     }
   }
+}
+
+/** The next batch: as many monitors as fit in CLOSE_SLICE_MS at the pace of the last batch (`done` in `tookMs`), 1 to `max`. */
+export function nextCloseBatch(done: number, tookMs: number, max: number): number {
+  return Math.max(1, Math.min(max, Math.floor((done * CLOSE_SLICE_MS) / Math.max(tookMs, 0.001))));
 }
 
 function setWatermark(tx: Tx, hour: number): void {
