@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { GRACE_MS, OFF_GRID_MS } from '../../src/modules/monitors/hour-close.js';
 import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
+import { START_GRID_MS } from '../../src/modules/monitors/scheduler.js';
 import type { MonitorBusEvent } from '../../src/modules/monitors/contracts.js';
 import { startTestApp, type TestApp, assertProblem } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
@@ -357,10 +358,11 @@ describe('status, incidents and events', () => {
     const open = (await api('GET', `/api/monitors/${m.id}`)).body.stats;
     assert.equal(open.checks_24h, 2);
     assert.equal(open.uptime_30d, 100);
-    // The hour closes 6 minutes (and half a second, off the ping grid) after it ends: checks that started
-    // in it have finished by then.
+    // The hour closes 6 minutes (and 525 ms, off the checks' grids) after it ends: checks that started
+    // in it have finished by then. The clock goes on to the next point of the grid, where the later tests
+    // create monitors whose next checks they expect exactly an interval later.
     const closes = (Math.floor(clock.now() / 3600_000) + 1) * 3600_000 + GRACE_MS + OFF_GRID_MS;
-    clock.advance(closes - clock.now());
+    clock.advance(Math.ceil(closes / START_GRID_MS) * START_GRID_MS - clock.now());
     for (let i = 0; i < 200 && rows().length < 2; i++) await sleep(10);
     // No minute rollups: a minute of a monitor checked every 60 s is its raw result.
     assert.deepEqual(rows(), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);

@@ -248,7 +248,7 @@ test('a result of an hour whose rollups are written goes into them (a clock step
     await checked(a, id, 0, 1);
     const rows = () => a.t.service.app.store.all<{ k: number; checks: number }>(
       'SELECT r.k, r.checks FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? ORDER BY r.k', [id]);
-    a.clock.advance(7 * 60_000 + 1000); // 11:06:01: the 10:00 hour closes (at 11:06:00.5, off the ping grid)
+    a.clock.advance(7 * 60_000 + 1000); // 11:06:01: the 10:00 hour closes (at 11:06:00.525, off the checks' grids)
     for (let i = 0; i < 200 && !rows().length; i++) await sleep(10);
     assert.deepEqual(rows(), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }]);
     a.clock.advance(-7 * 60_000 - 1000 + 30_000); // 10:59:30 again
@@ -291,7 +291,7 @@ test('an hour closes a batch of monitors at a time; a late result of a written m
   a.clock.advance(8 * 60_000); // 11:06:00.000: a point of every ping grid, so not yet
   await sleep(50);
   assert.equal(closing, false, 'the closing does not start on a whole second');
-  a.clock.advance(1000); // 11:06:01: the 10:00 hour has closed (at 11:06:00.5)
+  a.clock.advance(1000); // 11:06:01: the 10:00 hour has closed (at 11:06:00.525)
   await held;
   assert.deepEqual(rows(a, ids[0]!), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }], 'the first monitor is written');
   assert.deepEqual(rows(a, ids[1]!), [], 'the second is not yet');

@@ -9,7 +9,9 @@ import {
   bucketLower, bucketOf, bucketStart, bucketUpper, decodeHist, emptyHist, encodeHist, HIST_BUCKETS, KIND, quantile,
   toRtUnits, uptimePct, windowStart,
 } from '../../src/modules/monitors/rollups.js';
-import { batchGrid, phaseOf, phaseSlot, restartPlan, Scheduler, type ScheduleSpec } from '../../src/modules/monitors/scheduler.js';
+import {
+  batchGrid, gridOf, phaseOf, phaseSlot, restartPlan, Scheduler, START_GRID_MS, type ScheduleSpec,
+} from '../../src/modules/monitors/scheduler.js';
 import { nextState, type MachineState } from '../../src/modules/monitors/service.js';
 
 const quiet = Logger.create({ write: () => {} });
@@ -245,7 +247,7 @@ describe('scheduler', () => {
     const h = harness({ max: 1, durationMs: 3000 });
     const now = h.clock.now();
     // Checked before, at different moments: their next slots round to the same point of the grid.
-    h.sched.load([1, 2, 3].map((pk) => ({ ...spec(pk, 60, now - 55_000 + pk * 700), alignMs: 10_000 })));
+    h.sched.load([1, 2, 3].map((pk) => ({ ...spec(pk, 60, now - 55_000 + pk * 700), alignMs: 10_000, batched: true })));
     h.sched.add(spec(9, 60)); // an http check, holding the only place under the cap
     h.clock.advance(0);
     h.clock.advance(10_000);
@@ -254,12 +256,39 @@ describe('scheduler', () => {
     assert.equal(new Set(batch.map((s) => s.at)).size, 1, 'in the same turn');
     assert.equal(batch[0]!.at % 10_000, 0, 'on the grid');
     // One created later is checked at once, then goes onto the grid.
-    h.sched.add({ ...spec(4, 60), alignMs: 10_000 });
+    h.sched.add({ ...spec(4, 60), alignMs: 10_000, batched: true });
     h.clock.advance(1234);
     for (let i = 0; i < 70; i++) { h.clock.advance(1000); await h.settle(); }
     const four = h.starts.filter((s) => s.pk === 4).map((s) => s.at);
     assert.equal(four.length, 2);
     assert.equal(four[1]! % 10_000, 0);
+  });
+
+  test('other checks sit on the start grid: those due at one point start in one turn, under the cap', async () => {
+    assert.equal(gridOf(60_000, false), START_GRID_MS);
+    assert.equal(gridOf(60_000, true), batchGrid(60_000));
+    assert.equal(gridOf(START_GRID_MS * 3 + 1, false), 0, 'no grid that does not divide the interval');
+    const h = harness({ max: 2, durationMs: 5 });
+    const now = h.clock.now();
+    const grid = { alignMs: START_GRID_MS };
+    // Checked before, 10 ms apart: their next slots round to one point of the grid.
+    h.sched.load([1, 2, 3].map((pk) => ({ ...spec(pk, 60, now - 55_000 + pk * 10), ...grid })));
+    h.clock.advance(5000 + 100);
+    assert.equal(h.starts.length, 2, 'the cap still holds');
+    assert.equal(h.starts[0]!.at, h.starts[1]!.at, 'in the same turn');
+    assert.equal(h.starts[0]!.at % START_GRID_MS, 0, 'on the grid');
+    await h.settle();
+    h.clock.advance(10);
+    await h.settle();
+    assert.equal(h.starts.length, 3, 'the third when a place frees');
+    // A new monitor is checked at once, off the grid, then goes onto it.
+    h.sched.add({ ...spec(4, 60), ...grid });
+    h.clock.advance(7);
+    for (let i = 0; i < 70; i++) { h.clock.advance(1000); await h.settle(); }
+    const four = h.starts.filter((s) => s.pk === 4).map((s) => s.at);
+    assert.equal(four.length, 2);
+    assert.notEqual(four[0]! % START_GRID_MS, 0);
+    assert.equal(four[1]! % START_GRID_MS, 0);
   });
 
   test('the scheduler records how late each check started after its slot', () => {
@@ -304,7 +333,7 @@ describe('scheduler', () => {
     // Spread to the millisecond, so that checks do not wait for each other; batched ones keep to their grid.
     const many = restartPlan(Array.from({ length: 600 }, (_, i) => spec(1000 + i, 60, now - 3600_000 - i * 7)), now + 123);
     assert.equal(new Set(many.values()).size, 600, 'overdue monitors each get their own moment');
-    const pingSpecs = Array.from({ length: 60 }, (_, i) => ({ ...spec(2000 + i, 60, now - 3600_000 - i * 7), alignMs: 10_000 }));
+    const pingSpecs = Array.from({ length: 60 }, (_, i) => ({ ...spec(2000 + i, 60, now - 3600_000 - i * 7), alignMs: 10_000, batched: true }));
     const pings = restartPlan(pingSpecs, now + 123);
     assert.ok([...pings.values()].every((d) => d % 10_000 === 0), 'batched: on the grid');
     assert.ok(new Set(pings.values()).size <= 7, 'batched overdue monitors share the grid\'s points');

@@ -27,11 +27,11 @@ import {
 
 export const GRACE_MS = 6 * 60_000;
 /**
- * The closing starts this long after a whole second: batched (ping) checks sit on a grid of whole seconds
- * (scheduler.ts), and a first batch that started on the same millisecond as a grid point started 55 ping
- * checks 26 ms late (bench/monitors at 2,000 monitors).
+ * The closing starts this long after a whole second, between two points of every check's grid (scheduler.ts:
+ * whole seconds for ping, START_GRID_MS for the others): a first batch that started on the same
+ * millisecond as a grid point started 55 ping checks 26 ms late (bench/monitors at 2,000 monitors).
  */
-export const OFF_GRID_MS = 500;
+export const OFF_GRID_MS = 525;
 /** Monitors per write while an hour closes, at most. */
 export const CLOSE_BATCH = 100;
 /** The first write's monitors, while nothing tells yet how long one takes (its code is not compiled yet either). */

@@ -32,7 +32,7 @@ import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
 import type { ListItems } from './stream.js';
 import type { ResultStatus } from './rollups.js';
-import { batchGrid, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
+import { gridOf, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
 import { newStandIn, openSettings, sealSettings } from './secrets.js';
 
 export { nextState, type MachineState, type Transition } from './state.js';
@@ -48,8 +48,9 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function spec(row: MonitorRow): ScheduleSpec {
   const intervalMs = row.interval_s * 1000;
   // Batched checks (ping: one fping per batch) sit on a grid of a few seconds, so that many fall due together.
+  const batched = CHECKS[row.check_type]?.batched ?? false;
   return { pk: row.pk, id: row.id, intervalMs, lastCheck: row.last_check, paused: row.status === 'paused',
-    alignMs: CHECKS[row.check_type]?.batched ? batchGrid(intervalMs) : 0 };
+    alignMs: gridOf(intervalMs, batched), batched };
 }
 
 const stateOf = (row: MonitorRow): MonitorState => ({ status: row.status, fail_streak: row.fail_streak });
