@@ -216,6 +216,8 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   let listBytes = 0, maxJournal = files0.journal;
   const endAt = w0 + MINUTES * 60_000;
   let lastReport = w0, lastLagPoll = Date.now();
+  let minuteCpu = cpu0!.self + cpu0!.children, minuteChecks = lag.checks;
+  const cpuPerMinute: number[] = [];
   while (Date.now() < endAt) {
     versionMs.push(await versions.time()); // what any request waits at this moment
     const tick = Date.now();
@@ -230,7 +232,16 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
     if (Date.now() - lastLagPoll >= LAG_POLL_MS) { await lag.poll(); lastLagPoll = Date.now(); }
     if (Date.now() - lastReport >= 60_000) {
       lastReport = Date.now();
-      say(`  ${((Date.now() - w0) / 60_000).toFixed(1)} min: RSS ${mib(m.rssKb * 1024)}, list ${fmtMs(r.ms)}, journal ${mib(maxJournal)}`);
+      // CPU per check over the last minute (service and fping, list polls included): shows how the window's
+      // first minutes (JIT, the garbage of a start-up that read the whole channel) differ from the rest.
+      await lag.poll(); lastLagPoll = Date.now();
+      const c = await cpuTimes(svc.pid);
+      const cpuNow = c ? c.self + c.children : NaN;
+      const perCheck = (cpuNow - minuteCpu) / Math.max(1, lag.checks - minuteChecks);
+      cpuPerMinute.push(perCheck);
+      minuteCpu = cpuNow; minuteChecks = lag.checks;
+      say(`  ${((Date.now() - w0) / 60_000).toFixed(1)} min: RSS ${mib(m.rssKb * 1024)}, list ${fmtMs(r.ms)}, journal ${mib(maxJournal)}, ` +
+        `CPU ${perCheck.toFixed(2)} ms/check this minute`);
     }
     await sleep(Math.max(0, Math.min(endAt - Date.now(), POLL_MS - (Date.now() - tick))));
   }
@@ -320,7 +331,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   return {
     n, mix: MIX, mixCounts: mix, createMs, seed, startMs, restart, windowMin: (w1 - w0) / 60_000,
     rss: { start: mem0.rssKb * 1024, max: Math.max(...rss) * 1024, end: mem1.rssKb * 1024, hwm: hwmWindow * 1024, hwmBurst: hwm * 1024 },
-    cpu: { self: cpu1!.self - cpu0!.self, sys: cpu1!.sys - cpu0!.sys, children: cpu1!.children - cpu0!.children },
+    cpu: { self: cpu1!.self - cpu0!.self, sys: cpu1!.sys - cpu0!.sys, children: cpu1!.children - cpu0!.children }, cpuPerMinute,
     checks, checksByType,
     listPolls: listMs.length, listBurstCpuMs: (cpuSum(cb1) - cpuSum(cb0)) / burst.length,
     version: { p50: percentile(versionMs, 50), p99: percentile(versionMs, 99), max: Math.max(...versionMs) },

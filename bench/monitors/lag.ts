@@ -14,6 +14,9 @@ export class LagCollector {
   readonly samples: LagSample[] = [];
   private seen = -1;
 
+  /** Checks the scheduler had started at the last poll (-1 before the first). */
+  get checks(): number { return this.seen; }
+
   constructor(private readonly base: string, private readonly key: string) {}
 
   async poll(): Promise<void> {

@@ -21,6 +21,8 @@ export interface Figures {
   /** hwm: VmHWM at the window's end (start-up included); hwmBurst: after the back-to-back lists. */
   rss: { start: number; max: number; end: number; hwm: number; hwmBurst: number };
   cpu: { self: number; sys: number; children: number };
+  /** CPU per check (service and fping, list polls included) in each whole minute of the window. */
+  cpuPerMinute: number[];
   checks: number;
   checksByType: Record<string, number>;
   listPolls: number;
@@ -74,6 +76,9 @@ export function report(f: Figures): string[] {
   row('CPU per check', `${fmtMs((cpuTotal - listCpu) / f.checks)} (service ${(f.cpu.self / 1000).toFixed(1)} s, of which ` +
     `${(f.cpu.sys / 1000).toFixed(1)} s system, + fping children ${(f.cpu.children / 1000).toFixed(1)} s, ` +
     `less ${f.listPolls} list polls x ${fmtMs(f.listBurstCpuMs)}, over ${int(f.checks)} checks)`);
+  if (f.cpuPerMinute.length) {
+    row('  minute by minute', `${f.cpuPerMinute.map((v) => v.toFixed(2)).join(', ')} ms (list polls included)`);
+  }
   row('  CPU share of one core', `${((cpuTotal / (f.windowMin * 60_000)) * 100).toFixed(1)} % (all service work in the window)`);
   row('GET /api/monitors, every poll', `p50 ${fmtMs(f.list.p50)}, p99 ${fmtMs(f.list.p99)}, max ${fmtMs(f.list.max)} ` +
     `(${f.list.n} requests, ${kib(f.list.bytes)})`);
