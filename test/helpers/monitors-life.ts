@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/core/clock.js';
+import type { AppContext } from '../../src/core/context.js';
+import { GRACE_MS } from '../../src/modules/monitors/hour-close.js';
+import { HOUR_MS } from '../../src/modules/monitors/hours.js';
 import { monitorsServiceOf } from '../../src/modules/monitors/index.js';
 import { IMAGE_FILE } from '../../src/modules/monitors/warm-image.js';
 import { startTestApp, type TestApp } from './harness.js';
@@ -33,6 +36,20 @@ export async function life(dir: string, at: number, admin?: Admin): Promise<Life
   }
   const api = async (method: string, path: string, body?: unknown) => (await t.request(method, path, { key, body })).body;
   return { t, clock, key, api, admin: creds };
+}
+
+/**
+ * Waits until the hour closer has written every hour that has closed by the app's clock. It writes a few
+ * monitors a write and yields between writes, so after the clock jumps a day it is still at work when
+ * the test goes on; retention keeps the raw results of the hours not yet written.
+ */
+export async function hoursWritten(app: AppContext): Promise<void> {
+  const closer = monitorsServiceOf(app)!.closer;
+  for (let i = 0; i < 1000; i++) {
+    if ((closer.watermark + 1) * HOUR_MS + GRACE_MS > app.clock.now()) return;
+    await sleep(10);
+  }
+  throw new Error(`the hour closer is still at ${new Date(closer.watermark * HOUR_MS).toISOString()}`);
 }
 
 /** Moves the clock and waits until the monitor's results grew to `n`. */

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { monitorsRetentionOf } from '../../src/modules/monitors/index.js';
 import { IMAGE_FILE } from '../../src/modules/monitors/warm-image.js';
 import {
-  checked, life, monitorsView as view, okServer, svcOf, tempDir, wholeRead, type Admin, type Life,
+  checked, hoursWritten, life, monitorsView as view, okServer, svcOf, tempDir, wholeRead, type Admin, type Life,
 } from '../helpers/monitors-life.js';
 
 const MIN = 60_000;
@@ -192,6 +192,8 @@ test('retention that deletes segments after the image makes it unusable; a stop 
   // Only the image written here (the clock moves a day: images every few hours would come after retention).
   await writeFile(join(dir, 'config.yaml'), 'monitors:\n  startup_image_hours: 0\n');
   const a = await history(dir, Date.parse('2026-04-04T09:50:00Z'));
+  let aOpen = true;
+  t.after(async () => { if (aOpen) await a.t.close(); }); // a failed assertion must not leave the service running
   await svcOf(a).images.write('interval');
   const [up] = a.ids;
   const n = (await a.api('GET', `/api/monitors/${up}/results?limit=1`)).total as number;
@@ -199,6 +201,7 @@ test('retention that deletes segments after the image makes it unusable; a stop 
   await a.t.service.app.store.checkpoint(); // a segment with entries after the image
   for (const id of [a.ids[0], a.ids[1], a.ids[4]]) await a.api('POST', `/api/monitors/${id}/pause`); // no more checks
   a.clock.advance(26 * HOUR);
+  await hoursWritten(a.t.service.app);
   const retention = monitorsRetentionOf(a.t.service.app)!;
   await retention.runOnce();
   await retention.runOnce();
@@ -206,6 +209,7 @@ test('retention that deletes segments after the image makes it unusable; a stop 
   await a.t.service.app.store.flush();
   await cp(dir, copy, { recursive: true }); // a crash: the image is the one from before retention
   const at = a.clock.now() + 10_000;
+  aOpen = false;
   await a.t.close({ keepData: true });
 
   const b = await life(copy, at, a.admin);
