@@ -25,7 +25,8 @@
 //   2. seed 24 h of history (bench/monitors/seed.ts: the monitors module's own result path);
 //   3. start the service on the seeded data (start-up time: to its first answer; it reads the whole results
 //      channel, as after an upgrade or a crash with no start-up image) and measure for N minutes: RSS and a
-//      GET /api/monitors every poll, the scheduler's lag records (bench/monitors/lag.ts), /proc CPU and I/O
+//      GET /api/monitors every poll (timed by a client in a process of its own, bench/monitors/client.ts, as a
+//      browser is), the scheduler's lag records (bench/monitors/lag.ts), /proc CPU and I/O
 //      at both ends; then the burst of lists; stop it (which writes the start-up image), start it again
 //      (the restart's start-up time, from the image) and stop it;
 //   4. the checkpoint run: store.checkpoint_age_minutes 1 and a snapshot budget that lets it apply, so that
@@ -47,7 +48,7 @@ import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
 import { report, type Figures, type FileSizes } from './monitors/report.js';
 import { seedHistory, HISTORY_HOURS } from './monitors/seed.js';
 import {
-  adminKey, createMonitor, ensureBuilt, listMonitors, startServiceProc, ListTimer, unitEnvironment, unitNodeFlags, VersionTimer,
+  adminKey, ClientProc, createMonitor, ensureBuilt, listMonitors, startServiceProc, unitEnvironment, unitNodeFlags,
   type MonitorBody, type ServiceProc,
 } from './monitors/service.js';
 import { fmtMs, freePort, int, mib, percentile, sleep } from './monitors/util.js';
@@ -205,8 +206,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const mem0 = (await memory(svc.pid))!;
   const lag = new LagCollector(svc.base, key);
   await lag.poll();
-  const lister = new ListTimer(svc.base, key);
-  const versions = new VersionTimer(svc.base);
+  const client = new ClientProc(svc.base, key);
   say(`service up on the seeded data in ${(startMs / 1000).toFixed(2)} s; measuring for ${MINUTES} min`);
 
   const rss: number[] = [mem0.rssKb];
@@ -219,9 +219,9 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   let minuteCpu = cpu0!.self + cpu0!.children, minuteChecks = lag.checks;
   const cpuPerMinute: number[] = [];
   while (Date.now() < endAt) {
-    versionMs.push(await versions.time()); // what any request waits at this moment
+    versionMs.push(await client.version()); // what any request waits at this moment
     const tick = Date.now();
-    const r = await lister.time();
+    const r = await client.list();
     listMs.push(r.ms);
     listing.push({ from: tick, to: Date.now() });
     listBytes = r.bytes;
@@ -262,13 +262,12 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   const cb0 = await cpuTimes(svc.pid);
   while (Date.now() - b0 < BURST_MS || burst.length < 10) {
     const t = Date.now();
-    burst.push((await lister.time()).ms);
+    burst.push((await client.list()).ms);
     listing.push({ from: t, to: Date.now() });
   }
   const cb1 = await cpuTimes(svc.pid);
   const b1 = Date.now();
-  lister.close();
-  versions.close();
+  client.close();
   await lag.poll();
   const hwm = (await memory(svc.pid))!.hwmKb;
   const warnings = svc.lines.filter((l) => / (WARN|ERROR) /.test(l)).length;

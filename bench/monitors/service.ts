@@ -267,3 +267,37 @@ export class VersionTimer {
 
   close(): void { this.sock?.destroy(); this.sock = null; }
 }
+
+/**
+ * bench/monitors/client.ts as a child process: version() and list() time one request each from there
+ * (the child's own clock, so the answer's way back over the pipe is not counted).
+ */
+export class ClientProc {
+  private readonly child: ChildProcess;
+  private readonly waiting: ((line: string) => void)[] = [];
+
+  constructor(base: string, key: string) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', join(process.cwd(), 'bench/monitors/client.ts'), base, key],
+      { stdio: ['pipe', 'pipe', 'inherit'] });
+    let partial = '';
+    this.child.stdout!.on('data', (c: Buffer) => {
+      const parts = (partial + c.toString()).split('\n');
+      partial = parts.pop() ?? '';
+      for (const l of parts) this.waiting.shift()?.(l);
+    });
+  }
+
+  private ask(cmd: 'version' | 'list'): Promise<{ ms: number; bytes: number }> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push((line) => {
+        const r = JSON.parse(line) as { ms: number; bytes: number; error?: string };
+        if (r.error) reject(new Error(r.error)); else resolve(r);
+      });
+      this.child.stdin!.write(cmd + '\n');
+    });
+  }
+
+  async version(): Promise<number> { return (await this.ask('version')).ms; }
+  list(): Promise<{ ms: number; bytes: number }> { return this.ask('list'); }
+  close(): void { this.child.stdin!.end(); }
+}
