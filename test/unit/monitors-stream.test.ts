@@ -14,11 +14,41 @@ function itemsOf(values: unknown[], skip = false): ListItems & { kept: unknown[]
   return { length: bytes.length, at: (i) => (left(i) ? null : bytes[i]!), kept: values.filter((_, i) => !left(i)) };
 }
 
+/**
+ * Items as the list image gives them (list-image.ts): runs of a joined copy, each item followed by a comma.
+ * Every call makes a new copy and spoils the one before, as a rebuild between two pieces may: a writer that
+ * kept a run's bytes past the call would send the spoiled ones. From `fallBackAt` on there are no runs, as
+ * after the list's order changed.
+ */
+function runItemsOf(values: unknown[], fallBackAt = Infinity): ListItems & { calls: () => number } {
+  const bytes = values.map((v) => Buffer.from(JSON.stringify(v)));
+  const starts = [0];
+  for (const b of bytes) starts.push(starts.at(-1)! + b.length + 1);
+  let image = Buffer.concat(bytes.flatMap((b) => [b, Buffer.from(',')]));
+  let calls = 0;
+  return {
+    length: bytes.length,
+    at: (i) => bytes[i]!,
+    run: (i, room) => {
+      calls++;
+      if (i >= fallBackAt) return null;
+      const fresh = Buffer.from(image);
+      image.fill(0x21); // '!'
+      image = fresh;
+      let next = i + 1;
+      while (next < bytes.length && starts[next + 1]! - 1 - starts[i]! <= room) next++;
+      return { bytes: image, start: starts[i]!, end: starts[next]! - 1, next };
+    },
+    calls: () => calls,
+  };
+}
+
 let lists: Record<string, unknown[]> = {};
 let finished = 0;
 const server: Server = createServer((req, res) => {
-  const [name, skip] = req.url!.slice(1).split('?');
-  void writeJsonList(res, 'things', itemsOf(lists[name!]!, skip === 'skip')).then(() => { finished++; });
+  const [name, how] = req.url!.slice(1).split('?');
+  const items = how === 'runs' ? runItemsOf(lists[name!]!) : itemsOf(lists[name!]!, how === 'skip');
+  void writeJsonList(res, 'things', items).then(() => { finished++; });
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const port = (server.address() as AddressInfo).port;
@@ -55,6 +85,22 @@ test('items spanning many pieces, one larger than a piece, an empty list and ite
     // Every third item left out, the first among them: the commas go between the items kept only.
     const kept = await get(`/${name}?skip`);
     assert.deepEqual(JSON.parse(kept.body), { things: itemsOf(values, true).kept }, `${name}, some left out`);
+    // The same items in runs: one larger than a piece goes item by item, the others as runs.
+    assert.equal((await get(`/${name}?runs`)).body, r.body, `${name}, in runs`);
+  }
+});
+
+test('runs fill each piece, and a list whose runs stop (its order changed) goes on item by item', async () => {
+  const values = big(3000, 500); // about 1.6 MiB: 7 pieces
+  const whole = instantResponse();
+  const runs = runItemsOf(values);
+  await writeJsonList(whole, 'things', runs);
+  assert.deepEqual(JSON.parse(whole.body()), { things: values });
+  assert.ok(runs.calls() <= 2 * Math.ceil(whole.body().length / PIECE) + 2, `about two runs a piece (${runs.calls()} calls)`);
+  for (const at of [0, 1, 1234, 2999]) {
+    const res = instantResponse();
+    await writeJsonList(res, 'things', runItemsOf(values, at));
+    assert.deepEqual(JSON.parse(res.body()), { things: values }, `no runs from item ${at} on`);
   }
 });
 

@@ -40,6 +40,8 @@ export class Registry {
   private byPk = new Map<number, LiveMonitor>();
   private byUuid = new Map<string, LiveMonitor>();
   private sorted: LiveMonitor[] | null = null;
+  /** Monitors whose list line may show something new since the list image last asked (list-image.ts). */
+  private changedSet = new Set<LiveMonitor>();
   /** Bumped by every change a cached view may depend on (rows, names, parents). */
   gen = 0;
 
@@ -75,6 +77,7 @@ export class Registry {
     const m: LiveMonitor = { row, key: row.name.replace(/[A-Z]+/g, (c) => c.toLowerCase()), tags: parseTags(row.tags), shown: null,
       view: null, line: null, prepared: null, parents: old?.parents ?? [], open: old?.open ?? null, closed: old?.closed ?? [] };
     this.gen++;
+    if (old) this.changedSet.delete(old);
     this.byPk.set(row.pk, m);
     this.byUuid.set(row.id, m);
     if (!old || old.row.name !== row.name) this.sorted = null;
@@ -87,9 +90,23 @@ export class Registry {
     if (!m) return;
     this.byPk.delete(pk);
     this.byUuid.delete(m.row.id);
+    this.changedSet.delete(m);
     for (const other of this.byPk.values()) other.parents = other.parents.filter((p) => p !== pk);
     this.sorted = null;
     this.gen++;
+  }
+
+  /** A result or an incident changed what the monitor's list line shows (its row stays the same). */
+  changed(m: LiveMonitor): void {
+    this.changedSet.add(m);
+  }
+
+  /** The monitors changed since the last call. */
+  takeChanged(): LiveMonitor[] {
+    if (!this.changedSet.size) return [];
+    const all = [...this.changedSet];
+    this.changedSet.clear();
+    return all;
   }
 
   /** Something every list line shows changed (the history was cleared): lines are made again. */

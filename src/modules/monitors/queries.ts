@@ -17,6 +17,7 @@ import {
   type Aggregate, type ResultStatus,
 } from './rollups.js';
 import type { CheckType } from './checks/types.js';
+import type { ListImage } from './list-image.js';
 import type { ListItems } from './stream.js';
 
 const DAY = 86_400_000;
@@ -28,6 +29,8 @@ export interface ReadParts {
   history: RawHistory;
   hours: HourRing;
   messages: Messages;
+  /** The list's lines kept joined (list-image.ts). */
+  image: ListImage;
   /** The first hour whose rollups are not written yet. */
   watermark(): number;
 }
@@ -54,7 +57,8 @@ export function listLines(p: ReadParts, now: number, filter: { status?: MonitorS
     if (filter.tag && !m.tags.includes(filter.tag)) return null;
     return lineBytes(p, m, now, h, gen);
   };
-  return { length: list.length, at };
+  if (filter.status || filter.check_type || filter.tag) return { length: list.length, at };
+  return { length: list.length, at, run: (i, room) => p.image.runOf(list, i, room, now) };
 }
 
 /**
@@ -67,7 +71,7 @@ export function refreshLine(p: ReadParts, m: LiveMonitor, now: number): void {
 }
 
 /** The monitor's line, made again if what it shows changed: its row (gen), a check (time, status), the hour, its incidents. */
-function lineBytes(p: ReadParts, m: LiveMonitor, now: number, h: number, gen: number): Buffer {
+export function lineBytes(p: ReadParts, m: LiveMonitor, now: number, h: number, gen: number): Buffer {
   const r = m.row, l = m.line;
   const incidents = p.registry.incidentsSince(m, now - DAY);
   if (l && l.gen === gen && l.t === r.last_check && l.status === r.status && l.hour === h && l.incidents === incidents) return l.bytes;

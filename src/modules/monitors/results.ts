@@ -101,7 +101,7 @@ export class ResultRecorder {
     const closed = { ...inc, closed_at: t, close_message: message, failures };
     insertEvent(tx, { t, kind: 'incident_closed', monitor_id: m.row.id, monitor_name: m.row.name, message,
       details: { incident_id: inc.id, opened_at: iso(inc.opened_at), duration: Math.round((t - inc.opened_at) / 1000), failures } });
-    tx.onCommit(() => { m.open = null; m.closed.push(t); });
+    tx.onCommit(() => { m.open = null; m.closed.push(t); this.registry.changed(m); });
     return closed;
   }
 
@@ -184,6 +184,7 @@ export class ResultRecorder {
         if (!manual) this.hours.add(row.pk, t, status, rt);
         this.hours.observe(row.pk, t, trans.status, capMsOf(row));
         if (opened) m.open = opened;
+        this.registry.changed(m);
       });
       const events: Applied['events'] = [];
       if (paused) return { result: out, events, certificate: null }; // no alerts for a paused monitor

@@ -19,6 +19,7 @@ import { RawHistory } from './history.js';
 import { HourCloser } from './hour-close.js';
 import { capMsOf, HourRing } from './hours.js';
 import { importLegacyResults } from './import-results.js';
+import { ListImage } from './list-image.js';
 import { Registry, type LiveMonitor } from './live.js';
 import { loadMonitors } from './load.js';
 import { Messages } from './messages.js';
@@ -85,6 +86,7 @@ export class MonitorService {
     this.hours.floorHour = () => this.closer.watermark;
     this.reads = {
       store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
+      image: new ListImage(this.registry, (m, now, h, gen) => q.lineBytes(this.reads, m, now, h, gen)),
       watermark: () => this.closer.watermark,
     };
     this.recorder = new ResultRecorder(app, this);
