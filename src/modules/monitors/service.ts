@@ -48,7 +48,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function spec(row: MonitorRow): ScheduleSpec {
   const intervalMs = row.interval_s * 1000;
-  // Batched checks (ping: one fping per batch) sit on a grid of a few seconds, so that many fall due together.
+  // Every check sits on a grid (scheduler.ts, gridOf): 50 ms for most, a few seconds for batched ones (ping:
+  // one fping per batch), so that the checks due at one point start together and share their wake-ups.
   const batched = CHECKS[row.check_type]?.batched ?? false;
   return { pk: row.pk, id: row.id, intervalMs, lastCheck: row.last_check, paused: row.status === 'paused',
     alignMs: gridOf(intervalMs, batched), batched };
