@@ -285,6 +285,10 @@ export class ClientProc {
       partial = parts.pop() ?? '';
       for (const l of parts) this.waiting.shift()?.(l);
     });
+    // A client that died answers every request still waiting with its exit, rather than leaving the bench hanging.
+    this.child.once('exit', (code, signal) => {
+      for (const w of this.waiting.splice(0)) w(JSON.stringify({ error: `the bench client exited (${code ?? signal})` }));
+    });
   }
 
   private ask(cmd: 'version' | 'list'): Promise<{ ms: number; bytes: number }> {

@@ -118,6 +118,7 @@ export class ListImage {
       ? spare.bytes : Buffer.allocUnsafeSlow(size + SLACK);
     const starts = spare && spare.starts.length === n + 1 ? spare.starts : new Int32Array(n + 1);
     let w = 0;
+    const put = (line: Buffer) => { bytes.set(line, w); w += line.length; bytes[w++] = 0x2c; }; // the line and its ','
     if (at) {
       let prev = 0;
       const copyOld = (to: number) => { // items prev..to-1 as they were
@@ -130,9 +131,7 @@ export class ListImage {
         const i = at[k]!;
         copyOld(i);
         starts[i] = w;
-        bytes.set(fresh[k]!, w);
-        w += fresh[k]!.length;
-        bytes[w++] = 0x2c; // ','
+        put(fresh[k]!);
         prev = i + 1;
       }
       copyOld(n);
@@ -142,9 +141,7 @@ export class ListImage {
       this.index.clear();
       for (let i = 0; i < n; i++) {
         starts[i] = w;
-        bytes.set(fresh[i]!, w);
-        w += fresh[i]!.length;
-        bytes[w++] = 0x2c;
+        put(fresh[i]!);
         this.index.set(order[i]!, i);
       }
       starts[n] = w;
