@@ -84,6 +84,8 @@ export async function startPebble(opts: { httpPort: number; dnsServer: string })
       httpPort: opts.httpPort, tlsPort, ocspResponderURL: '', externalAccountBindingRequired: false,
     },
   }));
+  // PEBBLE_AUTHZREUSE=0 still reuses a valid authorization 1 time in 100 (its test is rand.Intn(100) > percent):
+  // a test that needs a challenge orders a name this account never validated.
   const { proc, output } = startProcess('pebble', ['-config', join(dir, 'pebble.json'), '-dnsserver', opts.dnsServer],
     { PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' });
   try { await waitForPort(listen, proc, output); } catch (e) { await rm(dir, { recursive: true, force: true }); throw new Error(`pebble: ${(e as Error).message}`); }
