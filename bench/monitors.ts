@@ -16,7 +16,8 @@
 //            --rollup-days N (hour and day rollups of N days, 1-365, as a probe that ran N days holds under the default retention; default 1),
 //            --hour-rollup-days N (hour rollups of N days whatever the retention, up to --rollup-days: a probe upgraded from a build
 //            that kept them longer; the service's first retention pass, a minute into the window, deletes them),
-//            --node-flags "F ..." (more node flags for the measured run, e.g. --trace-gc: its lines go to service.log),
+//            --node-flags "F ..." (more node flags for the measured run and the checkpoint run, e.g. --trace-gc: its lines
+//            go to service.log),
 //            --env "K=V ..." (environment over the unit's Environment= for every run; K= unsets K)
 //
 // Per count, in a fresh data directory:
@@ -70,7 +71,7 @@ const ROLLUP_DAYS = Number(option('rollup-days') ?? 1);
 const HOUR_ROLLUP_DAYS = option('hour-rollup-days') === undefined ? undefined : Number(option('hour-rollup-days'));
 const KEEP = process.argv.includes('--keep');
 const PROFILE = option('profile');
-/** Extra node flags for the measured run, e.g. `--node-flags "--trace-gc"` (its lines go to service.log). */
+/** Extra node flags for the measured and checkpoint runs, e.g. `--node-flags "--trace-gc"` (its lines go to service.log). */
 const NODE_FLAGS = (option('node-flags') ?? '').split(/\s+/).filter(Boolean);
 /** Environment over the unit's for every run, e.g. `--env "GLIBC_TUNABLES="` (empty: unset) to measure without it. */
 const EXTRA_ENV = Object.fromEntries((option('env') ?? '').split(/\s+/).filter(Boolean).map((kv) => {
@@ -293,7 +294,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   if (CHECKPOINT_MIN > 0) {
     say(`checkpoint run: ${CHECKPOINT_MIN} min with a checkpoint every minute`);
     await writeFile(join(dir, 'config.yaml'), CHECKPOINT_CONFIG);
-    svc = await start();
+    svc = await start(NODE_FLAGS);
     const ck = new LagCollector(svc.base, key);
     const c0 = Date.now();
     for (await ck.poll(); Date.now() - c0 < CHECKPOINT_MIN * 60_000 + 15_000; await ck.poll()) await sleep(LAG_POLL_MS / 2);
@@ -303,6 +304,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
       rss: m.rssKb * 1024, hwm: m.hwmKb * 1024,
       checkpoints: cps.length, snapshot: cps.at(-1)?.snapshotBytes ?? 0,
       ms: percentile(cps.map((c) => c.to - c.from), 50), syncMs: Math.max(...cps.map((c) => c.syncMs)),
+      inSteps: cps.filter((c) => c.copy === 'steps').length, turns: percentile(cps.map((c) => c.turns), 50),
       during: lagFigures(ck.samples, c0, Date.now(), cps), all: lagFigures(ck.samples, c0, Date.now()),
     };
     await stop();

@@ -55,14 +55,14 @@ export function lagFigures(samples: readonly LagSample[], from: number, to: numb
 }
 
 /** The checkpoints in the service's log lines: when each ran (its end is the line's time) and its figures. */
-export function checkpointsIn(lines: readonly string[]): (Interval & { snapshotBytes: number; syncMs: number })[] {
-  const out: (Interval & { snapshotBytes: number; syncMs: number })[] = [];
+export function checkpointsIn(lines: readonly string[]): (Interval & { snapshotBytes: number; syncMs: number; copy: string; turns: number })[] {
+  const out: (Interval & { snapshotBytes: number; syncMs: number; copy: string; turns: number })[] = [];
   for (const line of lines) {
     const m = /^(\S+) .*\[store\] checkpoint (\{.*\})\s*$/.exec(line);
     if (!m) continue;
     const end = Date.parse(m[1]!);
-    const f = JSON.parse(m[2]!) as { ms: number; sync_ms: number; snapshot_bytes: number };
-    out.push({ from: end - f.ms, to: end, snapshotBytes: f.snapshot_bytes, syncMs: f.sync_ms });
+    const f = JSON.parse(m[2]!) as { ms: number; sync_ms: number; snapshot_bytes: number; copy?: string; copy_turns?: number };
+    out.push({ from: end - f.ms, to: end, snapshotBytes: f.snapshot_bytes, syncMs: f.sync_ms, copy: f.copy ?? 'export', turns: f.copy_turns ?? 1 });
   }
   return out;
 }

@@ -35,6 +35,8 @@ export interface Figures {
   io: { start: IoSample | null; end: IoSample | null };
   checkpointRun: {
     rss: number; hwm: number; checkpoints: number; snapshot: number; ms: number; syncMs: number; during: LagFigures; all: LagFigures;
+    /** Checkpoints whose copy was made in steps, and the turns of the event loop one took (p50). */
+    inSteps: number; turns: number;
   } | null;
   peersCpu: number;
   dnsmasqCpu: number;
@@ -92,7 +94,8 @@ export function report(f: Figures): string[] {
   if (f.checkpointRun) {
     const c = f.checkpointRun;
     row('  checkpoint run (one a minute)', `${c.checkpoints} checkpoints of ${mib(c.snapshot)}, ${fmtMs(c.ms)} each (p50), ` +
-      `at most ${fmtMs(c.syncMs)} holding the event loop; VmRSS ${mib(c.rss)} at its end, VmHWM ${mib(c.hwm)}`);
+      `${c.inSteps} copied in steps (${c.turns} turns, p50), at most ${fmtMs(c.syncMs)} holding the event loop at once; ` +
+      `VmRSS ${mib(c.rss)} at its end, VmHWM ${mib(c.hwm)}`);
     row('    slots inside a checkpoint', lagText(c.during));
     row('    the whole run', lagText(c.all));
   }

@@ -20,6 +20,8 @@ const ROUNDS = 24;
 interface Round {
   acked: number[];
   checkpoints: number;
+  /** Checkpoints whose copy was made in steps while writes committed (the copy holds them, the journal never will). */
+  steppedWithWrites: number;
   /** Explicit checkpoints started minus finished: > 0 means the kill landed inside one. */
   openCheckpoints: number;
   ready: boolean;
@@ -39,7 +41,7 @@ function runChild(dir: string, killEarlyMs: number | null, killAfterReadyMs: num
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const r: Round = { acked: [], checkpoints: 0, openCheckpoints: 0, ready: false, readyMs: 0, stderr: '', signal: null, code: null };
+    const r: Round = { acked: [], checkpoints: 0, steppedWithWrites: 0, openCheckpoints: 0, ready: false, readyMs: 0, stderr: '', signal: null, code: null };
     let buf = '';
     const kill = (): void => {
       child.kill('SIGKILL');
@@ -56,8 +58,10 @@ function runChild(dir: string, killEarlyMs: number | null, killAfterReadyMs: num
           r.ready = true;
           r.readyMs = Date.now() - t0;
           if (killEarlyMs === null && inCheckpointMs === null) setTimeout(kill, killAfterReadyMs);
-        } else if (line === 'c') {
+        } else if (line.startsWith('c ')) {
           r.checkpoints++;
+          const [, way, records] = line.split(' ');
+          if (way === 'steps' && Number(records) > 0) r.steppedWithWrites++;
         } else if (line === 'cs') {
           if (inCheckpointMs !== null && r.openCheckpoints === 0) setTimeout(kill, inCheckpointMs);
           r.openCheckpoints++;
@@ -126,6 +130,7 @@ test('SIGKILL during sync writes and checkpoints never loses an acknowledged wri
   t.after(() => rm(dir, { recursive: true, force: true }));
   const acked = new Set<number>();
   let checkpoints = 0;
+  let steppedWithWrites = 0;
   let killedBeforeReady = 0;
   let killedInCheckpoint = 0;
   let tornStarts = 0;
@@ -143,6 +148,7 @@ test('SIGKILL during sync writes and checkpoints never loses an acknowledged wri
     assert.equal(r.signal, 'SIGKILL', `round ${round}: child exited by itself (code ${r.code}):\n${r.stderr}`);
     for (const id of r.acked) acked.add(id);
     checkpoints += r.checkpoints;
+    steppedWithWrites += r.steppedWithWrites;
     if (!r.ready) killedBeforeReady++;
     if (r.openCheckpoints > 0) killedInCheckpoint++;
     if (/discarded the damaged tail/.test(r.stderr)) tornStarts++;
@@ -151,11 +157,12 @@ test('SIGKILL during sync writes and checkpoints never loses an acknowledged wri
     if (leftovers) killedWritingSegments++;
     assert.ok(rows >= acked.size);
   }
-  t.diagnostic(`rounds=${ROUNDS} acknowledged=${acked.size} checkpoints=${checkpoints} ` +
+  t.diagnostic(`rounds=${ROUNDS} acknowledged=${acked.size} checkpoints=${checkpoints} stepped_with_writes=${steppedWithWrites} ` +
     `killed_before_ready=${killedBeforeReady} killed_in_checkpoint=${killedInCheckpoint} ` +
     `killed_with_segments_unfinished=${killedWritingSegments} starts_with_torn_tail=${tornStarts}`);
   assert.ok(acked.size > ROUNDS, 'the child made progress');
   assert.ok(checkpoints > 0, 'checkpoints ran while being killed');
+  assert.ok(steppedWithWrites > 0, 'some copies were made in steps while acknowledged writes committed');
 });
 
 test('SIGKILL while an earlier build\'s journal is replayed and converted never loses its records', { timeout: 120_000 }, async (t) => {

@@ -18,6 +18,7 @@ import { listSegments, readSegment, segmentWrittenAt, writeSegment, type Segment
 import { MIGRATION_RANGES, planMigrations, rangeOf, validateMigrations } from './migrations.js';
 import { fsyncDir } from './files.js';
 import { installSnapshot, readSnapshot, removeStaleTemp, SNAPSHOT_FILE, writeSnapshotTemp } from './snapshot.js';
+import { copyDatabase } from './copy.js';
 
 export { JOURNAL_FILE, SNAPSHOT_FILE };
 
@@ -26,6 +27,7 @@ const DEFAULT_CHECKPOINT_AGE_MS = 10 * 60 * 1000;
 const DEFAULT_SNAPSHOT_BYTES_PER_MINUTE = 32 * 1024;
 const DEFAULT_GROUP_COMMIT_MS = 2000;
 const DEFAULT_RECLAIM_BYTES = 4 * 1024 * 1024;
+const DEFAULT_COPY_SLICE_MS = 2;
 const STATEMENT_CACHE_SIZE = 128;
 const CHANNEL_NAME = /^[a-z0-9_.-]{1,64}$/;
 
@@ -83,7 +85,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   } catch (err) {
     throw new Error(`${join(opts.dir, SNAPSHOT_FILE)} is not a readable SQLite database: ${errMessage(err)}`);
   }
-  const store = new SqlJsStore(db, opts, log, snapshotBytes, performance.now() - t0);
+  const store = new SqlJsStore(SQL, db, opts, log, snapshotBytes, performance.now() - t0);
   try {
     await store.init(migrations);
   } catch (err) {
@@ -100,6 +102,7 @@ class SqlJsStore implements Store {
   private readonly snapshotBytesPerMinute: number;
   private readonly groupCommitMs: number;
   private readonly reclaimBytes: number;
+  private readonly copySliceMs: number;
   private readonly now: () => number;
   private readonly ranges: readonly MigrationRange[];
 
@@ -142,6 +145,7 @@ class SqlJsStore implements Store {
   };
 
   constructor(
+    private readonly sql: SqlJsStatic,
     private db: Database,
     opts: StoreOptions,
     private readonly log: LogFn,
@@ -154,6 +158,7 @@ class SqlJsStore implements Store {
     this.snapshotBytesPerMinute = positive(opts.snapshotBytesPerMinute, DEFAULT_SNAPSHOT_BYTES_PER_MINUTE, 'snapshotBytesPerMinute');
     this.groupCommitMs = positive(opts.groupCommitMs, DEFAULT_GROUP_COMMIT_MS, 'groupCommitMs');
     this.reclaimBytes = positive(opts.reclaimBytes, DEFAULT_RECLAIM_BYTES, 'reclaimBytes');
+    this.copySliceMs = positive(opts.copySliceMs, DEFAULT_COPY_SLICE_MS, 'copySliceMs');
     this.now = opts.now ?? Date.now;
     this.ranges = opts.ranges ?? MIGRATION_RANGES;
     this.counters.snapshot_bytes = snapshotBytes;
@@ -623,23 +628,35 @@ class SqlJsStore implements Store {
   private async checkpointNow(): Promise<void> {
     const journal = this.journal!;
     const t0 = performance.now();
-    const x = this.lsn;
-    const at = new Date(this.now()).toISOString();
-    // Directly, not journaled: it describes this very snapshot.
-    this.setWritable(true);
-    try {
-      this.db.run(
-        "INSERT INTO _store_meta (key, value) VALUES ('checkpoint_lsn', ?), ('checkpoint_at', ?) " +
-        'ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-        [x, at],
-      );
-    } finally {
-      this.setWritable(false);
+    // X is the last LSN the copy holds: fixed in its last step, since writes committed while it is made in
+    // steps are copied too.
+    const x0 = this.lsn;
+    let x = 0;
+    let at = '';
+    const copy = await copyDatabase(this.sql, this.db, {
+      sliceMs: this.copySliceMs,
+      last: () => {
+        x = this.lsn;
+        at = new Date(this.now()).toISOString();
+        // Directly, not journaled: it describes this very snapshot.
+        this.setWritable(true);
+        try {
+          this.db.run(
+            "INSERT INTO _store_meta (key, value) VALUES ('checkpoint_lsn', ?), ('checkpoint_at', ?) " +
+            'ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+            [x, at],
+          );
+        } finally {
+          this.setWritable(false);
+        }
+      },
+    });
+    if (copy.way === 'export') {
+      this.afterExport();
+      this.log('debug', 'checkpoint copied in one pass', { reason: copy.reason });
     }
-    let bytes: Uint8Array | null = this.db.export();
-    this.afterExport();
-    // The only part that holds the event loop (checks start late meanwhile); the file writes do not.
-    const syncMs = performance.now() - t0;
+    const copyMs = performance.now() - t0;
+    let bytes: Uint8Array | null = copy.bytes;
     const size = bytes.length;
     let segments: number;
     try {
@@ -680,8 +697,10 @@ class SqlJsStore implements Store {
     this.counters.checkpoints++;
     this.counters.last_checkpoint_at = at;
     this.log('info', 'checkpoint', {
-      lsn: x, snapshot_bytes: size, segments, ms: round(performance.now() - t0), sync_ms: round(syncMs),
-      carried_records: this.pending.length,
+      lsn: x, snapshot_bytes: size, segments, ms: round(performance.now() - t0), sync_ms: round(copy.heldMs),
+      copy: copy.way, copy_ms: round(copyMs), copy_turns: copy.turns, copy_attempts: copy.attempts,
+      // Records committed while the copy was made (it holds them), and while the files were written (after X).
+      copy_records: x - x0, carried_records: this.pending.length,
     });
     if (this.pending.some((r) => r.waiter)) this.requestFlush().catch(() => undefined);
   }

@@ -82,6 +82,11 @@ export interface StoreOptions {
   reclaimBytes?: number;
   /** Interval between group commits (one fsync for all queued 'group' records). */
   groupCommitMs?: number;
+  /**
+   * How long a checkpoint's copy of the database may hold the event loop at a time (default 2 ms); it is
+   * made in steps between other work. Tests shrink it so that copies span many turns.
+   */
+  copySliceMs?: number;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
   log?: (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;

@@ -1,7 +1,8 @@
 // Child process for core-store-crash.test.ts: opens the store in argv[2] and writes until it is killed (or,
 // with argv[3] = "open", only opens it: the start-up rounds).
-// Prints "ready" once open, each id only after its sync write() resolved, "c" after each checkpoint, and
-// "cs"/"ce" around the explicit ones (so the parent can tell a kill landed inside one).
+// Prints "ready" once open, each id only after its sync write() resolved, "c <copy> <copy_records>" after
+// each checkpoint (how its copy was made, and how many writes committed while it was), and "cs"/"ce"
+// around the explicit ones (so the parent can tell a kill landed inside one).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Migration } from '../../../src/core/store/index.js';
@@ -21,8 +22,9 @@ async function main(dir: string): Promise<void> {
     migrations: CRASH_MIGRATIONS,
     checkpointBytes: 64 * 1024, // small, so checkpoints race the kills
     groupCommitMs: 15,
+    copySliceMs: 0.3, // copies span many turns, with the writers committing in between
     log: (level, msg, fields) => {
-      if (msg === 'checkpoint') out('c');
+      if (msg === 'checkpoint') out(`c ${String(fields?.copy)} ${Number(fields?.copy_records)}`);
       else if (level === 'warn' || level === 'error') process.stderr.write(`${level} ${msg} ${JSON.stringify(fields ?? {})}\n`);
     },
   });
@@ -53,7 +55,19 @@ async function main(dir: string): Promise<void> {
       }
     }
   };
-  await Promise.all([worker(), worker(), worker(), worker()]);
+  // Sync writes that do not wait for the one before: they commit while a checkpoint copies the database
+  // (the four workers above wait for their acknowledgement instead), and only the snapshot acknowledges them.
+  const pipelined = async (): Promise<never> => {
+    for (;;) {
+      const id = next++;
+      store.write((tx) => {
+        tx.run('INSERT INTO acks (id, pad) VALUES (?, ?)', [id, pad]);
+        tx.emit('crash.acks', Buffer.from(String(id)));
+      }, 'sync').then(() => out(String(id)), () => undefined);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker(), pipelined()]);
 }
 
 // Only when run as a script: the parent test imports CRASH_MIGRATIONS from here.
