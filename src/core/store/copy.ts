@@ -1,6 +1,6 @@
 // The checkpoint's copy of the in-memory database, made in short steps between other work instead of
-// db.export()'s one synchronous pass (40-60 ms for 6 MiB in the service here; most of a second on a Pi
-// for a database with a year of rollups), during which no check starts on time.
+// db.export()'s one synchronous pass (43-63 ms for 6 MiB in the service here; likely most of a second on
+// a Pi for a database with a year of rollups), during which no check starts on time.
 //
 // SQLite's backup API copies some pages per call, and pages that the same connection changes in between
 // are copied again as they commit, so the copy ends equal to the source as of its last step. sql.js
