@@ -71,6 +71,13 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
 
   const tiny = new App({
     settings: { xPoweredBy: false },
+    // tinyhttp's default extensions (res.json, req.query, ... which nothing here uses) give every request
+    // two accessor properties of its own (req.fresh, req.stale), so each request gets a new hidden class
+    // in the old generation that holds the request's objects through every young-generation collection:
+    // all of a request's garbage was promoted. Measured with back-to-back GET /api/version: the old space
+    // grew by about 20 MiB a second (VmRSS past 200 MiB) until a full collection, against nothing without
+    // them. The routes read the plain Node request and response (this file, registry.ts).
+    applyExtensions: (_req, _res, next) => next?.(),
     onError: (err: unknown, req: IncomingMessage, res: ServerResponse) => sendError(res, err, requestIdOf(res), req.url),
   });
   tiny.use(async (req, res) => {
