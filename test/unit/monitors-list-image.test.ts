@@ -131,3 +131,14 @@ test('results alone splice lines in; the hour, an incident ageing out and the mi
   assert.equal(listed(image, reg, now, room), afresh(reg, now));
   assert.match(afresh(reg, now), /"pk":6,[^}]*"incidents":0/);
 });
+
+test('warm() makes the image before any list asks, so the first list rebuilds nothing', () => {
+  const reg = new Registry();
+  for (let pk = 1; pk <= 300; pk++) reg.put(row(pk, `monitor ${pk}`));
+  const image = new ListImage(reg, (m, now, h) => lineOf(reg)(m, now, h));
+  const now = 30 * HOUR_MS + 5000;
+  image.warm(now);
+  assert.deepEqual(image.rebuilds, { full: 1, partial: 0 });
+  assert.equal(listed(image, reg, now + 10, () => 64 * 1024), afresh(reg, now + 10));
+  assert.deepEqual(image.rebuilds, { full: 1, partial: 0 }, 'the list found the image made');
+});

@@ -73,6 +73,11 @@ export class ListImage {
     return out;
   }
 
+  /** Brings the image up to date with no list waiting (after start-up, so the first list finds it made). */
+  warm(now: number): void {
+    this.update(now);
+  }
+
   private update(now: number): void {
     const reg = this.registry, order = reg.inOrder(), h = hourOf(now), gen = reg.gen;
     if (order !== this.order || gen !== this.gen || h !== this.hour || now >= this.fullAt + FULL_CHECK_MS || now >= this.ageOutAt) {

@@ -138,7 +138,8 @@ export class MonitorService {
   /**
    * Makes every monitor's list line once after start-up, 100 at a time between other work, so that the
    * first list after a restart copies cached lines like every other one (made cold in one request, 2,000
-   * lines held that request for about 50 ms and a check due meanwhile up to 40 ms).
+   * lines held that request for about 50 ms and a check due meanwhile up to 40 ms). Then the list image is
+   * made from them: the first time, cold, that took 15 ms at 2,000 monitors, later ones 2-4 ms.
    */
   private warmList(): void {
     const lines = this.listLines();
@@ -146,11 +147,15 @@ export class MonitorService {
     const step = () => {
       for (const end = Math.min(i + 100, lines.length); i < end;) lines.at(i++);
       if (i < lines.length) setImmediate(step);
+      else setImmediate(() => this.reads.image.warm(this.now()));
     };
     setImmediate(step);
   }
 
   // ---- reads -----------------------------------------------------------------------------------
+
+  /** The list's image (list-image.ts): its rebuild counts show whether start-up made it (tests, diagnostics). */
+  get listImage(): ListImage { return this.reads.image; }
 
   private mustMonitor(id: string): LiveMonitor {
     const m = this.registry.byId(id);
