@@ -337,6 +337,17 @@ describe('scheduler', () => {
     const pings = restartPlan(pingSpecs, now + 123);
     assert.ok([...pings.values()].every((d) => d % 10_000 === 0), 'batched: on the grid');
     assert.ok(new Set(pings.values()).size <= 7, 'batched overdue monitors share the grid\'s points');
+    // Overdue batched monitors fill the points that hold fewest: 30 not overdue share one point, 150 overdue
+    // go to the other five until every point holds 30 (by time they doubled one point up).
+    const point = now + 20_000;
+    const held = Array.from({ length: 30 }, (_, i) => ({ ...spec(3000 + i, 60, point - 60_000), alignMs: 10_000, batched: true }));
+    const late = Array.from({ length: 150 }, (_, i) => ({ ...spec(4000 + i, 60, now - 3600_000 - i * 7), alignMs: 10_000, batched: true }));
+    const even = restartPlan([...held, ...late], now + 123);
+    const perPoint = new Map<number, number>();
+    for (const t of even.values()) perPoint.set(t % 60_000, (perPoint.get(t % 60_000) ?? 0) + 1);
+    assert.deepEqual([...perPoint.values()], [30, 30, 30, 30, 30, 30], JSON.stringify([...perPoint]));
+    assert.ok([...even.values()].every((t) => t % 10_000 === 0 && t >= now && t < now + 60_000 + 123));
+    assert.equal(even.get(4000), now + 10_000, 'the first overdue goes to the first point with room');
 
     const clock = new ManualClock(now);
     const starts: number[] = [];
