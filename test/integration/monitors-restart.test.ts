@@ -81,6 +81,8 @@ test('history and status survive a restart; monitors resume from their last chec
     const svc = monitorsServiceOf(t.service.app)!;
     for (let i = 0; i < 200 && svc.listImage.rebuilds.full === 0; i++) await sleep(10);
     assert.deepEqual(svc.listImage.rebuilds, { full: 1, partial: 0 }, 'the image is made at start-up');
+    // So are the checks' settings, validated once each: the first check after a restart starts without it.
+    assert.deepEqual([...svc.registry.all()].filter((m) => !m.prepared).map((m) => m.row.name), []);
     const after = (await call('GET', '/api/monitors')).body.monitors as any[];
     assert.deepEqual(svc.listImage.rebuilds, { full: 1, partial: 0 }, 'the first list found it made');
     for (const m of after) {

@@ -80,7 +80,7 @@ export class ResultRecorder {
    * The monitor's settings opened and validated: once per row for most monitors (validation is a good
    * part of a ping check's cost), every check for those holding secrets (kept closed in memory).
    */
-  private prepared(m: LiveMonitor): PreparedCheck {
+  prepared(m: LiveMonitor): PreparedCheck {
     if (m.prepared) return m.prepared;
     const row = m.row;
     const opened = openSettings(this.app.secretbox, row.check_type, parseJsonObject(row.settings));
