@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { HttpError } from '../../src/core/errors.js';
 import { route, RouteRegistry } from '../../src/core/http/registry.js';
 
 const h = () => null;
@@ -13,7 +14,6 @@ test('literal segments win over parameters whatever the declaration order', () =
   const one = reg.match('GET', '/api/monitors/abc');
   assert.equal(one.route?.summary, 'one');
   assert.deepEqual(one.params, { id: 'abc' });
-  assert.equal(reg.match('GET', '/api/monitors/a%2Fb/results').params.id, 'a/b');
   assert.equal(reg.match('GET', '/api/monitors').route, undefined);
 });
 
@@ -36,8 +36,27 @@ test('declarations are checked: duplicates, missing access rule, scope that does
   assert.throws(() => reg.add(route({ method: 'GET', path: '/x', auth: 'none', summary: 'w', handler: h })), /\/api\//);
 });
 
-test('a malformed percent escape does not match instead of throwing', () => {
+test('the path is decoded once before matching, literals and parameters alike', () => {
+  const reg = new RouteRegistry();
+  reg.add(route({ method: 'POST', path: '/api/brain/:type', scope: 'brain:write', summary: 'generic', handler: h }));
+  reg.add(route({ method: 'POST', path: '/api/brain/credentials', admin: true, summary: 'credentials', handler: h }));
+  reg.add(route({ method: 'GET', path: '/api/x/:id', scope: 'system:read', summary: 'get', handler: h }));
+  for (const p of ['/api/brain/credentials', '/api/brain/%63redentials', '/api/brain/%63%72%65%64%65%6E%74%69%61%6C%73',
+    '/api/brain/cr%65d%65nti%61ls', '/%61pi/%62rain/%63%72%65%64%65%6e%74%69%61%6c%73', '/api//brain/credentials/'])
+    assert.equal(reg.match('POST', p).route?.summary, 'credentials', p);
+  // Case is not folded: an upper-case letter is another segment, left to the parameter's schema.
+  assert.equal(reg.match('POST', '/api/brain/%43redentials').params.type, 'Credentials');
+  // A parameter is decoded once only: %2525 is the text %25, not %.
+  assert.deepEqual(reg.match('GET', '/api/x/%2525').params, { id: '%25' });
+  assert.deepEqual(reg.match('GET', '/api/x/a%20b%C3%A9').params, { id: 'a bé' });
+});
+
+test('a segment that does not decode to one plain segment is a 400, not a miss', () => {
   const reg = new RouteRegistry();
   reg.add(route({ method: 'GET', path: '/api/x/:id', scope: 'system:read', summary: 'get', handler: h }));
-  assert.equal(reg.match('GET', '/api/x/%E0%A4%A').route, undefined);
+  reg.add(route({ method: 'GET', path: '/api/x/:id/y', scope: 'system:read', summary: 'y', handler: h }));
+  for (const p of ['/api/x/%E0%A4%A', '/api/x/%zz', '/api/x/a%2Fb/y', '/api/x/a%2fb', '/api/x/%5C', '/api/x/a%5cb/y', '/api/x/%00',
+    '/api/x/a%0Ab', '/api/x/%7F', '/api/x/%2e%2e', '/api/x/%2E', '/api/%2e%2e/x/1', '/api/x/..', '/api%2Fx/1']) {
+    assert.throws(() => reg.match('GET', p), (e: unknown) => e instanceof HttpError && e.status === 400 && e.code === 'invalid_path', p);
+  }
 });

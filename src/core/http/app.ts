@@ -16,6 +16,7 @@ import { forbidden, HttpError, unauthorized } from '../errors.js';
 import { Reply, type RequestCtx } from './registry.js';
 import { createStaticHandler } from './static.js';
 import { inspectJson } from './json-guard.js';
+import { isApiPath } from './path.js';
 import { enforceRateLimit } from './rate-limit.js';
 import { parseInput, validationError } from './validate.js';
 
@@ -90,7 +91,7 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     res.setHeader('X-Frame-Options', 'DENY');
     const requested = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
     const pathname = ROOT_ALIASES.get(requested) ?? requested;
-    if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+    if (!isApiPath(pathname)) {
       // The ACME HTTP-01 responder, and the UI's move to HTTPS once a trusted certificate is installed.
       const tls = tlsHooks.get(app);
       if (tls) {

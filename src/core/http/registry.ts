@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Actor } from '../audit/types.js';
 import type { Scope } from '../auth/scopes.js';
 import type { AnyRoute, Method, RequestCtx, RouteDef, Routes } from '../context.js';
+import { pathSegments } from './path.js';
 
 export type { Actor } from '../audit/types.js';
 export type { AnyRoute, Method, RequestCtx, RouteDef } from '../context.js';
@@ -79,9 +80,12 @@ export class RouteRegistry implements Routes {
   /** All routes, literal segments before parameters so that /api/monitors/stats wins over :id. */
   all(): readonly AnyRoute[] { return this.list; }
 
-  /** Finds the route for a method and path; `allowed` lists the methods the path answers to. */
+  /**
+   * Finds the route for a method and a raw (percent-encoded) path; `allowed` lists the methods the path
+   * answers to. Throws a 400 for a path that does not decode to plain segments (path.ts).
+   */
   match(method: string, path: string): { route?: AnyRoute; params: Record<string, string>; allowed: Method[] } {
-    const segs = splitPath(path);
+    const segs = pathSegments(path);
     const allowed: Method[] = [];
     let found: { route: AnyRoute; params: Record<string, string> } | undefined;
     for (const { route: r, pattern } of this.byLength.get(segs.length) ?? []) {
@@ -106,19 +110,13 @@ function splitPath(p: string): string[] {
   return p.split('/').filter(Boolean);
 }
 
+/** The parameters of decoded segments that fit a pattern, or null. */
 function matchSegments(pattern: string[], segs: string[]): Record<string, string> | null {
   if (pattern.length !== segs.length) return null;
   // Literal segments first: most routes differ there, and are passed over without making anything.
   for (let i = 0; i < pattern.length; i++) if (pattern[i]![0] !== ':' && pattern[i] !== segs[i]) return null;
   const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i]!;
-    if (p[0] === ':') {
-      let v: string;
-      try { v = decodeURIComponent(segs[i]!); } catch { return null; }
-      params[p.slice(1)] = v;
-    } else if (p !== segs[i]) return null;
-  }
+  for (let i = 0; i < pattern.length; i++) if (pattern[i]![0] === ':') params[pattern[i]!.slice(1)] = segs[i]!;
   return params;
 }
 
