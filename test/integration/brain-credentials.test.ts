@@ -101,8 +101,22 @@ test('credential writes need the admin role; reads need brain:read', async () =>
   const id = list.body.items[0].id;
   assertProblem(await api('PUT', `/api/brain/credentials/${id}`, { name: 'y' }, { key: op.key }), 403);
   assertProblem(await api('DELETE', `/api/brain/credentials/${id}`, undefined, { key: op.key }), 403);
-  // The generic :type route must not be a way around it.
+  // The generic :type route must not be a way around it, whatever the path's spelling.
   assert.equal(t.service.app.routes.match('POST', '/api/brain/credentials').route?.admin, true);
+  assertProblem(await api('POST', '/api/brain/%63redentials', { name: 'x', kind: 'api_token' }, { key: op.key }), 403);
+  assertProblem(await api('PUT', `/api/brain/cr%65dentials/${id}`, { name: 'y' }, { key: op.key }), 403);
+  assertProblem(await api('DELETE', `/api/brain/%63redentials/${id}`, undefined, { key: op.key }), 403);
+  assert.equal((await api('GET', '/api/brain/credentials', undefined, { key: op.key })).body.total, list.body.total);
+  assert.equal((await api('GET', `/api/brain/credentials/${id}`, undefined, { key: op.key })).body.name, list.body.items[0].name);
+});
+
+test('the generic /api/brain/:type routes do not take credentials as their type', () => {
+  const generic = t.service.app.routes.all().filter((r) => r.path === '/api/brain/:type' || r.path === '/api/brain/:type/:id');
+  assert.equal(generic.length, 5);
+  for (const r of generic) {
+    assert.equal(r.params!.safeParse({ type: 'credentials', id: 'CR-1' }).success, false, `${r.method} ${r.path}`);
+    assert.equal(r.params!.safeParse({ type: 'endpoints', id: 'EP-1' }).success, true, `${r.method} ${r.path}`);
+  }
 });
 
 test('endpoints reference a management credential; deleting it is a 409 unless detached; its secrets go with it', async () => {

@@ -37,8 +37,8 @@ const HistorySchema = z.object({
 });
 
 
-function typeFieldsDoc(items: ItemService): string {
-  return items.types().map((t) => {
+function typeFieldsDoc(items: ItemService, types: readonly BrainType[]): string {
+  return types.map((t) => {
     const d = items.def(t);
     const refs = d.refs.map((r) => `${r.field} -> ${r.type}`).join(', ');
     return `${t} (${SHORT_ID_PREFIX[t]}): name, ${d.fields.join(', ')}${refs ? `; references ${refs}` : ''}`;
@@ -49,19 +49,25 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
   // The seven SPEC.md types; a type not registered (yet) is a 404 from the service, like an unknown one.
   const types = items.types();
   const TypeEnum = z.enum(BRAIN_TYPES).describe(`One of ${BRAIN_TYPES.join(', ')} (available now: ${types.join(', ')})`);
-  const TypeParams = z.object({ type: TypeEnum });
   const TypeIdParams = z.object({ type: TypeEnum, id: IdOrShort });
+  // Credentials are listed, read and written only through their own routes (credentials/routes.ts, writes
+  // admin-only), so the generic /api/brain/:type routes never serve them, however the path is spelt.
+  const GENERIC_TYPES = BRAIN_TYPES.filter((t): t is Exclude<BrainType, 'credentials'> => t !== 'credentials');
+  const GenericType = z.enum(GENERIC_TYPES).describe(`One of ${GENERIC_TYPES.join(', ')} (credentials have their own routes)`);
+  const GenericTypeParams = z.object({ type: GenericType });
+  const GenericTypeIdParams = z.object({ type: GenericType, id: IdOrShort });
+  const genericTypes = types.filter((t) => t !== 'credentials');
   const IdParams = z.object({ id: IdOrShort });
   const EntityType = z.enum([...BRAIN_TYPES, 'monitors']);
-  const filterNames = [...new Set(types.flatMap((t) => Object.keys(items.def(t).filters)))];
+  const filterNames = [...new Set(genericTypes.flatMap((t) => Object.keys(items.def(t).filters)))];
   const ListQuery = z.object({
     ...paging(500, 50),
     q: z.string().trim().min(1).max(200).optional().describe('Substring of the name (case-insensitive)'),
     tag: z.string().trim().min(1).max(50).optional().describe('Only records carrying this tag'),
     ...Object.fromEntries(filterNames.map((f) => [f, z.string().trim().min(1).max(200).optional()
-      .describe(`Filter (types: ${types.filter((t) => items.def(t).filters[f]).join(', ')})`)])),
+      .describe(`Filter (types: ${genericTypes.filter((t) => items.def(t).filters[f]).join(', ')})`)])),
   });
-  const fieldsDoc = typeFieldsDoc(items);
+  const fieldsDoc = typeFieldsDoc(items, genericTypes);
 
   return [
     route({
@@ -187,7 +193,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       summary: 'List assets of a type',
       description: 'Sorted by name. `q` is a name substring; the other filters apply to the types named in their description ' +
         '(a filter of another type is a 400). Reference filters accept a UUID or a short ID; subnets `contains` takes an IP address.',
-      params: TypeParams, query: ListQuery, response: listOf(ItemSchema),
+      params: GenericTypeParams, query: ListQuery, response: listOf(ItemSchema),
       handler: (ctx) => items.list(ctx.params.type, ctx.query),
     }),
 
@@ -196,21 +202,21 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       summary: 'Create an asset',
       description: `Fields per type: ${fieldsDoc}. Every type also takes description, tags, custom_fields and notes. ` +
         'Unknown fields are a 400; references take a UUID or a short ID of an existing record of the right type.',
-      params: TypeParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
+      params: GenericTypeParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
       handler: async (ctx) => reply(201, await items.create(ctx.params.type, ctx.body, actorOf(ctx))),
     }),
 
     route({
       method: 'GET', path: '/api/brain/:type/:id', scope: 'brain:read',
       summary: 'Get an asset (by UUID or short ID)',
-      params: TypeIdParams, response: ItemSchema,
+      params: GenericTypeIdParams, response: ItemSchema,
       handler: (ctx) => items.get(ctx.params.type, ctx.params.id),
     }),
 
     route({
       method: 'PUT', path: '/api/brain/:type/:id', scope: 'brain:write',
       summary: 'Update an asset (only the fields given change; null clears an optional field)',
-      params: TypeIdParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
+      params: GenericTypeIdParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
       handler: (ctx) => items.update(ctx.params.type, ctx.params.id, ctx.body, actorOf(ctx)),
     }),
 
@@ -219,7 +225,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       summary: 'Delete an asset with its links',
       description: 'A record that others reference is a 409 listing them (`referrers`), unless `detach=true`: then those ' +
         'references are cleared and each is recorded in the referrer\'s history.',
-      params: TypeIdParams,
+      params: GenericTypeIdParams,
       query: z.object({ detach: z.enum(['true', 'false', '1', '0']).optional()
         .describe('Clear references to the record instead of refusing') }),
       handler: async (ctx) => {
