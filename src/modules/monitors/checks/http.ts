@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import { originOf } from '../../../core/net.js';
 import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import {
   closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
@@ -380,6 +381,6 @@ function down(message: string, response_time_ms: number | null, details: Record<
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<HttpSettings> = {
-  settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true,
+  settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true, destination: originOf,
   host: (target) => { try { return new URL(target).hostname.replace(/^\[(.*)\]$/, '$1') || null; } catch { return null; } },
 };
