@@ -216,16 +216,14 @@ function readBody(hop: Hop, keep: boolean, dl: Deadline): Promise<{ bytes: numbe
 }
 
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
-/** Headers never carried to another origin on a redirect (as curl and browsers do). */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
+/**
+ * The request's headers. A redirect to another origin gets only the probe's own: a configured header may
+ * hold a credential under any name, and the monitor's secrets are bound to its target's origin.
+ */
 function buildHeaders(url: URL, s: HttpSettings, sameOrigin: boolean, body: string | undefined): Record<string, string> {
   const h: Record<string, string> = { host: url.host, 'user-agent': USER_AGENT, accept: '*/*', connection: 'close' };
-  for (const [k, v] of Object.entries(s.headers)) {
-    const key = k.toLowerCase();
-    if (!sameOrigin && CREDENTIAL_HEADERS.has(key)) continue;
-    h[key] = v;
-  }
+  if (sameOrigin) for (const [k, v] of Object.entries(s.headers)) h[k.toLowerCase()] = v;
   if (sameOrigin && s.auth) {
     h.authorization = s.auth.type === 'basic'
       ? `Basic ${Buffer.from(`${s.auth.username}:${s.auth.password}`, 'utf8').toString('base64')}`
