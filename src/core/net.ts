@@ -18,3 +18,16 @@ export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
   return normaliseAddress(ip);
 }
 
+
+/**
+ * A URL's origin (scheme, host and port, the default port omitted), or null when `url` is not a URL
+ * with one. Stored secrets are bound to it: an update that moves a webhook or monitor elsewhere drops them.
+ */
+export function originOf(url: string): string | null {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? null : o;
+  } catch {
+    return null;
+  }
+}

@@ -268,17 +268,33 @@ describe('http check: redirects', () => {
     assert.equal(r.status, 'up', r.message);
   });
 
-  test('credentials are not carried to another origin', async () => {
-    // /to-other-origin sends a 307 to http://localhost:<port>/echo: same server, different origin.
-    const r = await runCheck('http', `${H}/to-other-origin`, {
-      auth: { type: 'bearer', token: 'tok-123' }, headers: { Cookie: 'a=b', 'X-Keep': '1' },
-      json_path: '$.headers.x-keep', json_expected: '1',
-    }, ctx);
-    assert.equal(r.status, 'up', r.message);
-    const bearer = { auth: { type: 'bearer', token: 'tok-123' }, json_path: '$.headers.authorization' };
-    const auth = await runCheck('http', `${H}/to-other-origin`, bearer, ctx);
-    assert.equal(auth.status, 'down');
-    assert.match(auth.message, /not found/);
+  test('no configured header and no credential is carried to another origin', async () => {
+    // Two servers on loopback, two origins: the first redirects to the second, which records what it got.
+    const got: http.IncomingHttpHeaders[] = [];
+    const second = http.createServer((req, res) => { got.push(req.headers); res.end('second'); });
+    const B = `http://127.0.0.1:${await listen(second)}`;
+    const first = http.createServer((req, res) => {
+      if (req.url === '/start') { res.writeHead(307, { location: `${B}/landed` }); res.end(); return; }
+      res.end(`first ${req.headers['x-api-key'] ?? ''}`);
+    });
+    const A = `http://127.0.0.1:${await listen(first)}`;
+    try {
+      const headers = { 'X-API-Key': 'key-1234', 'X-Custom': 'c', Cookie: 'a=b', 'Proxy-Authorization': 'Basic eHg6eXk=', 'User-Agent': 'mine' };
+      for (const auth of [{ type: 'bearer', token: 'tok-123' }, { type: 'basic', username: 'u', password: 'p' }]) {
+        const r = await runCheck('http', `${A}/start`, { auth, headers, keyword: 'second' }, ctx);
+        assert.equal(r.status, 'up', r.message);
+        const h = got.at(-1)!;
+        for (const name of ['x-api-key', 'x-custom', 'cookie', 'proxy-authorization', 'authorization']) {
+          assert.equal(h[name], undefined, `${name} not carried to ${B}`);
+        }
+        assert.equal(h['user-agent'], 'netprobe-monitor/1', 'the probe\'s own headers only');
+      }
+      // The same origin still gets them all.
+      const same = await runCheck('http', `${A}/here`, { headers, keyword: 'first key-1234' }, ctx);
+      assert.equal(same.status, 'up', same.message);
+    } finally {
+      for (const s of [first, second]) { s.closeAllConnections(); s.close(); }
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { useForm } from '../lib/form.js';
 import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
+import { noteDroppedSecrets } from '../lib/secrets.js';
 import { can, useSession } from '../lib/session.js';
 import { toast } from '../lib/toast.js';
 import { DEFAULT_ALERT_TYPES, WEBHOOK_PROVIDERS as PROVIDERS } from '../lib/vocabulary.js';
@@ -164,7 +165,7 @@ export default function WebhooksPage() {
     <//>
     ${editing ? html`<${WebhookForm} hook=${editing === 'new' ? null : editing} alertTypes=${alertTypes.data?.items}
       onCancel=${() => setEditing(null)}
-      onDone=${(saved) => { setEditing(null); toast.ok(`${editing === 'new' ? 'Created' : 'Saved'} ${saved.name}`); hooks.reload(); }} />` : null}
+      onDone=${(saved) => { setEditing(null); toast.ok(`${editing === 'new' ? 'Created' : 'Saved'} ${saved.name}`); noteDroppedSecrets(saved); hooks.reload(); }} />` : null}
     ${result ? html`<${TestResult} hook=${result.hook} result=${result.result} onClose=${() => setResult(null)} />` : null}
   <//>`;
 }

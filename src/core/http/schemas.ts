@@ -12,3 +12,10 @@ export const paging = (max: number, def: number) => ({
   limit: z.coerce.number().int().min(1).max(max).default(def),
   offset: z.coerce.number().int().min(0).default(0),
 });
+
+/**
+ * On an update's answer: the stored secrets it dropped because the destination changed and the request
+ * did not send them again, as paths of the request body (docs/api.md, "Secrets and destinations").
+ */
+export const SecretsDropped = z.array(z.string())
+  .describe('Stored secrets dropped because the destination changed and this request did not send them again; absent when none');

@@ -6,7 +6,7 @@ import { csvFilename, exportCsv, queryEvents } from './events-log.js';
 import {
   CheckNowSchema, ClearedSchema, CountsSchema, CreateMonitorBody, EventSchema, EventsQuery, ExportQuery, IdParams,
   IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, parseMonitorIds, ResultSchema,
-  ResultsQuery, SchedulerQuery, SchedulerSchema, TimelineQuery, TimelineSchema, UpdateMonitorBody,
+  ResultsQuery, SchedulerQuery, SchedulerSchema, TimelineQuery, TimelineSchema, UpdatedMonitorSchema, UpdateMonitorBody,
 } from './schemas.js';
 import type { MonitorService } from './service.js';
 import { drainOrClose, writeJsonList } from './stream.js';
@@ -116,9 +116,11 @@ export function monitorRoutes(svc: MonitorService): AnyRoute[] {
     route({
       method: 'PUT', path: '/api/monitors/:id', scope: 'monitors:write',
       summary: 'Update a monitor (only the fields given change)',
-      description: 'Secret settings shown as {"set": true} keep their stored value when sent back or left out. ' +
+      description: 'Secret settings shown as {"set": true} keep their stored value when sent back or left out, while the ' +
+        'destination stays: a new check type or a new target origin (http: scheme, host, port) drops each one not sent again ' +
+        '(listed in secrets_dropped; a 400 where the settings need it). ' +
         'Changing what is checked (target, type, settings, timeout, degraded_ms, max_loss_pct) checks the monitor at once.',
-      params: IdParams, body: UpdateMonitorBody, response: MonitorDetailSchema,
+      params: IdParams, body: UpdateMonitorBody, response: UpdatedMonitorSchema,
       handler: (ctx) => svc.update(ctx.params.id, ctx.body, actorOf(ctx)),
     }),
 

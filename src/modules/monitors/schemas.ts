@@ -1,6 +1,7 @@
 // Request and response schemas of the monitors API, and the mapping from table rows to API objects.
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
+import { SecretsDropped } from '../../core/http/schemas.js';
 import { CHECK_TYPES, type CheckType } from './checks/types.js';
 
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
@@ -231,6 +232,10 @@ export const MonitorStatsSchema = z.object({
 });
 export const MonitorDetailSchema = MonitorSchema.extend({ stats: MonitorStatsSchema, beats: BeatsSchema });
 export type MonitorDetail = z.infer<typeof MonitorDetailSchema>;
+
+/** An update's answer: the monitor, and which stored secrets it dropped (a new destination, docs/monitors.md). */
+export const UpdatedMonitorSchema = MonitorDetailSchema.extend({ secrets_dropped: SecretsDropped.optional() });
+export type UpdatedMonitor = z.infer<typeof UpdatedMonitorSchema>;
 
 export const CountsSchema = z.object({
   up: z.number().int(), down: z.number().int(), degraded: z.number().int(),

@@ -10,7 +10,9 @@ import { badRequest, HttpError, notFound, unavailable, type FieldError } from '.
 import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import { CHANNEL, encodeMessage, type MonitorState } from './channel.js';
-import { CHECKS, mergeSecrets, minimumTimeout, settingsShapeErrors, validateCheck } from './checks/index.js';
+import {
+  CHECKS, mergeSecrets, minimumTimeout, movesSecrets, redactSettings, secretsNotResent, settingsShapeErrors, validateCheck,
+} from './checks/index.js';
 import { CHECK_TYPES, type CheckType } from './checks/types.js';
 import { monitorConfig } from './config.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
@@ -27,7 +29,7 @@ import { CHANNEL_DROPPED_TO, readWarmImage, StartupImages } from './warm-image.j
 import {
   LIMITS, normaliseTags, parseJsonObject, parseTags, MONITOR_COLUMNS,
   type CreateMonitorInput, type IncidentOut, type MonitorDetail, type MonitorOut,
-  type MonitorRow, type MonitorStatus, type ResultOut, type UpdateMonitorInput,
+  type MonitorRow, type MonitorStatus, type ResultOut, type UpdatedMonitor, type UpdateMonitorInput,
 } from './schemas.js';
 import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
@@ -45,6 +47,10 @@ const HOUR = 3_600_000;
 const STATE_SAVED = 'state_saved_at';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Why a stored secret is missing after an update that moved the monitor (see movesSecrets). */
+const DROPPED_NOTE = 'the stored value is not sent to a new destination (the target\'s scheme, host or port, or the check type, ' +
+  'changed): send it again';
 
 function spec(row: MonitorRow): ScheduleSpec {
   const intervalMs = row.interval_s * 1000;
@@ -246,7 +252,8 @@ export class MonitorService {
   private validate(v: {
     check_type: CheckType; target: string; interval: number; timeout: number; max_loss_pct: number | null;
     settings: unknown;
-  }, blame: { timeout: 'timeout' | 'interval'; max_loss_pct: 'max_loss_pct' | 'check_type' }): Record<string, unknown> {
+  }, blame: { timeout: 'timeout' | 'interval'; max_loss_pct: 'max_loss_pct' | 'check_type' },
+  dropped: readonly string[] = []): Record<string, unknown> {
     const errors: FieldError[] = [];
     if (v.timeout >= v.interval) {
       errors.push(blame.timeout === 'timeout'
@@ -258,7 +265,7 @@ export class MonitorService {
       errors.push({ path: blame.max_loss_pct, message: `max_loss_pct applies only to ${types} monitors` });
     }
     const c = validateCheck(v.check_type, v.target, v.settings);
-    if (!c.ok) errors.push(...c.errors);
+    if (!c.ok) errors.push(...c.errors.map((e) => (dropped.includes(e.path) ? { ...e, message: `${e.message}; ${DROPPED_NOTE}` } : e)));
     // A ping run takes count x per-packet timeout: a shorter monitor timeout would fail every check.
     const needed = c.ok ? minimumTimeout(v.check_type, c.settings) : 1;
     if (c.ok && v.timeout < needed) {
@@ -314,7 +321,7 @@ export class MonitorService {
     return q.detail(this.reads, m, this.now());
   }
 
-  async update(id: string, input: UpdateMonitorInput, by: Actor): Promise<MonitorDetail> {
+  async update(id: string, input: UpdateMonitorInput, by: Actor): Promise<UpdatedMonitor> {
     const live = this.mustMonitor(id);
     const old = live.row;
     const type = input.check_type ?? old.check_type;
@@ -328,19 +335,22 @@ export class MonitorService {
     // Stored secrets opened for the merge and the comparison; one this probe cannot open is kept as it is.
     const standIn = newStandIn();
     const oldSettings = openSettings(this.app.secretbox, old.check_type, storedSettings, standIn).settings;
+    const target = input.target ?? old.target;
+    // Stored secrets are bound to the type and the target's destination: elsewhere, only those sent again go.
+    const moved = movesSecrets(old.check_type, old.target, type, target);
     const rawSettings = input.settings !== undefined
-      ? (typeChanged ? input.settings : mergeSecrets(type, input.settings, oldSettings))
-      : (typeChanged ? {} : oldSettings);
+      ? mergeSecrets(type, input.settings, moved ? {} : oldSettings)
+      : typeChanged ? {} : moved ? mergeSecrets(type, redactSettings(type, oldSettings), {}) : oldSettings;
+    const dropped = moved ? secretsNotResent(old.check_type, oldSettings, type, rawSettings) : [];
     const interval = input.interval ?? old.interval_s;
     const timeout = input.timeout ?? old.timeout_s;
     let max_loss_pct = input.max_loss_pct !== undefined ? input.max_loss_pct : old.max_loss_pct;
     // The type changed to one without a loss threshold (away from ping): the old value goes.
     if (!CHECKS[type]?.lossThreshold && input.max_loss_pct === undefined) max_loss_pct = null;
-    const target = input.target ?? old.target;
     const settings = this.validate(
       { check_type: type, target, interval, timeout, max_loss_pct, settings: rawSettings },
       { timeout: input.timeout !== undefined ? 'timeout' : 'interval',
-        max_loss_pct: input.max_loss_pct != null ? 'max_loss_pct' : 'check_type' });
+        max_loss_pct: input.max_loss_pct != null ? 'max_loss_pct' : 'check_type' }, dropped);
     const next = {
       name: input.name ?? old.name,
       target,
@@ -391,14 +401,15 @@ export class MonitorService {
       }
       if (changed.includes('settings') && !changes.settings) changes.settings = { from: '(secret changed)', to: '(secret changed)' };
       insertEvent(tx, { t: now, kind: 'updated', monitor_id: id, monitor_name: row.name, actor: by.actor, details: { changes } });
-      this.app.audit.insert(tx, by.auditEntry('monitors.update', row.name, { id, fields: Object.keys(changes) }));
+      this.app.audit.insert(tx, by.auditEntry('monitors.update', row.name,
+        { id, fields: Object.keys(changes), ...(dropped.length ? { secrets_dropped: dropped } : {}) }));
       let put: LiveMonitor = cur;
       tx.onCommit(() => { put = this.registry.put(row); });
       return () => put;
     }, 'sync');
     const updated = m();
     this.scheduler.update(spec(updated.row), recheck);
-    return q.detail(this.reads, updated, this.now());
+    return { ...q.detail(this.reads, updated, this.now()), ...(dropped.length ? { secrets_dropped: dropped } : {}) };
   }
 
   async remove(id: string, by: Actor): Promise<void> {

@@ -3,7 +3,9 @@
 import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
 import { alertTypes } from './alert-types.js';
 import { listOf } from '../../core/http/schemas.js';
-import { AlertTypeSchema, CreateWebhookBody, IdParams, TestResultSchema, UpdateWebhookBody, WebhookSchema } from './schemas.js';
+import {
+  AlertTypeSchema, CreateWebhookBody, IdParams, TestResultSchema, UpdatedWebhookSchema, UpdateWebhookBody, WebhookSchema,
+} from './schemas.js';
 import type { WebhookService } from './service.js';
 
 export function webhookRoutes(svc: WebhookService): AnyRoute[] {
@@ -40,8 +42,10 @@ export function webhookRoutes(svc: WebhookService): AnyRoute[] {
       method: 'PUT', path: '/api/webhooks/:id', scope: 'webhooks:write',
       summary: 'Update a webhook (only the fields given change)',
       description: 'The redacted URL sent back keeps the stored URL; a secret left out or sent as {set: true} is kept, null removes it. ' +
+        'Stored secrets stay with the destination: when the URL\'s scheme, host or port or the type changes, a secret not sent ' +
+        'again is dropped (listed in secrets_dropped), and a stored URL with tokens must be sent whole with a new type. ' +
         'A new URL without a type takes the type its host suggests. Disabling cancels deliveries still waiting. Audited.',
-      params: IdParams, body: UpdateWebhookBody, response: WebhookSchema,
+      params: IdParams, body: UpdateWebhookBody, response: UpdatedWebhookSchema,
       handler: (ctx) => svc.update(ctx.params.id, ctx.body, actorOf(ctx)),
     }),
 

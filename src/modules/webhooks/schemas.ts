@@ -1,7 +1,7 @@
 // Request and response schemas of the webhooks API, the module's configuration, and rows -> API objects.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { paging } from '../../core/http/schemas.js';
+import { paging, SecretsDropped } from '../../core/http/schemas.js';
 import { iso } from '../../core/clock.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import type { WebhookConfig } from './config.js';
@@ -122,6 +122,10 @@ export const WebhookSchema = z.object({
   updated_at: z.string(),
 });
 export type WebhookOut = z.infer<typeof WebhookSchema>;
+
+/** An update's answer: the webhook, and which stored secrets it dropped (a new destination, docs/webhooks.md). */
+export const UpdatedWebhookSchema = WebhookSchema.extend({ secrets_dropped: SecretsDropped.optional() });
+export type UpdatedWebhookOut = z.infer<typeof UpdatedWebhookSchema>;
 
 export const TestResultSchema = z.object({
   ok: z.boolean(),

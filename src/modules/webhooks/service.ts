@@ -7,15 +7,17 @@ import type { Actor } from '../../core/audit/types.js';
 import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
 import { iso } from '../../core/clock.js';
+import { originOf } from '../../core/net.js';
 import { testAlert } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
 import {
   DEFAULT_ALERT_TYPES, LIMITS, parseList, webhookConfig, webhookOut,
-  type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type WebhookOut, type WebhookRow,
+  type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type UpdatedWebhookOut, type WebhookOut,
+  type WebhookRow,
 } from './schemas.js';
 import type { Outbox } from './outbox.js';
 import { defaultType, providerOf, type WebhookType } from './providers/index.js';
-import { MASK, redactUrl, scrub } from './redact.js';
+import { MASK, redactUrl, scrub, urlSecrets } from './redact.js';
 import { clearSecret, clearUrl, openWebhook, sealSecret, sealUrl, shownUrl } from './secrets.js';
 
 export interface TestResult {
@@ -27,6 +29,10 @@ export interface TestResult {
 }
 
 type SecretInput = CreateWebhookInput['secret'];
+
+/** Why a stored secret is missing after an update that changed the destination. */
+const DROPPED_NOTE = 'stored secrets are not sent to a new destination (the URL\'s scheme, host or port, or the type, changed): ' +
+  'send them again';
 
 
 interface AttemptRow {
@@ -71,12 +77,15 @@ export class WebhookService {
    * Provider rules that need the URL, type and secret together; errors name `url`, `type` or `secret`.
    * `url` null: the stored URL cannot be decrypted here and is kept as it is, so only the secret rule applies.
    */
-  private check(url: string | null, type: WebhookType, hasSecret: boolean, typeGiven: boolean): void {
+  private check(url: string | null, type: WebhookType, hasSecret: boolean, typeGiven: boolean, secretDropped = false): void {
     const p = providerOf(type);
     const errors: FieldError[] = [];
     if (p.secret?.required && !hasSecret) errors.push({ path: 'secret', message: `${p.label} needs a secret: ${p.secret.role}` });
     for (const e of (url === null ? undefined : p.check?.(new URL(url), hasSecret)) ?? []) {
       errors.push(e.path === 'url' && typeGiven ? { path: 'url', message: `${e.message} (type ${type})` } : e);
+    }
+    if (secretDropped) {
+      for (const e of errors) if (e.path === 'secret') e.message += `; ${DROPPED_NOTE}`;
     }
     if (errors.length) throw badRequest(`Invalid webhook: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
   }
@@ -114,7 +123,7 @@ export class WebhookService {
     return this.out(row);
   }
 
-  async update(id: string, input: UpdateWebhookInput, by: Actor): Promise<WebhookOut> {
+  async update(id: string, input: UpdateWebhookInput, by: Actor): Promise<UpdatedWebhookOut> {
     const old = this.row(id);
     const box = this.app.secretbox;
     // Stored URL and secret may be sealed; null / undefined: sealed under another key, kept unless replaced.
@@ -124,11 +133,19 @@ export class WebhookService {
     const keepUrl = input.url === undefined || (oldUrl !== null && (input.url === redactUrl(oldUrl, old.type) || input.url === oldUrl));
     const url = keepUrl ? oldUrl : input.url!;
     const type = input.type ?? (keepUrl ? old.type : defaultType(url!));
+    // Stored secrets are bound to the destination: the URL's origin and the provider type.
+    const moved = type !== old.type || (!keepUrl && (oldUrl === null || originOf(url!) !== originOf(oldUrl)));
+    if (moved && keepUrl && input.url !== oldUrl && (oldUrl === null || urlSecrets(oldUrl, old.type).pieces.length > 0)) {
+      const message = 'Send the whole URL again: the tokens stored in it are not carried over to another type';
+      throw badRequest(`Invalid webhook: url: ${message}`, [{ path: 'url', message }]);
+    }
+    // Left out or {set: true}: kept while the destination stays, dropped when it moves.
+    const dropped = moved && old.secret !== null && WebhookService.secretAfter(input.secret, old.secret) === old.secret ? ['secret'] : [];
     // The same secret sent again keeps its envelope, so it does not count as a change.
     const secret = typeof input.secret === 'string'
       ? (input.secret === oldSecret ? old.secret : sealSecret(box, input.secret))
-      : WebhookService.secretAfter(input.secret, old.secret);
-    this.check(url, type, secret !== null, input.type !== undefined);
+      : WebhookService.secretAfter(input.secret, dropped.length ? null : old.secret);
+    this.check(url, type, secret !== null, input.type !== undefined, dropped.length > 0);
     const next = {
       name: input.name ?? old.name,
       // A kept clear URL is sealed when the new type finds a token in it.
@@ -150,11 +167,12 @@ export class WebhookService {
       this.app.audit.insert(tx, by.auditEntry('webhooks.update', next.name, {
         id, fields: changed, type, url: url === null ? MASK : redactUrl(url, type),
         ...(cancelled ? { cancelled_deliveries: cancelled } : {}),
+        ...(dropped.length ? { secrets_dropped: dropped } : {}),
       }));
       return tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
     }, 'sync');
     this.kick(); // a changed URL or secret applies to waiting deliveries at once
-    return this.out(row);
+    return { ...this.out(row), ...(dropped.length ? { secrets_dropped: dropped } : {}) };
   }
 
   async remove(id: string, by: Actor): Promise<void> {

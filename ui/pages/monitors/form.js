@@ -8,6 +8,7 @@ import { duration } from '../../lib/format.js';
 import { html, useEffect } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
+import { noteDroppedSecrets } from '../../lib/secrets.js';
 import { toast } from '../../lib/toast.js';
 import { ErrorState, Loading } from '../../components/empty.js';
 import { CheckField, Field, FormError, SelectField, TextArea } from '../../components/field.js';
@@ -132,6 +133,7 @@ function MonitorForm({ stored, monitors, tags, query }) {
         .catch((e) => toast.error(`Created ${saved.name}, but it could not be linked to ${endpoint}: ${e.message}`));
     }
     toast.ok(`${stored ? 'Saved' : 'Created'} ${saved.name}`);
+    noteDroppedSecrets(saved);
     navigate(`/monitors/${saved.id}`);
   });
 

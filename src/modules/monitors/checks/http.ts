@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import { originOf } from '../../../core/net.js';
 import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import {
   closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
@@ -215,16 +216,14 @@ function readBody(hop: Hop, keep: boolean, dl: Deadline): Promise<{ bytes: numbe
 }
 
 const REDIRECT_CODES = new Set([301, 302, 303, 307, 308]);
-/** Headers never carried to another origin on a redirect (as curl and browsers do). */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 
+/**
+ * The request's headers. A redirect to another origin gets only the probe's own: a configured header may
+ * hold a credential under any name, and the monitor's secrets are bound to its target's origin.
+ */
 function buildHeaders(url: URL, s: HttpSettings, sameOrigin: boolean, body: string | undefined): Record<string, string> {
   const h: Record<string, string> = { host: url.host, 'user-agent': USER_AGENT, accept: '*/*', connection: 'close' };
-  for (const [k, v] of Object.entries(s.headers)) {
-    const key = k.toLowerCase();
-    if (!sameOrigin && CREDENTIAL_HEADERS.has(key)) continue;
-    h[key] = v;
-  }
+  if (sameOrigin) for (const [k, v] of Object.entries(s.headers)) h[k.toLowerCase()] = v;
   if (sameOrigin && s.auth) {
     h.authorization = s.auth.type === 'basic'
       ? `Basic ${Buffer.from(`${s.auth.username}:${s.auth.password}`, 'utf8').toString('base64')}`
@@ -380,6 +379,6 @@ function down(message: string, response_time_ms: number | null, details: Record<
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<HttpSettings> = {
-  settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true,
+  settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true, destination: originOf,
   host: (target) => { try { return new URL(target).hostname.replace(/^\[(.*)\]$/, '$1') || null; } catch { return null; } },
 };

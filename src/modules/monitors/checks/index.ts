@@ -229,4 +229,23 @@ export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings:
   return out;
 }
 
+/**
+ * Whether an update takes a monitor's stored secrets to another destination: another check type, or
+ * another CheckDefinition.destination of the target (http: scheme, host, port). Secrets do not follow.
+ */
+export function movesSecrets(oldType: CheckType, oldTarget: string, type: CheckType, target: string): boolean {
+  if (type !== oldType) return true;
+  const destination = (t: string) => (CHECKS[type]?.destination ? CHECKS[type].destination(t) : t);
+  return destination(target) !== destination(oldTarget);
+}
+
+const filled = (v: unknown): boolean => typeof v === 'string' && v !== '';
+
+/** Paths ("settings.auth.token") of the secrets stored in `stored` that `next` does not hold (not sent again). */
+export function secretsNotResent(oldType: CheckType, stored: Obj, type: CheckType, next: unknown): string[] {
+  const sent = new Set(isObj(next) ? secretSlots(type, next).filter(([p, k]) => filled(p[k])).map(([, , path]) => slotKey(path)) : []);
+  return secretSlots(oldType, stored).filter(([p, k, path]) => filled(p[k]) && !sent.has(slotKey(path)))
+    .map(([, , path]) => `settings.${path}`);
+}
+
 export type { CheckContext, CheckResult, CheckType } from './types.js';

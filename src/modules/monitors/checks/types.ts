@@ -56,6 +56,11 @@ export interface CheckDefinition<S = any> {
   secretPaths?: readonly string[];
   /** True when the settings' `headers` may hold credentials (names as isSecretHeader says). */
   secretHeaders?: boolean;
+  /**
+   * Where the check's secrets go, from a valid target (http: the URL's origin, so a new path keeps them).
+   * An update that changes it drops the stored secrets it does not send again. Default: the target.
+   */
+  destination?(target: string): string | null;
   /** Checks share one process per batch (ping: fping): their slots sit on a grid so that many fall due together. */
   batched?: boolean;
   /** The monitor's max_loss_pct applies (ping: partial loss up to it is still up). */
