@@ -234,7 +234,9 @@ describe('with a bootstrapped probe', () => {
     assertProblem(await t.request('GET', '/api/users/not-a-uuid', { key: admin.key }), 404);
     assertProblem(await t.request('GET', `/api/users/${crypto.randomUUID()}`, { key: admin.key }), 404);
 
-    const up = await t.request('PUT', `/api/users/${c.body.id}`, { key: admin.key, body: { role: 'operator', email: null } });
+    // An e-mail change takes a session and the administrator's own password (system-email-change.test.ts).
+    const up = await t.request('PUT', `/api/users/${c.body.id}`,
+      { cookie: admin.cookie, body: { role: 'operator', email: null, current_password: admin.password } });
     assert.equal(up.status, 200, up.text);
     assert.equal(up.body.role, 'operator');
     assert.equal(up.body.email, null);
@@ -263,7 +265,7 @@ describe('with a bootstrapped probe', () => {
     assertProblem(await t.request('DELETE', `/api/users/${other.id}`, { cookie: v.cookie }), 403);
     assertProblem(await t.request('PUT', `/api/users/${other.id}`, { cookie: v.cookie, body: { display_name: 'x' } }), 403);
 
-    const named = await t.request('PUT', `/api/users/${v.id}`, { cookie: v.cookie, body: { display_name: 'Vera', email: 'vera@example.org' } });
+    const named = await t.request('PUT', `/api/users/${v.id}`, { cookie: v.cookie, body: { display_name: 'Vera', email: 'vera@example.org', current_password: v.password } });
     assert.equal(named.status, 200, named.text);
     assert.equal(named.body.display_name, 'Vera');
     assertProblem(await t.request('PUT', `/api/users/${v.id}`, { cookie: v.cookie, body: { role: 'admin' } }), 403);
