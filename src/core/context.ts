@@ -81,14 +81,23 @@ export interface RequestCtx<P = any, Q = any, B = any> {
 
 /**
  * Brute-force protection as route configuration: the HTTP core builds one key per `by` entry
- * (`<bucket>:ip:<address or IPv6 /64>`, `<bucket>:user:<caller id>`, `<bucket>:<field>:<body field, lower case>`)
- * and answers 429 with Retry-After while any is locked out; the handler reports failures and successes.
+ * (`<bucket>:ip:<address or IPv6 /64>`, `<bucket>:user:<caller id>`, `<bucket>:<field>:<body field, lower case>`,
+ * `<bucket>:ip+<field>:<address>|<body field>`) and answers 429 with Retry-After while any is locked out.
+ * Each request is counted before its handler runs; the handler's `failure()` keeps it counted, anything
+ * else refunds it when the request ends.
  */
 export interface RateLimitRule {
   bucket: string;
-  by: ('ip' | 'user' | `body.${string}`)[];
+  by: ('ip' | 'user' | `body.${string}` | `ip+body.${string}`)[];
+  /** Kinds counted against WIDE_FACTOR times the limit (an address shared by an office, an account from anywhere). */
+  wide?: RateLimitRule['by'];
   /** What is counted, for the 429's detail ("sign-in attempts"). */
   what: string;
+  /**
+   * The service counts its own failures in the order it verifies them (the vault's serial queue): the
+   * core only checks for a lockout and counts nothing.
+   */
+  countedByService?: boolean;
   /** Requests that prove themselves otherwise (setup from the probe itself) are neither checked nor counted. */
   exempt?: (ctx: RequestCtx) => boolean;
 }
@@ -97,10 +106,12 @@ export interface RateLimitCtx {
   keys: string[];
   /** The keys of these kinds only. */
   keysOf(...kinds: RateLimitRule['by']): string[];
-  /** Counts a failed attempt against every key; true when it started a lockout. */
+  /** Keeps this request counted as a failed attempt; true when counting it started a lockout. */
   failure(): boolean;
-  /** Forgets the failures of the keys of these kinds (all when none given): a success. */
+  /** Refunds this request and forgets the failures of the keys of these kinds (all when none given): a success. */
   success(...kinds: RateLimitRule['by']): void;
+  /** Refunds this request: it was not a guess (what happens anyway when the handler neither fails nor succeeds). */
+  refund(): void;
 }
 
 export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>

@@ -122,16 +122,17 @@ describe('two-factor sign-in', () => {
     assert.equal(w.body.code, 'invalid_credentials');
   });
 
-  test('the code confirm used (same step) is refused at sign-in; the next step works once', async () => {
+  test('the code confirm used (same step) is refused at sign-in as just used; the next step works once', async () => {
     const replay = await login({ totp_code: code() });
     assertProblem(replay, 401);
-    assert.equal(replay.body.code, 'invalid_totp');
+    assert.equal(replay.body.code, 'totp_code_used');
+    assert.match(replay.body.detail, /wait for the next code/);
     clock.advance(30_000);
     const ok = await login({ totp_code: code() });
     assert.equal(ok.status, 200, ok.text);
     assert.ok(cookieOf(ok).startsWith('np_session='));
     const again = await login({ totp_code: code() });
-    assert.equal(again.body.code, 'invalid_totp', 'a code is accepted once');
+    assert.equal(again.body.code, 'totp_code_used', 'a code is accepted once');
   });
 
   test('a code from the wrong step is refused; one step either side is accepted', async () => {
@@ -142,7 +143,7 @@ describe('two-factor sign-in', () => {
     // After a newer step was used, an older in-window code is refused too.
     clock.advance(30_000);
     assert.equal((await login({ totp_code: code(1) })).status, 200, 'one step ahead');
-    assert.equal((await login({ totp_code: code(0) })).body.code, 'invalid_totp', 'older than the last accepted step');
+    assert.equal((await login({ totp_code: code(0) })).body.code, 'totp_code_used', 'older than the last accepted step');
     assert.equal((await login({ totp_code: 'abc' })).body.code, 'invalid_totp');
   });
 
@@ -237,5 +238,29 @@ describe('two-factor rate limits', () => {
       { body: { username: admin.username, password: admin.password, totp_code: totp.generate({ timestamp: clock.now() }) } });
     assertProblem(locked, 429);
     assert.ok(locked.headers.get('retry-after'));
+  });
+
+  test('a new user reusing the enrolment code is told to wait for the next one, and is not locked out', async () => {
+    const u = await t.user('admin');
+    const e = await t.request('POST', '/api/auth/2fa/enroll', { cookie: u.cookie, body: { current_password: u.password } });
+    const totp = OTPAuth.URI.parse(e.body.otpauth_uri) as OTPAuth.TOTP;
+    const used = totp.generate({ timestamp: clock.now() });
+    assert.equal((await t.request('POST', '/api/auth/2fa/confirm', { cookie: u.cookie, body: { code: used } })).status, 200);
+    const login = (password: string, totp_code?: string) =>
+      t.request('POST', '/api/auth/login', { body: { username: u.username, password, ...(totp_code ? { totp_code } : {}) } });
+    // Two mistyped passwords (the limit is 3) ...
+    for (let i = 0; i < 2; i++) assert.equal((await login('mistyped password')).body.code, 'invalid_credentials');
+    // ... then the code just used at enrolment, three times: not a guess, so not counted.
+    for (let i = 0; i < 3; i++) {
+      const r = await login(u.password, used);
+      assertProblem(r, 401);
+      assert.equal(r.body.code, 'totp_code_used');
+      assert.match(r.body.detail, /just used: wait for the next code/);
+    }
+    clock.advance(30_000);
+    const ok = await login(u.password, totp.generate({ timestamp: clock.now() }));
+    assert.equal(ok.status, 200, ok.text);
+    const audit = await t.request('GET', `/api/audit-log?action=auth.login&limit=50`, { cookie: (await t.admin()).cookie });
+    assert.ok(audit.body.items.some((i: any) => i.target === u.username && i.details?.reason === 'totp_code_used'));
   });
 });

@@ -9,36 +9,10 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { ManualClock } from '../../src/core/clock.js';
 import { selfSigned } from '../helpers/certs.js';
 import { assertProblem, startTestApp, type TestApp, type TestResponse } from '../helpers/harness.js';
-
-interface Received { to: string[]; raw: string; user: string | undefined; secure: boolean }
-
-interface Sink { port: number; mails: Received[]; close(): Promise<void> }
-
-async function sink(opts: Partial<SMTPServerOptions> = {}): Promise<Sink> {
-  const mails: Received[] = [];
-  const server = new SMTPServer({
-    logger: false, authOptional: true, disabledCommands: ['STARTTLS'], allowInsecureAuth: true,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8'),
-          user: session.user as string | undefined, secure: session.secure,
-        });
-        cb();
-      });
-    },
-    ...opts,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { sink, until, type Received, type Sink } from '../helpers/smtp-sink.js';
 
 /** A loopback port nothing listens on. */
 async function deadPort(): Promise<number> {
@@ -72,16 +46,6 @@ const tempOf = (m: Received) => {
   assert.ok(hit, `no temporary password in the message:\n${m.raw}`);
   return hit[1]!;
 };
-
-async function until<T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const SMTP_SECRET = 'smtp-Secret-Pa55word-x9';
 
@@ -118,7 +82,7 @@ describe('password recovery by e-mail', () => {
     t = await appWithConfig(`auth:\n  login_max_failures: 1000\nsmtp:\n  host: 127.0.0.1\n  port: ${plain.port}\n  security: none\n`, clock);
     admin = await t.admin();
     const u = await t.user('operator');
-    await req('PUT', `/api/users/${u.id}`, { key: admin.key, body: { email: 'Alice@Example.test' } });
+    await req('PUT', `/api/users/${u.id}`, { cookie: admin.cookie, body: { email: 'Alice@Example.test', current_password: admin.password } });
     alice = u;
   });
   after(async () => {
@@ -338,7 +302,7 @@ describe('password recovery rate limits', () => {
   test('per account: more messages than the limit are dropped silently and audited', async () => {
     const admin = await t.admin();
     const u = await t.user('viewer');
-    await t.request('PUT', `/api/users/${u.id}`, { key: admin.key, body: { email: 'v@example.test' } });
+    await t.request('PUT', `/api/users/${u.id}`, { cookie: admin.cookie, body: { email: 'v@example.test', current_password: admin.password } });
     const bodies = [{ username: u.username }, { email: 'v@example.test' }, { username: u.username }, { email: 'v@example.test' }];
     for (const [i, body] of bodies.entries()) {
       const r = await t.request('POST', '/api/auth/forgot-password', { body, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import { HttpError } from '../../src/core/errors.js';
-import { addressKey, RateLimiter } from '../../src/core/auth/ratelimit.js';
+import { addressKey, RateLimiter, WIDE_FACTOR } from '../../src/core/auth/ratelimit.js';
 
 const policy = () => ({ maxFailures: 3, windowMs: 10 * 60_000, lockoutMs: 15 * 60_000 });
 
@@ -86,6 +86,41 @@ test('prune drops idle entries but keeps lockouts', () => {
   rl.prune();
   assert.equal(rl.size, 1);
   rejects429(() => rl.check(['b']));
+});
+
+test('attempt counts before the guess is checked: parallel attempts beyond the limit are refused at once', () => {
+  const clock = new ManualClock();
+  const rl = new RateLimiter(clock, policy);
+  const k = ['login:ip+username:10.0.0.9|alice'];
+  const first = [rl.attempt(k), rl.attempt(k), rl.attempt(k)]; // none verified yet
+  assert.deepEqual(first.map((a) => a.startedLockout), [false, false, true]);
+  rejects429(() => rl.attempt(k));
+});
+
+test('a refunded attempt is not counted, and ends a lockout it completed', () => {
+  const clock = new ManualClock();
+  const rl = new RateLimiter(clock, policy);
+  const k = ['k'];
+  rl.attempt(k);
+  const right = rl.attempt(k);
+  const third = rl.attempt(k); // locks: three counted
+  rejects429(() => rl.check(k));
+  right.refund(); // one of them was not a guess
+  rl.check(k);
+  third.refund();
+  third.refund(); // once only
+  assert.equal(rl.attempt(k).startedLockout, false);
+  assert.equal(rl.attempt(k).startedLockout, true);
+});
+
+test('a wide key allows WIDE_FACTOR times the limit', () => {
+  const clock = new ManualClock();
+  const rl = new RateLimiter(clock, policy);
+  const wide = { key: 'login:ip:10.0.0.10', factor: WIDE_FACTOR };
+  for (let i = 0; i < 3 * WIDE_FACTOR - 1; i++) rl.attempt([wide, `login:ip+username:10.0.0.10|user${i}`]);
+  rl.check([wide]);
+  assert.equal(rl.attempt([wide, 'login:ip+username:10.0.0.10|last']).startedLockout, true);
+  rejects429(() => rl.check([wide]));
 });
 
 test('addressKey: IPv4 as is, IPv4-mapped unwrapped, IPv6 by /64', () => {

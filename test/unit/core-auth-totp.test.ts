@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as OTPAuth from 'otpauth';
 import {
-  base32Decode, base32Encode, hotp, newTotpSecret, otpauthUri, totpAt, totpStep, verifyTotp,
+  base32Decode, base32Encode, checkTotp, hotp, newTotpSecret, otpauthUri, totpAt, totpStep, verifyTotp,
 } from '../../src/core/auth/totp.js';
 
 // RFC 6238 Appendix B: time (s) and the 8-digit codes for SHA-1, SHA-256 and SHA-512.
@@ -68,6 +68,19 @@ test('a step at or below the last accepted one is refused (no replay, no older c
   assert.equal(verifyTotp(secret, current, now, step), null, 'replayed');
   assert.equal(verifyTotp(secret, totpAt(secret, now - 30_000), now, step), null, 'older after newer');
   assert.equal(verifyTotp(secret, totpAt(secret, now + 30_000), now, step), step + 1, 'the next step is still fine');
+});
+
+test('checkTotp tells a right but already used code (\'used\') from a wrong one (null)', () => {
+  const secret = newTotpSecret();
+  const now = Date.UTC(2026, 0, 1, 12, 0, 10);
+  const step = totpStep(now);
+  const current = totpAt(secret, now);
+  assert.equal(checkTotp(secret, current, now, null), step);
+  assert.equal(checkTotp(secret, current, now, step), 'used', 'replayed');
+  assert.equal(checkTotp(secret, totpAt(secret, now - 30_000), now, step), 'used', 'older after newer');
+  assert.equal(checkTotp(secret, totpAt(secret, now - 60_000), now, null), null, 'outside the window');
+  const wrong = String((Number(current) + 1) % 1_000_000).padStart(6, '0');
+  assert.equal(checkTotp(secret, wrong, now, step), null, 'wrong');
 });
 
 test('the otpauth URI is what authenticator apps and the otpauth library read', () => {

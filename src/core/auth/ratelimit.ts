@@ -1,7 +1,12 @@
 // In-memory sliding-window limiter for brute-forceable endpoints (login, the bootstrap setup code, the
-// vault passphrase). Callers name what they count with keys such as `login:ip:10.0.0.7` and
-// `login:user:admin`: after `maxFailures` failures of one key within `windowMs`, every attempt that
-// involves that key gets 429 with Retry-After until `lockoutMs` has passed.
+// vault passphrase). Callers name what they count with keys such as `login:ip+username:10.0.0.7|admin`:
+// after `maxFailures` failures of one key within `windowMs`, every attempt that involves that key gets
+// 429 with Retry-After until `lockoutMs` has passed. A wide key (`{key, factor}`: a whole address, which
+// may be an office behind one NAT) allows `factor` times as many, so one person's mistakes never lock it.
+//
+// `attempt()` counts before the guess is verified (verification awaits scrypt): parallel requests are
+// counted as they arrive, so no more than the limit ever reach the check. An attempt that turns out
+// not to be a guess (the right password, a code that was valid but already used) is refunded.
 //
 // State lives in memory on purpose: it costs no SD-card writes, and a restart (which takes the attacker
 // longer than a lockout) forgetting it is harmless. Memory is bounded: past `maxKeys` entries the least
@@ -16,14 +21,31 @@ export interface LimitPolicy {
   lockoutMs: number;
 }
 
+/** A key counted against the limit, or a wide one counted against `factor` times it. */
+export type LimitKey = string | { key: string; factor: number };
+
+/** The wide keys' factor: an address's limit, far above one person's mistakes. */
+export const WIDE_FACTOR = 10;
+
+/** One counted attempt (RateLimiter.attempt). */
+export interface Attempt {
+  /** Whether counting it started a lockout of any key. */
+  startedLockout: boolean;
+  /** Uncounts it: it was not a guess. A lockout that it started (or that it alone kept) ends. */
+  refund(): void;
+}
+
 interface Entry {
-  /** Failure times within the window, oldest first; never longer than maxFailures. */
-  failures: number[];
+  /** Counted attempts within the window (time and the attempt's id), oldest first; at most the key's limit. */
+  failures: { t: number; id: number }[];
   lockedUntil: number;
 }
 
+const nameOf = (k: LimitKey) => (typeof k === 'string' ? k : k.key);
+
 export class RateLimiter {
   private entries = new Map<string, Entry>();
+  private nextId = 1;
 
   constructor(
     private clock: Clock,
@@ -32,46 +54,78 @@ export class RateLimiter {
   ) {}
 
   /** Seconds until `keys` may be tried again; 0 when none of them is locked out. */
-  retryAfter(keys: string[]): number {
+  retryAfter(keys: LimitKey[]): number {
     const now = this.clock.now();
     let until = 0;
     for (const k of keys) {
-      const e = this.entries.get(k);
+      const e = this.entries.get(nameOf(k));
       if (e && e.lockedUntil > now) until = Math.max(until, e.lockedUntil);
     }
     return until ? Math.ceil((until - now) / 1000) : 0;
   }
 
   /** Throws 429 with Retry-After when any of `keys` is locked out. Call before checking credentials. */
-  check(keys: string[], what = 'attempts'): void {
+  check(keys: LimitKey[], what = 'attempts'): void {
     const wait = this.retryAfter(keys);
     if (wait > 0) throw tooMany(`Too many failed ${what}; try again in ${formatWait(wait)}`, wait);
   }
 
+  /**
+   * Checks (429 while any key is locked out) and counts an attempt in one synchronous step, before it is
+   * verified; refund it when it was not a guess.
+   */
+  attempt(keys: LimitKey[], what = 'attempts'): Attempt {
+    this.check(keys, what);
+    const id = this.nextId++;
+    const startedLockout = this.count(keys, id);
+    return { startedLockout, refund: () => this.refund(keys, id) };
+  }
+
   /** Counts a failure against each key; returns true when this failure started a lockout. */
-  failure(keys: string[]): boolean {
-    const { maxFailures, windowMs, lockoutMs } = this.policy();
+  failure(keys: LimitKey[]): boolean {
+    return this.count(keys, this.nextId++);
+  }
+
+  /** Forgets the failures of `keys` (e.g. the account at this address after a successful login). */
+  success(keys: LimitKey[]): void {
+    for (const k of keys) this.entries.delete(nameOf(k));
+  }
+
+  private count(keys: LimitKey[], id: number): boolean {
+    const { windowMs, lockoutMs } = this.policy();
     const now = this.clock.now();
     let locked = false;
     for (const k of keys) {
-      const e = this.touch(k);
+      const e = this.touch(nameOf(k));
       if (e.lockedUntil > now) continue;
-      e.failures = e.failures.filter((t) => t > now - windowMs);
-      e.failures.push(now);
-      if (e.failures.length >= maxFailures) {
+      if (e.lockedUntil) { e.lockedUntil = 0; e.failures = []; } // a lockout that ended starts afresh
+      const max = this.limitOf(k);
+      e.failures = e.failures.filter((f) => f.t > now - windowMs);
+      e.failures.push({ t: now, id });
+      if (e.failures.length > max) e.failures.splice(0, e.failures.length - max);
+      if (e.failures.length >= max) {
         e.lockedUntil = now + lockoutMs;
-        e.failures = [];
         locked = true;
       }
-      if (e.failures.length > maxFailures) e.failures.splice(0, e.failures.length - maxFailures);
     }
     this.evict();
     return locked;
   }
 
-  /** Forgets the failures of `keys` (e.g. the username after a successful login; not the address). */
-  success(keys: string[]): void {
-    for (const k of keys) this.entries.delete(k);
+  private refund(keys: LimitKey[], id: number): void {
+    for (const k of keys) {
+      const e = this.entries.get(nameOf(k));
+      if (!e) continue;
+      const i = e.failures.findIndex((f) => f.id === id);
+      if (i < 0) continue;
+      e.failures.splice(i, 1);
+      // A lockout stands on the attempts that reached the limit; without this one they no longer do.
+      if (e.lockedUntil > this.clock.now() && e.failures.length < this.limitOf(k)) e.lockedUntil = 0;
+    }
+  }
+
+  private limitOf(k: LimitKey): number {
+    return this.policy().maxFailures * (typeof k === 'string' ? 1 : k.factor);
   }
 
   /** Drops entries with no recent failures and no lockout. Optional; eviction bounds memory anyway. */
@@ -79,7 +133,7 @@ export class RateLimiter {
     const { windowMs } = this.policy();
     const now = this.clock.now();
     for (const [k, e] of this.entries) {
-      const last = e.failures[e.failures.length - 1] ?? 0;
+      const last = e.failures[e.failures.length - 1]?.t ?? 0;
       if (e.lockedUntil <= now && last <= now - windowMs) this.entries.delete(k);
     }
   }

@@ -77,16 +77,27 @@ export function totpAt(secretBase32: string, nowMs: number): string {
  * does not depend on which one matched.
  */
 export function verifyTotp(secretBase32: string, code: string, nowMs: number, lastStep: number | null): number | null {
+  const r = checkTotp(secretBase32, code, nowMs, lastStep);
+  return typeof r === 'number' ? r : null;
+}
+
+/**
+ * verifyTotp, telling apart a code that is right for its window but already used ('used': the caller
+ * asks for the next code and does not count it as a guess) from a wrong one (null).
+ */
+export function checkTotp(secretBase32: string, code: string, nowMs: number, lastStep: number | null): number | 'used' | null {
   if (!/^\d{6}$/.test(code)) return null;
   const key = base32Decode(secretBase32);
   const now = totpStep(nowMs);
   const given = Buffer.from(code);
   let found: number | null = null;
+  let used = false;
   for (let step = now - TOTP_WINDOW; step <= now + TOTP_WINDOW; step++) {
-    const match = timingSafeEqual(Buffer.from(hotp(key, step)), given);
-    if (match && found === null && (lastStep === null || step > lastStep)) found = step;
+    if (!timingSafeEqual(Buffer.from(hotp(key, step)), given)) continue;
+    if (lastStep !== null && step <= lastStep) used = true;
+    else if (found === null) found = step;
   }
-  return found;
+  return found ?? (used ? 'used' : null);
 }
 
 /** The otpauth:// URI authenticator apps read from the QR code (Key Uri Format). */

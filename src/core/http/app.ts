@@ -172,8 +172,15 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
       }),
       audit: (action, target, details, outcome) => app.audit.record(ctx.auditEntry(action, target, details, outcome)),
     };
-    if (r.rateLimit && !r.rateLimit.exempt?.(ctx)) ctx.rateLimit = enforceRateLimit(app.auth.limiter, r.rateLimit, ip, principal, body);
-    const result = await r.handler(ctx);
+    const rule = r.rateLimit && !r.rateLimit.exempt?.(ctx) ? r.rateLimit : undefined;
+    const limit = rule && enforceRateLimit(app.auth.limiter, rule, ip, principal, body);
+    ctx.rateLimit = limit;
+    let result: unknown;
+    try {
+      result = await r.handler(ctx);
+    } finally {
+      limit?.settle(); // an attempt the handler did not call a failure is refunded
+    }
     if (res.headersSent || res.writableEnded) return;
     if (result instanceof Reply) return sendJson(res, result.status, result.body, result.headers);
     if (result === undefined) return sendJson(res, 204);

@@ -63,7 +63,7 @@ export const systemModule: Module = {
       ...meRoutes(app.auth),
       ...devRoutes(app),
       ...devEmailRoutes(app, mailer),
-      ...userRoutes(app.auth),
+      ...userRoutes(app.auth, mailer),
       ...apiKeyRoutes(app.auth),
       ...setupRoutes(app.auth),
       ...auditRoutes(app.audit),

@@ -1,4 +1,5 @@
-// Account (the signed-in user): name and e-mail, a password change (which needs the current password and signs out
+// Account (the signed-in user): name and e-mail (a new address needs the current password: password recovery
+// sends to it), a password change (which needs the current password and signs out
 // the account's other sessions), and two-factor sign-in (two-factor.js).
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
@@ -10,11 +11,15 @@ import { Card } from '../../components/page.js';
 import { TwoFactorCard } from './two-factor.js';
 
 function Profile({ user }) {
-  const form = useForm({ display_name: user.display_name ?? '', email: user.email ?? '' });
+  const form = useForm({ display_name: user.display_name ?? '', email: user.email ?? '', current_password: '' });
+  const emailChanged = (form.values.email.trim() || null) !== (user.email ?? null);
   const onSubmit = form.submit(async (v) => {
-    await api.put(`/api/users/${user.id}`, { display_name: v.display_name.trim() || null, email: v.email.trim() || null });
+    const body = { display_name: v.display_name.trim() || null, email: v.email.trim() || null };
+    if (emailChanged) body.current_password = v.current_password;
+    await api.put(`/api/users/${user.id}`, body);
+    form.set('current_password', '');
     await loadSession();
-    toast.ok('Profile saved');
+    toast.ok(emailChanged && user.email ? `Profile saved; ${user.email} was told of the change` : 'Profile saved');
   });
   return html`<${Card} title="Profile">
     <form onSubmit=${onSubmit}>
@@ -24,6 +29,9 @@ function Profile({ user }) {
         <${Field} form=${form} name="display_name" label="Full name" autocomplete="name" />
         <${Field} form=${form} name="email" label="E-mail" type="email" autocomplete="email" />
       </div>
+      ${emailChanged ? html`<input type="text" name="username" value=${user.username} autocomplete="username" hidden readonly />
+        <${Field} form=${form} name="current_password" label="Current password" type="password" autocomplete="current-password" required
+          hint="A new e-mail address needs your password: password resets are sent there. The previous address is told." />` : null}
       <div class="form-actions"><button type="submit" class="btn btn-primary" disabled=${form.busy}>Save profile</button></div>
     </form>
   <//>`;

@@ -24,8 +24,10 @@ function UserForm({ user, self, onDone, onCancel }) {
   const editing = !!user;
   const form = useForm({
     username: user?.username ?? '', display_name: user?.display_name ?? '', email: user?.email ?? '',
-    role: user?.role ?? 'operator', disabled: user?.disabled ?? false, password: '',
+    role: user?.role ?? 'operator', disabled: user?.disabled ?? false, password: '', current_password: '',
   });
+  // Changing an existing address needs the administrator's own password (password recovery sends to it).
+  const emailChanged = editing && (form.values.email.trim() || null) !== (user.email ?? null);
   const onSubmit = form.submit(async (v) => {
     const body = { display_name: v.display_name.trim() || null, email: v.email.trim() || null };
     let saved;
@@ -33,6 +35,7 @@ function UserForm({ user, self, onDone, onCancel }) {
       if (v.role !== user.role) body.role = v.role;
       if (v.disabled !== user.disabled) body.disabled = v.disabled;
       if (v.password) body.password = v.password;
+      if (emailChanged) body.current_password = v.current_password;
       saved = await api.put(`/api/users/${user.id}`, body);
     } else {
       saved = await api.post('/api/users', { ...body, username: v.username.trim(), role: v.role, password: v.password });
@@ -50,6 +53,9 @@ function UserForm({ user, self, onDone, onCancel }) {
         <${Field} form=${form} name="display_name" label="Full name" autofocus=${editing} />
         <${Field} form=${form} name="email" label="E-mail" type="email" />
       </div>
+      ${emailChanged ? html`<${Field} form=${form} name="current_password" label="Your current password" type="password"
+        autocomplete="current-password" required hint=${user.email ? 'A new e-mail address needs your own password. The previous address is told.'
+          : 'A new e-mail address needs your own password.'} />` : null}
       <${SelectField} form=${form} name="role" label="Role" options=${ROLES} />
       ${self ? html`<p class="muted small">Change your own password under Settings → Account.</p>`
         : html`<${Field} form=${form} name="password" label=${editing ? 'New password' : 'Password'} type="password" autocomplete="new-password"

@@ -43,7 +43,7 @@ export function vaultRoutes(vault: Vault): AnyRoute[] {
         'address and per user (429 with Retry-After, like sign-in). 409 `vault_not_initialized` before setup. ' +
         'Unlocking an unlocked vault checks the passphrase and changes nothing.',
       body: PassphraseBody, response: VaultStatusSchema,
-      rateLimit: { bucket: 'vault', by: ['ip', 'user'], what: 'vault passphrase attempts' },
+      rateLimit: { bucket: 'vault', by: ['ip', 'user'], what: 'vault passphrase attempts', countedByService: true },
       handler: async (ctx) => {
         const limit = ctx.rateLimit!;
         const wasLocked = !vault.isUnlocked();

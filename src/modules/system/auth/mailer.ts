@@ -18,7 +18,8 @@ import type { Logger } from '../../../core/log.js';
 import type { Config } from '../../../core/config.js';
 
 export type SmtpSettings = Config['smtp'];
-export type MailKind = 'password_reset' | 'test';
+export const MAIL_KINDS = ['password_reset', 'test', 'email_changed'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailRecord {
   id: string;

@@ -84,6 +84,12 @@ const DisableBody = z.strictObject({
 const DisableResponse = z.object({ enabled: z.literal(false) });
 
 const badCredentials = () => new HttpError(401, 'invalid_credentials', 'Wrong username or password');
+// A code that was right for its window but already accepted: the person typed the code they just used
+// (e.g. at enrolment); not a guess, so it is not counted.
+const CODE_USED = 'This code was just used: wait for the next code from your authenticator app';
+const codeUsed = (field: string) => (field === 'totp_code'
+  ? new HttpError(401, 'totp_code_used', CODE_USED)
+  : new HttpError(400, 'totp_code_used', CODE_USED, { errors: [{ path: field, message: 'Was just used; wait for the next code' }] }));
 const wrongCode = (field: string) => new HttpError(400, 'invalid_code', 'The code is not correct, already used or expired',
   { errors: [{ path: field, message: 'Is not a current authenticator code or an unused recovery code' }] });
 
@@ -106,6 +112,7 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
   /** Consumes a second-factor code in `tx`; a code used meanwhile by a concurrent request aborts it. */
   const claim = (m: CodeMatch, tx: Parameters<CodeMatch['claim']>[0], field: string) => {
     if (m.claim(tx)) return;
+    if (m.kind === 'totp') throw codeUsed(field);
     throw field === 'totp_code' ? new HttpError(401, 'invalid_totp', 'The code is not correct, already used or expired') : wrongCode(field);
   };
 
@@ -125,16 +132,23 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
     route({
       method: 'POST', path: '/api/auth/login', auth: 'none', tag: 'auth',
       summary: 'Sign in with username and password (and a TOTP or recovery code when 2FA is on); sets the np_session cookie',
-      description: 'Rate limited per address and per username (auth.login_max_failures within auth.login_window_minutes ' +
-        'locks out for auth.lockout_minutes: 429 with Retry-After). A disabled account gets the same 401 as a wrong password. ' +
+      description: 'Rate limited per username at one address (auth.login_max_failures within auth.login_window_minutes ' +
+        'locks that username out from that address for auth.lockout_minutes: 429 with Retry-After, even with the right ' +
+        'password), and per address and per username alone at ten times that. Every attempt is counted as it arrives; a ' +
+        'right password is not counted. A disabled account gets the same 401 as a wrong password. ' +
         'With two-factor sign-in on, the right password without `totp_code` answers 401 `totp_required`; the second ' +
-        'request repeats username and password with `totp_code` (six digits, or a recovery code). A wrong, replayed or ' +
-        'expired code is 401 `invalid_totp` and counts like a wrong password. A temporary password from ' +
+        'request repeats username and password with `totp_code` (six digits, or a recovery code). A wrong or expired code ' +
+        'is 401 `invalid_totp` and counts like a wrong password; a code that was right but already used is 401 ' +
+        '`totp_code_used` (wait for the next code) and is not counted. A temporary password from ' +
         'POST /api/auth/forgot-password answers 401 `password_change_required` (after the TOTP step when 2FA is on); ' +
         'the same request with `new_password` sets it (400 naming `new_password` when it breaks the policy), retires the ' +
         'temporary password, ends the other sessions and signs in. `new_password` with the real password is a 400.',
       body: LoginBody, response: LoginResponse,
-      rateLimit: { bucket: 'login', by: ['ip', 'body.username'], what: 'sign-in attempts' },
+      // One person's mistakes lock only their account at their address; an address (a whole office behind
+      // NAT) or an account tried from many addresses is locked only at ten times that.
+      rateLimit: {
+        bucket: 'login', by: ['ip+body.username', 'ip', 'body.username'], wide: ['ip', 'body.username'], what: 'sign-in attempts',
+      },
       handler: async (ctx) => {
         const { username, password, totp_code, new_password } = ctx.body;
         const user = svc.users.getByUsername(username);
@@ -151,6 +165,9 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
             actor: null, actor_user_id: userId,
           });
         };
+        const usedCode = (target: string, userId: string) => ctx.app.audit.record({
+          ...ctx.auditEntry('auth.login', target, { reason: 'totp_code_used' }, 'failure'), actor: null, actor_user_id: userId,
+        });
         if (!user || !ok || user.disabled) {
           await fail(!user ? 'unknown_user' : !ok ? 'wrong_password' : 'disabled', username.slice(0, 64), user?.id ?? null);
           throw badCredentials();
@@ -165,11 +182,16 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
           if (totp_code === undefined) {
             throw new HttpError(401, 'totp_required', 'Enter the code from your authenticator app, or a recovery code');
           }
-          second = twoFactor.check(user.id, totp_code);
-          if (!second) {
+          const m = twoFactor.check(user.id, totp_code);
+          if (m === 'used') {
+            await usedCode(user.username, user.id);
+            throw codeUsed('totp_code');
+          }
+          if (!m) {
             await fail('wrong_totp', user.username, user.id);
             throw new HttpError(401, 'invalid_totp', 'The code is not correct, already used or expired');
           }
+          second = m;
         }
         if (viaTemp) {
           if (new_password === undefined) {
@@ -193,7 +215,9 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
             }),
           });
         }
-        ctx.rateLimit!.success('body.username'); // the address keeps its count: it may be trying many names
+        // The account at this address starts afresh; the wide counts only lose this attempt (they may be
+        // an attacker's many names, or many addresses).
+        ctx.rateLimit!.success('ip+body.username');
         if (!viaTemp && needsRehash(user.password_hash)) {
           await svc.users.rehash(user.id, password).catch((e) => ctx.log.warn('password rehash failed', { err: e as Error }));
         }
@@ -209,7 +233,7 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
             });
           });
         } catch (e) {
-          if (e instanceof HttpError && e.code === 'invalid_totp') await fail('replayed_totp', user.username, user.id);
+          if (e instanceof HttpError && e.code === 'totp_code_used') await usedCode(user.username, user.id);
           throw e;
         }
         const fresh = svc.users.get(user.id)!;
@@ -350,6 +374,10 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
               { errors: [{ path: 'code', message: 'Required' }] });
           }
           const m = twoFactor.check(targetId, ctx.body.code);
+          if (m === 'used') {
+            await ctx.audit('auth.2fa.disable', target.username, { reason: 'totp_code_used' }, 'failure');
+            throw codeUsed('code');
+          }
           if (!m) {
             ctx.rateLimit!.failure();
             await ctx.audit('auth.2fa.disable', target.username, { reason: 'wrong_code' }, 'failure');

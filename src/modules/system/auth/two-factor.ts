@@ -11,7 +11,7 @@ import qrcode from 'qrcode-generator';
 import type { Clock } from '../../../core/clock.js';
 import { conflict } from '../../../core/errors.js';
 import type { SecretBox } from '../../../core/secretbox.js';
-import { newTotpSecret, otpauthUri, verifyTotp } from '../../../core/auth/totp.js';
+import { checkTotp, newTotpSecret, otpauthUri, verifyTotp } from '../../../core/auth/totp.js';
 import type { Store, Tx } from '../../../core/store/types.js';
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -125,17 +125,18 @@ export class TwoFactorService {
 
   /**
    * Checks a second-factor code (a current TOTP code or an unused recovery code) of a user with 2FA on,
-   * without consuming it; the caller claims it in the transaction that acts on it.
+   * without consuming it; the caller claims it in the transaction that acts on it. 'used' for an
+   * authenticator code that is right for its window but was already accepted (wait for the next one).
    */
-  check(userId: string, code: string): CodeMatch | null {
+  check(userId: string, code: string): CodeMatch | 'used' | null {
     const r = this.row(userId);
     if (!r?.enabled) return null;
     const trimmed = code.trim();
     if (/^\d{6}$/.test(trimmed)) {
       const secret = this.deps.secretbox.tryOpen(r.secret);
       if (secret === null) return null; // sealed under another machine key: only recovery codes still work
-      const step = verifyTotp(secret, trimmed, this.deps.clock.now(), r.last_step);
-      if (step === null) return null;
+      const step = checkTotp(secret, trimmed, this.deps.clock.now(), r.last_step);
+      if (step === null || step === 'used') return step;
       return {
         kind: 'totp',
         claim: (tx) => tx.run(

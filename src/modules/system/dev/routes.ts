@@ -8,7 +8,7 @@ import type { LogLevel } from '../../../core/log.js';
 import type { RuntimeStats } from '../runtime.js';
 import { Email } from '../../../core/auth/users.js';
 import { badRequest, HttpError } from '../../../core/errors.js';
-import type { Mailer } from '../auth/mailer.js';
+import { MAIL_KINDS, type Mailer } from '../auth/mailer.js';
 
 export function devRoutes(app: AppContext): AnyRoute[] {
   return [
@@ -76,7 +76,7 @@ export function devInfoRoute(app: AppContext, runtime: RuntimeStats): AnyRoute {
 /** GET /api/dev/emails/recent and POST /api/dev/emails/test: the outgoing e-mail, for administrators. */
 export function devEmailRoutes(app: AppContext, mailer: Mailer): AnyRoute[] {
   const Outcome = z.object({
-    id: z.string(), at: z.string(), kind: z.enum(['password_reset', 'test']), to: z.string(), subject: z.string(),
+    id: z.string(), at: z.string(), kind: z.enum(MAIL_KINDS), to: z.string(), subject: z.string(),
     outcome: z.enum(['sent', 'failed']),
     error: z.object({ code: z.string(), message: z.string() }).nullable().describe("nodemailer's code: EAUTH (login refused), ESOCKET or " +
       'ECONNECTION (server down or TLS refused), ETIMEDOUT, EENVELOPE (address refused), ENOTCONFIGURED'),

@@ -7,6 +7,8 @@ import { DisplayName, Email, PublicUserSchema, Username, type UserPatch } from '
 import { forbidden, HttpError, notFound } from '../../../core/errors.js';
 import { reply, route, type AnyRoute } from '../../../core/http/registry.js';
 import { listOf, paging } from '../../../core/http/schemas.js';
+import type { Mailer } from '../auth/mailer.js';
+import { noticeEmailChange } from './email-notice.js';
 
 const IdParams = z.object({ id: z.uuid() });
 const ListQuery = z.object({
@@ -28,11 +30,11 @@ const UpdateBody = z.strictObject({
   role: z.enum(ROLES).optional(),
   disabled: z.boolean().optional(),
   password: z.string().optional(),
-  /** Required when changing your own password. */
+  /** The caller's own password: required when changing your own password or anyone's e-mail address. */
   current_password: z.string().max(1000).optional(),
 });
 
-export function userRoutes(svc: AuthServices): AnyRoute[] {
+export function userRoutes(svc: AuthServices, mailer: Mailer): AnyRoute[] {
   return [
     route({
       method: 'GET', path: '/api/users', admin: true,
@@ -72,7 +74,11 @@ export function userRoutes(svc: AuthServices): AnyRoute[] {
       method: 'PUT', path: '/api/users/:id', scope: 'system:write', self: true,
       summary: 'Update a user (administrators: anyone; others: their own name, e-mail and password)',
       description: 'Changing your own password needs `current_password` and ends your other sessions; an administrator ' +
-        "setting another user's password does not need it and ends all of that user's sessions. Non-administrators " +
+        "setting another user's password does not need it and ends all of that user's sessions. Changing an e-mail address " +
+        "(yours, or an administrator changing anyone's) needs a signed-in session (403 `session_required` through an API " +
+        "key: with password recovery the address controls the account) and the caller's own `current_password`; a notice " +
+        'goes to the previous address. A wrong `current_password` is 400 `wrong_current_password` and counted (429 after ' +
+        'auth.login_max_failures). Non-administrators ' +
         'cannot change their own role or disabled flag (403). The last enabled administrator cannot be demoted or ' +
         'disabled (409 `last_admin`).',
       params: IdParams, body: UpdateBody, response: PublicUserSchema,
@@ -91,23 +97,36 @@ export function userRoutes(svc: AuthServices): AnyRoute[] {
           if (patch.disabled !== undefined && patch.disabled !== !!cur.disabled)
             throw forbidden('You cannot disable or enable your own account');
         }
-        if (patch.password !== undefined && self) {
+        const emailChange = patch.email !== undefined && patch.email !== cur.email;
+        if (emailChange && p.kind !== 'session') {
+          throw new HttpError(403, 'session_required', 'Changing an e-mail address needs a signed-in session with the current ' +
+            'password, not an API key: password recovery sends to that address');
+        }
+        // What proves the caller is who the session says: their own password, not the target's.
+        const guarded = [...(patch.password !== undefined && self ? ['password'] : []), ...(emailChange ? ['email'] : [])];
+        if (guarded.length) {
           if (!current_password) {
-            throw new HttpError(400, 'validation_failed', 'Changing your own password needs your current password',
-              { errors: [{ path: 'current_password', message: 'Required when changing your own password' }] });
+            const what = guarded.includes('password') ? 'your own password' : 'an e-mail address';
+            throw new HttpError(400, 'validation_failed', `Changing ${what} needs your current password`,
+              { errors: [{ path: 'current_password', message: `Required when changing ${what}` }] });
           }
-          if (!(await verifyPassword(current_password, cur.password_hash))) {
+          const mine = self ? cur : svc.users.row(p.user.id);
+          if (!mine || !(await verifyPassword(current_password, mine.password_hash))) {
             ctx.rateLimit!.failure();
-            await ctx.audit('user.update', cur.username, { id: cur.id, fields: ['password'], reason: 'wrong_current_password' }, 'failure');
+            await ctx.audit('user.update', cur.username, { id: cur.id, fields: guarded, reason: 'wrong_current_password' }, 'failure');
             throw new HttpError(400, 'wrong_current_password', 'The current password is not correct',
               { errors: [{ path: 'current_password', message: 'Is not correct' }] });
           }
           ctx.rateLimit!.success();
         }
+        // The previous address hears of the change (audited as what was done about it).
+        const notice = emailChange && cur.email ? (mailer.configured() ? 'queued' : 'smtp_not_configured') : null;
         const { user } = await svc.users.update(cur.id, patch as UserPatch, {
           keepSessionId: self && p.kind === 'session' ? p.session_id : undefined,
-          also: (tx, r) => ctx.app.audit.insert(tx, ctx.auditEntry('user.update', r.user.username, { id: r.user.id, fields: r.changed })),
+          also: (tx, r) => ctx.app.audit.insert(tx, ctx.auditEntry('user.update', r.user.username,
+            { id: r.user.id, fields: r.changed, ...(notice ? { old_email_notice: notice } : {}) })),
         });
+        if (notice) noticeEmailChange(ctx.app, mailer, { username: cur.username, oldEmail: cur.email!, by: p.user.username, ip: ctx.ip });
         return user;
       },
     }),
