@@ -24,7 +24,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const SELF = fileURLToPath(import.meta.url);
 const ALLOWED_PROTOCOLS = 'https:http:git:ssh:file';
@@ -155,6 +155,35 @@ function urlProblem(url) {
   return null;
 }
 
+/**
+ * Why root may not fetch from a file:// source, or null. Whoever can write the repository, or rename a directory
+ * above it, decides what root's git reads: so the resolved path, every directory above it (a sticky one like /tmp
+ * excepted, where others cannot move root's entries) and everything in it must be root's and writable by root only.
+ */
+function localSourceProblem(dir) {
+  for (let p = path.dirname(dir); ; p = path.dirname(p)) {
+    const st = fs.lstatSync(p);
+    if (st.uid !== 0 || (st.mode & 0o022 && !(st.mode & 0o1000))) return `${p} (above the source) is not root's or is writable by others`;
+    if (p === '/') break;
+  }
+  const todo = [dir];
+  for (let n = 0; todo.length; n++) {
+    if (n > 500_000) return `the source ${dir} holds more than 500,000 files`;
+    const p = todo.pop();
+    const st = fs.lstatSync(p);
+    if (!st.isFile() && !st.isDirectory()) return `${p} (in the source) is neither a regular file nor a directory`;
+    if (st.uid !== 0 || st.mode & 0o022) return `${p} (in the source) is not root's or is writable by others`;
+    if (st.isDirectory()) for (const e of fs.readdirSync(p)) todo.push(path.join(p, e));
+  }
+  return null;
+}
+
+/** What follows git's signature marker (the last line opening one, as git finds it) in a tag object, or null. */
+function signatureKind(tagObject) {
+  const opening = tagObject.split('\n').filter((l) => l.startsWith('-----BEGIN ')).pop();
+  return opening ? opening.replace(/^-----BEGIN |-----$/g, '') : null;
+}
+
 // ---- the request ------------------------------------------------------------------------------------
 const dataOwner = fs.statSync(opt.data); // the service user owns its data directory
 const requestFile = path.join(opt.data, 'update-request.json');
@@ -219,12 +248,21 @@ async function main() {
   if (!signers) throw refuse(`no release key pinned (${opt.signers} is missing): install one with scripts/install.sh --release-key FILE`);
   if (signers.uid !== 0 || (signers.mode & 0o022)) throw refuse(`${opt.signers} must be root's and writable by root only`);
 
+  let fetchUrl = req.url;
+  if (req.url.startsWith('file:')) {
+    // Fetched from the resolved path, so that no link on the way can be swapped after the check.
+    let dir;
+    try { dir = fs.realpathSync(fileURLToPath(req.url)); } catch (e) { throw refuse(`the source ${req.url} cannot be read (${e.code ?? e.message})`); }
+    const problem = localSourceProblem(dir);
+    if (problem) throw refuse(`the local source is refused: ${problem}`);
+    fetchUrl = pathToFileURL(dir).href;
+  }
   progress('fetch', 5, `fetching ${req.branch} from ${req.url}`);
   if (!fs.existsSync(env.GIT_DIR)) {
     const init = git(['init', '--bare', '--quiet', env.GIT_DIR]);
     if (init.code !== 0) throw fail(`cannot create the cache ${env.GIT_DIR}: ${tail(init.stderr)}`);
   }
-  const fetch = git(['fetch', '--quiet', '--prune', '--no-tags', '--', req.url, `+refs/heads/${req.branch}:refs/remotes/origin/${req.branch}`,
+  const fetch = git(['fetch', '--quiet', '--prune', '--no-tags', '--', fetchUrl, `+refs/heads/${req.branch}:refs/remotes/origin/${req.branch}`,
     '+refs/tags/*:refs/tags/*'], { timeoutMs: 15 * 60_000 });
   if (fetch.code !== 0) throw fail(`fetching ${req.branch} from the source failed: ${tail(fetch.stderr) || `git exited ${fetch.code}`}`);
   const tip = git(['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${req.branch}^{commit}`]).stdout.trim();
@@ -240,13 +278,28 @@ async function main() {
   const version = tag.replace(/^v/, '');
   run.tag = tag; run.to = version;
   progress('verify', 20, `verifying the signature of ${tag}`);
-  // Only the exit code: with a key that is not pinned, git still prints "Good signature" before failing.
-  const verify = git(['-c', 'gpg.format=ssh', '-c', `gpg.ssh.allowedSignersFile=${opt.signers}`, 'verify-tag', '--', tag]);
+  // git picks the verifier from the signature itself: an OpenPGP or X.509 one would go to gpg or gpgsm and pass
+  // with any key in root's keyring. So only an SSH signature is verified, and the other programs are /bin/false
+  // with an empty GNUPGHOME, should git ever see the signature otherwise.
+  const id = git(['rev-parse', '--verify', '--quiet', `refs/tags/${tag}`]).stdout.trim();
+  const tagObject = git(['cat-file', 'tag', id]).stdout;
+  const kind = signatureKind(tagObject);
+  if (kind !== 'SSH SIGNATURE') {
+    const what = !kind ? 'it carries no signature' : `its signature is ${kind === 'SIGNED MESSAGE' ? 'X.509' : /^PGP /.test(kind) ? 'OpenPGP' : kind}`;
+    throw refuse(`tag ${tag} is not signed by a pinned release key (${what}; releases are signed with an SSH key)`);
+  }
+  const gnupg = fs.mkdtempSync(path.join(opt.cache, 'gnupg-'));
+  let verify;
+  try {
+    // Only the exit code: with a key that is not pinned, git still prints "Good signature" before failing.
+    verify = sh(['git', '-c', 'gpg.format=ssh', '-c', `gpg.ssh.allowedSignersFile=${opt.signers}`, '-c', 'gpg.program=/bin/false',
+      '-c', 'gpg.openpgp.program=/bin/false', '-c', 'gpg.x509.program=/bin/false', 'verify-tag', '--', id], { env: { ...env, GNUPGHOME: gnupg } });
+  } finally { fs.rmSync(gnupg, { recursive: true, force: true }); }
   if (verify.code !== 0) throw refuse(`tag ${tag} is not signed by a pinned release key (${tail(verify.stderr, 2)})`);
   // The signed object must name itself: a signed v1.0.0 republished as refs/tags/v9.0.0 is not v9.0.0.
-  const header = /^tag (\S+)$/m.exec(git(['cat-file', 'tag', `refs/tags/${tag}`]).stdout)?.[1];
+  const header = /^tag (\S+)$/m.exec(tagObject)?.[1];
   if (header !== tag) throw refuse(`the signed tag object is named ${header}, not ${tag}`);
-  const message = git(['cat-file', 'tag', `refs/tags/${tag}`]).stdout.split('\n\n').slice(1).join('\n\n').replace(/-----BEGIN SSH SIGNATURE-----[\s\S]*$/, '').trim();
+  const message = tagObject.split('\n\n').slice(1).join('\n\n').replace(/-----BEGIN SSH SIGNATURE-----[\s\S]*$/, '').trim();
   if (message) console.log(`release notes of ${tag}:\n${message}`);
 
   // Versions and schema.
@@ -404,12 +457,14 @@ function backupStore(dir) {
 
 function copyFd(fd, dest, mode) {
   const out = fs.openSync(dest, 'wx', mode);
-  try {
-    const buf = Buffer.alloc(1 << 20);
-    let n, pos = 0;
-    while ((n = fs.readSync(fd, buf, 0, buf.length, pos)) > 0) { fs.writeSync(out, buf, 0, n); pos += n; }
-    fs.fsyncSync(out);
-  } finally { fs.closeSync(out); }
+  try { copyInto(fd, out); fs.fsyncSync(out); } finally { fs.closeSync(out); }
+}
+
+/** Copies from a freshly opened descriptor, reading on from its own offset. */
+function copyInto(fd, out) {
+  const buf = Buffer.alloc(1 << 20);
+  let n;
+  while ((n = fs.readSync(fd, buf, 0, buf.length, null)) > 0) fs.writeSync(out, buf, 0, n);
 }
 
 /** Puts a backup's files back into the data directory as the service user's; store files it lacks are removed. */
@@ -423,9 +478,18 @@ function restoreStore(dir) {
     fs.rmSync(tmp, { force: true });
     const fd = fs.openSync(path.join(dir, name), 'r');
     try {
-      copyFd(fd, tmp, f.mode);
-      fs.chmodSync(tmp, f.mode); // before chown: root changes the mode of its own file without CAP_FOWNER
-      fs.chownSync(tmp, dataOwner.uid, dataOwner.gid);
+      // Mode and owner through the descriptor: the data directory is the service user's, and a link it puts
+      // at tmp's name meanwhile must not get root to chown whatever the link points at.
+      const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+      const out = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+      try {
+        copyInto(fd, out);
+        fs.fchmodSync(out, f.mode); // before chown: root changes the mode of its own file without CAP_FOWNER
+        fs.fchownSync(out, dataOwner.uid, dataOwner.gid);
+        fs.fsyncSync(out);
+        const written = fs.fstatSync(out), named = fs.lstatSync(tmp);
+        if (written.ino !== named.ino || written.dev !== named.dev) throw new Error(`${tmp} was replaced while the backup was copied into it`);
+      } finally { fs.closeSync(out); }
       fs.renameSync(tmp, dest);
     } finally {
       fs.closeSync(fd);

@@ -1,7 +1,7 @@
 // An update source made in the test: a bare repository whose release branches carry tiny release trees (a
 // dist/src/main.js that serves GET /api/version with its version, and writes its mark into the data
 // directory's netprobe.db as a migration would, or crashes after that on purpose), each commit tagged
-// v<version> and signed with an SSH key made here (or another key, or not signed at all).
+// v<version> and signed with an SSH key made here (or another key, an OpenPGP key made here, or not at all).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ export interface ReleaseSpec {
   version: string;
   /** crash: exits with an error right after writing its mark into netprobe.db. */
   mode?: 'ok' | 'crash';
-  sign?: 'release' | 'other' | 'none';
+  /** openpgp: by a key made in `gnupgHome` (ultimately trusted there), which git would verify with gpg. */
+  sign?: 'release' | 'other' | 'openpgp' | 'none';
   /** Per-module schema versions written to release.json. */
   schema?: Record<string, number>;
   /** Extra small files, to make the tree take many file system blocks. */
@@ -27,6 +28,8 @@ export interface UpdateRepo {
   url: string;
   /** The allowed-signers file pinning the release key. */
   signers: string;
+  /** The GnuPG home holding the OpenPGP key (made by the first release signed with it). */
+  gnupgHome: string;
   /** Commits `spec` as the new tip of `branch` and tags it; returns the commit. */
   publish(branch: string, spec: ReleaseSpec): Promise<string>;
   /** Moves `branch` of the source to the commit of an existing tag. */
@@ -69,9 +72,16 @@ export async function makeUpdateRepo(opts: { allowFilter?: boolean } = {}): Prom
   await git(['init', '--bare', '--quiet', bare]);
   if (opts.allowFilter) await git(['config', 'uploadpack.allowFilter', 'true'], bare);
   await git(['init', '--quiet', work]);
+  const gnupgHome = join(dir, 'gnupg');
+  let openpgpKey: string | null = null;
+  const gpg = async (args: string[]) => {
+    const r = await run('gpg', ['--batch', '--pinentry-mode', 'loopback', '--passphrase', '', ...args], { env: { GNUPGHOME: gnupgHome }, timeoutMs: 60_000 });
+    if (r.code !== 0) throw new Error(`gpg ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
   const id = { GIT_AUTHOR_NAME: 'release', GIT_AUTHOR_EMAIL: 'release@netprobe', GIT_COMMITTER_NAME: 'release', GIT_COMMITTER_EMAIL: 'release@netprobe' };
   return {
-    dir, bare, url: `file://${bare}`, signers,
+    dir, bare, url: `file://${bare}`, signers, gnupgHome,
     async publish(branch, spec) {
       // Each release is its own tree on top of the branch's previous tip (or a new branch).
       const known = await run('git', ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: work });
@@ -98,7 +108,14 @@ export async function makeUpdateRepo(opts: { allowFilter?: boolean } = {}): Prom
       const msg = spec.message ?? `netprobe ${spec.version}\n\n- changes of ${spec.version}`;
       const sign = spec.sign ?? 'release';
       if (sign === 'none') await git(['tag', '-a', '-m', msg, tag, commit], work, id);
-      else {
+      else if (sign === 'openpgp') {
+        if (!openpgpKey) {
+          await mkdir(gnupgHome, { mode: 0o700 });
+          await gpg(['--quick-gen-key', 'release <release@netprobe>', 'ed25519', 'sign', 'never']);
+          openpgpKey = /^fpr:+([0-9A-F]{40}):/m.exec(await gpg(['--with-colons', '--list-secret-keys']))![1]!;
+        }
+        await git(['-c', 'gpg.format=openpgp', '-c', `user.signingkey=${openpgpKey}`, 'tag', '-s', '-m', msg, tag, commit], work, { ...id, GNUPGHOME: gnupgHome });
+      } else {
         await git(['-c', 'gpg.format=ssh', '-c', `user.signingkey=${join(dir, `${sign}-key`)}`, 'tag', '-s', '-m', msg, tag, commit], work, id);
       }
       await git(['push', '--quiet', '--force', bare, `HEAD:refs/heads/${branch}`, `refs/tags/${tag}`], work);
@@ -107,6 +124,9 @@ export async function makeUpdateRepo(opts: { allowFilter?: boolean } = {}): Prom
     async branchAt(branch, tag) {
       await git(['update-ref', `refs/heads/${branch}`, `${tag}^{commit}`], bare);
     },
-    remove: () => rm(dir, { recursive: true, force: true }),
+    async remove() {
+      if (openpgpKey) await run('gpgconf', ['--kill', 'gpg-agent'], { env: { GNUPGHOME: gnupgHome } });
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }

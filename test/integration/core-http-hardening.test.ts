@@ -1,6 +1,6 @@
 // What hostile or clumsy clients can do to the HTTP core, through real sockets: pipelined requests that
 // are never read, floods of connections from one address, bodies that trickle in, deep or poisoned JSON,
-// control characters; plus the cached OpenAPI document and the self-service rule for API keys.
+// control characters, bytes that are not UTF-8; plus the cached OpenAPI document and the self-service rule for API keys.
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
@@ -164,6 +164,40 @@ test('control characters and broken Unicode are refused in one-line fields; mult
   const q = await t.request('GET', '/api/monitors?tag=a%00b', { key });
   assert.equal(q.status, 400);
   assert.equal(q.body.errors[0].path, 'query.tag');
+});
+
+test('a body that is not UTF-8 is a 400 naming the first bad byte, and nothing is stored; UTF-8 text round-trips', async () => {
+  const asJson = { 'content-type': 'application/json' };
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  const bodies: [Buffer, number][] = [
+    [bytes('{"name":"', [0xff, 0xfe], 'x"}'), 9], // the issue's payload
+    [bytes('{"name":"a', [0xc3], '"}'), 10], // a lead byte without its continuation
+    [bytes('{"name":"', [0xc0, 0xaf], '"}'), 9], // an overlong "/"
+    [bytes('{"name":"', [0xed, 0xa0, 0x80], '"}'), 9], // a UTF-16 surrogate encoded as UTF-8
+    [bytes('{"name":"', [0xf4, 0x90, 0x80, 0x80], '"}'), 9], // beyond U+10FFFF
+    [bytes('{"name":"ok"}', [0xe2, 0x82]), 13], // cut off at the end
+  ];
+  const monitorsBefore = (await t.request('GET', '/api/monitors', { key })).body.monitors.length;
+  const sitesBefore = (await t.request('GET', '/api/brain/sites', { key })).body.total;
+  for (const [raw, offset] of bodies) {
+    for (const path of ['/api/test-text', '/api/monitors', '/api/brain/sites']) {
+      const r = await t.request('POST', path, { key, raw, headers: asJson });
+      assert.equal(r.status, 400, `${path} ${raw.toString('hex')}: ${r.text}`);
+      assert.equal(r.body.code, 'invalid_utf8');
+      assert.equal(r.body.offset, offset);
+      assert.match(r.body.detail, new RegExp(`not valid UTF-8: the bytes from offset ${offset} `));
+    }
+  }
+  assert.equal((await t.request('GET', '/api/monitors', { key })).body.monitors.length, monitorsBefore);
+  assert.equal((await t.request('GET', '/api/brain/sites', { key })).body.total, sitesBefore);
+  // Multi-byte characters of every length are kept as sent; a leading byte order mark is ignored.
+  const name = 'Zürich ☃ 🙂';
+  const site = await t.request('POST', '/api/brain/sites', { key, raw: bytes([0xef, 0xbb, 0xbf], JSON.stringify({ name })), headers: asJson });
+  assert.equal(site.status, 201, site.text);
+  assert.equal((await t.request('GET', `/api/brain/sites/${site.body.id}`, { key })).body.name, name);
+  const mon = await t.request('POST', '/api/monitors', { key, body: { name, check_type: 'tcp', target: '127.0.0.1:9', interval: 3600 } });
+  assert.equal(mon.status, 201, mon.text);
+  assert.equal((await t.request('GET', `/api/monitors/${mon.body.id}`, { key })).body.name, name);
 });
 
 test('the OpenAPI document is one cached, compressed buffer with an ETag', async () => {

@@ -73,8 +73,11 @@ function pathWith(r: AnyRoute, fuzzed?: { name: string; value: string }): string
 let sent = 0;
 const failures: string[] = [];
 
-/** One request; records what is wrong with its answer. SSE and other streams are cut after the headers. */
-async function probe(r: AnyRoute, what: string, path: string, body?: { raw: string | Buffer; type: string }): Promise<void> {
+/**
+ * One request; records what is wrong with its answer (given `code`, any answer but that problem). SSE and other
+ * streams are cut after the headers.
+ */
+async function probe(r: AnyRoute, what: string, path: string, body?: { raw: string | Buffer; type: string }, code?: string): Promise<void> {
   sent++;
   const headers: Record<string, string> = { 'x-api-key': key };
   if (body) headers['content-type'] = body.type;
@@ -89,6 +92,7 @@ async function probe(r: AnyRoute, what: string, path: string, body?: { raw: stri
   if (type.startsWith('text/event-stream')) { await res.body?.cancel(); return; }
   const text = await res.text();
   const where = `${r.method} ${r.path} ${what}: ${res.status}`;
+  if (code && !text.includes(`"code":"${code}"`)) failures.push(`${where} is not a ${code} problem: ${text.slice(0, 200)}`);
   // A program the probe drives that is not installed is a 503 with its install hint, whatever the input:
   // the overlay programs are pointed at paths that do not exist (before()), so junk can never start them.
   if (res.status >= 500 && !(res.status === 503 && /"code":"program_missing"/.test(text))) failures.push(`${where} ${text.slice(0, 300)}`);
@@ -171,6 +175,11 @@ test('malformed input on every route gets a 4xx problem, never a 500, and the da
       }
       for (const raw of BAD_BODIES) await probe(r, `body ${raw.slice(0, 20)}`, path, { raw, type: 'application/json' });
       await probe(r, 'invalid UTF-8', path, { raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), type: 'application/json' });
+      // Not UTF-8 in a field's value: refused as such, never stored with U+FFFD in its place.
+      for (const field of fieldsOf(r.body)) {
+        const raw = Buffer.concat([Buffer.from(`{"${field}":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+        await probe(r, `body.${field} not UTF-8`, path, { raw, type: 'application/json' }, 'invalid_utf8');
+      }
       await probe(r, 'text/plain', path, { raw: '{"name":"x"}', type: 'text/plain' });
       await probe(r, 'multipart', path, { raw: '--b\r\n\r\nx\r\n--b--', type: 'multipart/form-data; boundary=b' });
       await probe(r, 'a body over the limit', path, { raw: json({ x: 'x'.repeat(2 * 1024 * 1024) }), type: 'application/json' });

@@ -101,6 +101,7 @@ test('SVGs that could run or fetch anything are refused, and the stored logo sta
   const before = await readFile(join(t.dataDir, 'brand', 'logo'));
   const bad = [
     '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:x.y="http://www.w3.org/2000/svg"><x.y:script>alert(1)</x.y:script></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>',
     '<svg xmlns="http://www.w3.org/2000/svg"><rect onclick = "x()"/></svg>',
     '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><div/></foreignObject></svg>',

@@ -1,12 +1,13 @@
 // The root update helper (scripts/updater.mjs) against a real git source with SSH-signed tags, on a stand-in
 // appliance without systemd (test/helpers/update-appliance.ts: the service is a tiny release run by a
-// supervisor on loopback). Install, already current, unsigned, signed by another key, no key pinned, a
-// release that crashes after start (rolled back, database restored, log tail), downgrades with and without
-// a schema change, pruning to current + 2, and the disk filling up (a tmpfs as the release prefix; root only).
+// supervisor on loopback). Install, already current, unsigned, signed by another key or with OpenPGP, no key
+// pinned, a release that crashes after start (rolled back, database restored, log tail), downgrades with and
+// without a schema change, pruning to current + 2; as root: a file:// source others could write, a link planted
+// while the database is restored, and the disk filling up (a tmpfs as the release prefix).
 // Every refusal and failure leaves the old release serving with its database as it was.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -82,6 +83,20 @@ test('a release signed by another key is refused, although git prints "Good sign
   assert.equal(await a.version(), '1.1.0');
 });
 
+test('a release signed with OpenPGP is refused, even by a key that the keyring gpg would use trusts', async () => {
+  await repo.publish('stable', { version: '1.2.2', sign: 'openpgp' });
+  const env = { GNUPGHOME: repo.gnupgHome };
+  // The signature is good for gpg: git alone would accept the tag.
+  const plain = await run('git', ['--git-dir', repo.bare, 'verify-tag', 'v1.2.2'], { env });
+  assert.equal(plain.code, 0, plain.stderr);
+  await a.runHelper(['--url', repo.url, '--branch', 'stable'], { signers: repo.signers, env });
+  const s = await a.status();
+  assert.equal(s.result, 'refused', s.detail);
+  assert.match(s.detail, /v1\.2\.2 is not signed by a pinned release key \(its signature is OpenPGP; releases are signed with an SSH key\)/);
+  assert.equal(await a.version(), '1.1.0');
+  assert.ok(!existsSync(join(a.prefix, 'releases/1.2.2')), 'nothing unpacked');
+});
+
 test('a release that crashes after start is rolled back: old release, database restored, the new log tail', async () => {
   await repo.publish('stable', { version: '1.3.0', mode: 'crash' });
   const dbBefore = await a.db();
@@ -150,6 +165,81 @@ test('a second helper while one runs is turned away by the lock', async () => {
   assert.equal(r.code, 75, r.stdout + r.stderr);
   assert.match(r.stderr, /another update is running/);
   await lock;
+});
+
+const asRoot = { skip: process.getuid?.() !== 0 ? 'changing owners needs root' : false };
+
+describe('a file:// source must be root\'s alone, above it and in it (root only)', asRoot, () => {
+  let base: string;
+  before(async () => {
+    base = await mkdtemp(join(tmpdir(), 'netprobe-local-source-'));
+    await repo.publish('local', { version: '4.0.0' });
+  });
+  after(() => rm(base, { recursive: true, force: true }));
+
+  test('a source under a directory of another user, a group-writable one, or holding another user\'s file is refused unfetched', async () => {
+    const copy = async (dir: string) => {
+      await mkdir(dir, { recursive: true });
+      const r = await run('git', ['clone', '--quiet', '--mirror', repo.bare, join(dir, 'netprobe.git')]);
+      assert.equal(r.code, 0, r.stderr);
+      return join(dir, 'netprobe.git');
+    };
+    const nobody = await copy(join(base, 'nobody'));
+    await chown(join(base, 'nobody'), 65534, 65534);
+    const groupWritable = await copy(join(base, 'group'));
+    await chmod(join(base, 'group'), 0o775);
+    const inside = await copy(join(base, 'inside'));
+    await chown(join(inside, 'refs'), 65534, 65534);
+    for (const [src, why] of [[nobody, `${base}/nobody \\(above the source\\)`], [groupWritable, `${base}/group \\(above the source\\)`],
+      [inside, `${inside}/refs \\(in the source\\)`]] as const) {
+      await a.runHelper(['--url', `file://${src}`, '--branch', 'local'], { signers: repo.signers });
+      const s = await a.status();
+      assert.equal(s.result, 'refused', `${src}: ${s.detail}`);
+      assert.match(s.detail, new RegExp(`the local source is refused: ${why} is not root's or is writable by others`));
+      assert.ok(!(await a.progress()).some((p) => p.step === 'fetch'), 'nothing fetched');
+      assert.equal(await a.version(), '1.0.5');
+    }
+  });
+});
+
+describe('restoring the database goes through its descriptor (root only)', asRoot, () => {
+  let b: Appliance;
+  before(async () => {
+    b = await makeAppliance('1.0.0');
+    // The data directory is the service user's, as on the appliance, so a chown to it would show.
+    for (const p of [b.data, join(b.data, 'netprobe.db')]) await chown(p, 65534, 65534);
+  });
+  after(() => b?.remove());
+
+  test('a link planted at the temporary file while the backup is copied is not followed, and the restore fails', async () => {
+    await repo.publish('older', { version: '0.9.0', schema: { core: 0 } });
+    const backup = join(b.prefix, 'backups', '0.9.0');
+    await mkdir(backup, { recursive: true });
+    await writeFile(join(backup, 'backup.json'), JSON.stringify({ version: '0.9.0', files: [{ name: 'netprobe.db', mode: 0o600 }] }));
+    // A FIFO as the backed-up database holds the helper in the copy, after it made the temporary file.
+    assert.equal((await run('mkfifo', [join(backup, 'netprobe.db')])).code, 0);
+    const victim = join(b.dir, 'victim');
+    await writeFile(victim, "root's own file\n", { mode: 0o644 });
+    const helperRun = b.runHelper(['--url', repo.url, '--branch', 'older', '--allow-downgrade', '--restore-backup'], { signers: repo.signers });
+    const writer = await open(join(backup, 'netprobe.db'), 'w'); // opens once the helper reads it
+    const tmp = join(b.data, '.netprobe.db.restore.tmp');
+    for (const end = Date.now() + 20_000; !existsSync(tmp); await new Promise((r) => setTimeout(r, 10))) assert.ok(Date.now() < end, 'no temporary file');
+    await rm(tmp);
+    await symlink(victim, tmp);
+    await writer.write('database of 0.9.0\n');
+    await writer.close();
+    const r = await helperRun;
+    const st = await stat(victim);
+    assert.deepEqual([st.uid, st.mode & 0o777], [0, 0o644], 'the file behind the link kept its owner and mode');
+    assert.equal(await readFile(victim, 'utf8'), "root's own file\n");
+    const s = await b.status();
+    assert.equal(s.result, 'failed', s.detail + r.stdout + r.stderr);
+    assert.match(s.detail, /was replaced while the backup was copied into it/);
+    // Started again as the helper gave up; it may take a moment to listen.
+    for (const end = Date.now() + 20_000; (await b.version()) !== '1.0.0'; await new Promise((r) => setTimeout(r, 50))) {
+      assert.ok(Date.now() < end, `1.0.0 is not serving again: ${await b.log()}`);
+    }
+  });
 });
 
 describe('the disk filling up (a small tmpfs as the release prefix; root only)', { skip: process.getuid?.() !== 0 ? 'mounting a tmpfs needs root' : false }, () => {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context.js';
 import { HttpError } from '../../../core/errors.js';
-import { readBody } from '../../../core/http/body.js';
+import { decodeUtf8, readBody } from '../../../core/http/body.js';
 import { parseGuardedJson } from '../../../core/http/json-guard.js';
 import { route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
 import { ConfigApiService, type ImportFormat } from './service.js';
@@ -33,11 +33,7 @@ async function readText(ctx: RequestCtx, allowed: string[], what: string): Promi
   if (!allowed.includes(type) && !(allowed.includes('application/json') && type.endsWith('+json'))) {
     throw new HttpError(415, 'unsupported_media_type', `Send ${what} as ${allowed.join(', ')}`);
   }
-  const buf = await readBody(ctx.req, limit);
-  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  try { return text.decode(buf); } catch {
-    throw new HttpError(400, 'validation_failed', 'The body is not valid UTF-8', { errors: [{ path: '', message: 'Not UTF-8' }] });
-  }
+  return decodeUtf8(await readBody(ctx.req, limit), `The body of ${what}`);
 }
 
 export function configRoutes(app: AppContext): AnyRoute[] {

@@ -44,10 +44,21 @@ export function sniffBrandAsset(bytes: Buffer): { type: BrandType } | { error: s
   return { error: 'Not a PNG, JPEG, ICO or SVG image' };
 }
 
+// A namespace prefix as XML allows it (an NCName: letters, digits, ".", "-", "_" and more than ASCII), so
+// that a name is matched by its local part whatever prefix it has: <x.y:script> is a script.
+const PREFIX = String.raw`(?:[^\s<>/:="'!?]+:)?`;
+const element = (names: string) => new RegExp(String.raw`<\s*${PREFIX}(?:${names})\b`, 'i');
+const SCRIPT = element('script');
+const EMBEDDED = element('foreignObject|iframe|embed|object|audio|video|handler|listener');
+const EVENT_HANDLER = new RegExp(String.raw`[\s"'/]${PREFIX}on[a-z]+\s*=`, 'i');
+const HREF = new RegExp(String.raw`(?:^|[\s"'])(${PREFIX}href)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))`, 'gi');
+const ANIMATED_HREF = new RegExp(String.raw`<\s*${PREFIX}(?:set|animate)\b[^>]*attributeName\s*=\s*["']?${PREFIX}href`, 'i');
+
 /**
  * true for a safe SVG, a reason for a refused one, null when the bytes are no SVG at all. Refused:
  * scripts, event handler attributes, foreignObject, DOCTYPE and entities, any href or url() that is
- * not a fragment of the file itself, style sheets importing anything, embedded frames and objects.
+ * not a fragment of the file itself, style sheets importing anything, embedded frames and objects;
+ * elements and attributes by their local name, whatever their namespace prefix.
  */
 export function checkSvg(bytes: Buffer): true | string | null {
   let text: string;
@@ -56,11 +67,10 @@ export function checkSvg(bytes: Buffer): true | string | null {
   if (!/^<svg[\s>/]/i.test(head) && !/^<!doctype\s+svg/i.test(head)) return null;
   if (text.includes('\u0000')) return 'The SVG contains NUL characters';
   if (/<!DOCTYPE|<!ENTITY|<!\[CDATA\[/i.test(text)) return 'The SVG declares a DOCTYPE, entities or CDATA';
-  if (/<\s*(?:[\w-]+:)?script\b/i.test(text)) return 'The SVG contains a script';
-  if (/<\s*(?:[\w-]+:)?(foreignObject|iframe|embed|object|audio|video|handler|listener)\b/i.test(text))
-    return 'The SVG contains foreignObject or embedded content';
-  if (/[\s"'/]on[a-z]+\s*=/i.test(text)) return 'The SVG contains an event handler attribute';
-  for (const m of text.matchAll(/(?:^|[\s"'])((?:[\w-]+:)?href)\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
+  if (SCRIPT.test(text)) return 'The SVG contains a script';
+  if (EMBEDDED.test(text)) return 'The SVG contains foreignObject or embedded content';
+  if (EVENT_HANDLER.test(text)) return 'The SVG contains an event handler attribute';
+  for (const m of text.matchAll(HREF)) {
     const v = (m[3] ?? m[4] ?? m[5] ?? '').trim();
     if (!v.startsWith('#')) return `The SVG refers to an external resource (${m[1]})`;
   }
@@ -68,7 +78,7 @@ export function checkSvg(bytes: Buffer): true | string | null {
     if (!m[2]!.trim().startsWith('#')) return 'The SVG refers to an external resource (url())';
   }
   if (/@import|(^|[^\w-])(javascript|data):/i.test(text)) return 'The SVG refers to an external resource';
-  if (/<\s*(?:[\w-]+:)?(set|animate)\b[^>]*attributeName\s*=\s*["']?(?:[\w-]+:)?href/i.test(text)) return 'The SVG animates a link';
+  if (ANIMATED_HREF.test(text)) return 'The SVG animates a link';
   return true;
 }
 
