@@ -78,7 +78,7 @@ test('a fresh /setup and a signed-out /login load with no failed request and no 
 test('an endpoint: New monitor with its address, and its SNMP cards with the interface table', async () => {
   const dev = sim.devices[0]!;
   await api('POST', '/api/brain/vault/setup', { passphrase: 'Glance-E2E-Vault-Passphrase-7' });
-  ids.cred = await api('POST', '/api/brain/credentials', { name: 'lab v2c', kind: 'snmp_v2c', port: dev.port, community: COMMUNITY });
+  ids.cred = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'lab v2c', kind: 'snmp_v2c', port: dev.port, community: COMMUNITY });
   ids.ep = await api('POST', '/api/brain/endpoints', { name: 'if-sw1', ip_addresses: [dev.host], role: 'switch', credential_id: ids.cred.id });
   const { page } = p;
 

@@ -42,7 +42,7 @@ async function prepare(): Promise<void> {
   assert.equal(vault.body.locked, false, 'setup leaves the vault unlocked');
   sim = await startSimulator([{ file: RECORDING, name: 'access-sw1', community: COMMUNITY }]);
   const dev = sim.devices[0]!;
-  const cred = await api('POST', '/api/brain/credentials', { name: 'Lab switches v2c', kind: 'snmp_v2c', port: dev.port, community: COMMUNITY });
+  const cred = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'Lab switches v2c', kind: 'snmp_v2c', port: dev.port, community: COMMUNITY });
   assert.equal(cred.status, 201, cred.text);
   credential = { id: cred.body.id, short_id: cred.body.short_id };
 }

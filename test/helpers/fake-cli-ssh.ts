@@ -27,6 +27,10 @@ export interface FakeCli {
   /** The host key's SHA256 fingerprint as ssh-keygen prints it. */
   fingerprint: string;
   logins: number;
+  /** Connections accepted (a refused host key still connects first). */
+  connections: number;
+  /** Every password offered, right or wrong (a stored secret must reach only the hosts its scope allows). */
+  passwords: string[];
   /** Every command line received, in order. */
   commands: string[];
   /** Pager prompts answered. */
@@ -51,7 +55,7 @@ export async function startFakeCli(opts: FakeCliOptions): Promise<FakeCli> {
   let hostKey = newHostKey();
   const clients = new Set<ssh2.Connection>();
   const state: FakeCli = {
-    host: '127.0.0.1', port: 0, fingerprint: fingerprintOfPem(hostKey), logins: 0, commands: [], pages: 0,
+    host: '127.0.0.1', port: 0, fingerprint: fingerprintOfPem(hostKey), logins: 0, connections: 0, passwords: [], commands: [], pages: 0,
     async restart() {
       await stop();
       hostKey = newHostKey();
@@ -129,9 +133,11 @@ export async function startFakeCli(opts: FakeCliOptions): Promise<FakeCli> {
   const listen = (port: number) => new Promise<void>((resolve, reject) => {
     const srv = new ssh2.Server({ hostKeys: [hostKey], ident: opts.ident ?? 'Cisco-1.25' }, (client) => {
       clients.add(client);
+      state.connections++;
       client.on('close', () => clients.delete(client));
       client.on('error', () => { /* the collector may end a connection at any point */ });
       client.on('authentication', (ctx) => {
+        if (ctx.method === 'password') state.passwords.push(ctx.password);
         if (ctx.method === 'password' && ctx.username === opts.username && ctx.password === opts.password) { state.logins++; ctx.accept(); return; }
         ctx.reject(['password']);
       });

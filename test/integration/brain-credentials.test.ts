@@ -50,7 +50,7 @@ test('create, read, update and delete keep secrets write-only', async () => {
   assert.deepEqual(c.body.community, { set: true });
   const id = c.body.id as string;
   const secrets = brainServicesOf(t.service.app).secrets;
-  assert.equal(secrets.read(id).community, COMMUNITY);
+  assert.equal(secrets.read(id, 'held').community, COMMUNITY);
 
   const list = await api('GET', '/api/brain/credentials?kind=snmp_v2c');
   assert.equal(list.status, 200);
@@ -61,9 +61,9 @@ test('create, read, update and delete keep secrets write-only', async () => {
   // An update that omits the secret keeps it; one that sends it replaces it.
   const renamed = await api('PUT', `/api/brain/credentials/${id}`, { name: 'core switches (ro)' });
   assert.equal(renamed.status, 200, renamed.text);
-  assert.equal(secrets.read(id).community, COMMUNITY);
+  assert.equal(secrets.read(id, 'held').community, COMMUNITY);
   assert.equal((await api('PUT', `/api/brain/credentials/${id}`, { community: COMMUNITY2 })).status, 200);
-  assert.equal(secrets.read(id).community, COMMUNITY2);
+  assert.equal(secrets.read(id, 'held').community, COMMUNITY2);
 
   const history = await api('GET', `/api/brain/history/credentials/${id}`);
   assert.equal(history.status, 200);
@@ -76,7 +76,7 @@ test('create, read, update and delete keep secrets write-only', async () => {
   assertProblem(await api('PUT', `/api/brain/credentials/${id}`, { community: 'Never-Stored-Value-000' }), 423);
   assert.equal((await api('PUT', `/api/brain/credentials/${id}`, { notes: 'rotated quarterly' })).status, 200);
   assert.equal((await api('POST', '/api/brain/vault/unlock', { passphrase: PASSPHRASE })).status, 200);
-  assert.equal(secrets.read(id).community, COMMUNITY2);
+  assert.equal(secrets.read(id, 'held').community, COMMUNITY2);
 });
 
 test('per-kind validation: SNMPv3 needs user and protocols; a kind takes only its own secrets', async () => {

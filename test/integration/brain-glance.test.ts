@@ -27,11 +27,11 @@ before(async () => {
 after(async () => { await t?.close(); });
 
 test('a credential lists where it is used, by name, without secrets', async () => {
-  const snmp = await api('POST', '/api/brain/credentials', { name: 'core v2c', kind: 'snmp_v2c', community: COMMUNITY });
+  const snmp = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'core v2c', kind: 'snmp_v2c', community: COMMUNITY });
   assert.equal(snmp.status, 201, snmp.text);
-  const ssh = await api('POST', '/api/brain/credentials', { name: 'ops ssh', kind: 'ssh_password', username: 'ops', password: SSH_PASSWORD });
+  const ssh = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'ops ssh', kind: 'ssh_password', username: 'ops', password: SSH_PASSWORD });
   assert.equal(ssh.status, 201, ssh.text);
-  const idle = await api('POST', '/api/brain/credentials', { name: 'spare', kind: 'snmp_v1', community: COMMUNITY });
+  const idle = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'spare', kind: 'snmp_v1', community: COMMUNITY });
 
   const none = await api('GET', `/api/brain/credentials/${idle.body.short_id}/usage`);
   assert.equal(none.status, 200, none.text);

@@ -128,7 +128,7 @@ describe('credential vault API', () => {
 
     // Secrets written through the service, inside a store transaction like the credentials CRUD will.
     await t.service.app.store.write((tx) => vault.secrets.write(tx, CREDENTIAL_ID, SECRETS), 'sync');
-    assert.deepEqual(vault.secrets.read(CREDENTIAL_ID), SECRETS);
+    assert.deepEqual(vault.secrets.read(CREDENTIAL_ID, 'held'), SECRETS);
     assert.deepEqual(vault.secrets.which(CREDENTIAL_ID).sort(), Object.keys(SECRETS).sort());
   });
 
@@ -137,7 +137,7 @@ describe('credential vault API', () => {
     assert.equal(l.status, 200, l.text);
     assert.deepEqual(l.body, { initialized: true, locked: true });
     assert.deepEqual((await req('GET', '/api/brain/vault/status', { key: admin.key })).body, { initialized: true, locked: true });
-    assert.throws(() => vault.secrets.read(CREDENTIAL_ID), (e: any) => e.status === 423 && e.code === 'vault_locked');
+    assert.throws(() => vault.secrets.read(CREDENTIAL_ID, 'held'), (e: any) => e.status === 423 && e.code === 'vault_locked');
     await assert.rejects(t.service.app.store.write((tx) => vault.secrets.write(tx, CREDENTIAL_ID, { password: 'Other-Secret-Value-0001' })),
       (e: any) => e.status === 423);
     assert.equal((await req('POST', '/api/brain/vault/lock', { key: admin.key })).status, 200, 'lock is idempotent');
@@ -145,7 +145,7 @@ describe('credential vault API', () => {
     const u = await req('POST', '/api/brain/vault/unlock', { cookie: admin.cookie, body: { passphrase: PASSPHRASE } });
     assert.equal(u.status, 200, u.text);
     assert.deepEqual(u.body, { initialized: true, locked: false });
-    assert.deepEqual(vault.secrets.read(CREDENTIAL_ID), SECRETS);
+    assert.deepEqual(vault.secrets.read(CREDENTIAL_ID, 'held'), SECRETS);
     assert.equal((await audit('vault.lock')).length, 2);
     const [unlocked] = await audit('vault.unlock');
     assert.equal(unlocked.actor, admin.username);
@@ -183,11 +183,11 @@ describe('credential vault API', () => {
     await t.close({ keepData: true });
     ({ t, vault } = await startVaultApp(dir));
     assert.deepEqual((await req('GET', '/api/brain/vault/status', { key: admin.key })).body, { initialized: true, locked: true });
-    assert.throws(() => vault.secrets.read(CREDENTIAL_ID), (e: any) => e.status === 423);
+    assert.throws(() => vault.secrets.read(CREDENTIAL_ID, 'held'), (e: any) => e.status === 423);
     assert.deepEqual(vault.secrets.which(CREDENTIAL_ID).sort(), Object.keys(SECRETS).sort(), 'which() works while locked');
     const u = await req('POST', '/api/brain/vault/unlock', { key: admin.key, body: { passphrase: PASSPHRASE } });
     assert.equal(u.status, 200, u.text);
-    assert.deepEqual(vault.secrets.read(CREDENTIAL_ID), SECRETS);
+    assert.deepEqual(vault.secrets.read(CREDENTIAL_ID, 'held'), SECRETS);
   });
 
   test('no passphrase or secret value in any response, log line, audit entry, the journal or the database', async () => {

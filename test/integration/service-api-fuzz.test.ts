@@ -144,7 +144,7 @@ before(async () => {
   made.webhook = (await ok('POST', '/api/webhooks', { name: 'keep-hook', url: 'http://127.0.0.1:9/hook' })).id;
   made.user = (await ok('POST', '/api/users', { username: 'keep-user', password: 'a long enough password', role: 'viewer' })).id;
   await ok('POST', '/api/brain/vault/setup', { passphrase: 'a passphrase long enough for the vault' });
-  made.credential = (await ok('POST', '/api/brain/credentials', { name: 'keep-cred', kind: 'snmp_v2c', community: 'keep' })).id;
+  made.credential = (await ok('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'keep-cred', kind: 'snmp_v2c', community: 'keep' })).id;
   made.template = (await ok('POST', '/api/snmp/templates', { name: 'keep-template', target: '127.0.0.1', credential_id: made.credential, oids: ['sysDescr'] })).id;
 });
 after(() => t.close());

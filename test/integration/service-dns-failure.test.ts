@@ -181,7 +181,7 @@ async function exercise(t: TestContext, p: Probe, expect: Expect): Promise<void>
   const vault = await p.call('POST', '/api/brain/vault/setup', { key: p.admin, body: { passphrase: 'dns failure vault passphrase' } });
   assert.equal(vault.status, 200, vault.text);
   const cred = await p.call('POST', '/api/brain/credentials',
-    { key: p.admin, body: { name: 'lab v2c', kind: 'snmp_v2c', community: 'public' } });
+    { key: p.admin, body: { scope: ['127.0.0.0/8'], name: 'lab v2c', kind: 'snmp_v2c', community: 'public' } });
   assert.equal(cred.status, 201, cred.text);
 
   await t.test('template run: the walk\'s problem, stored as the last run', async () => {

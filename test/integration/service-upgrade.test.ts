@@ -93,7 +93,7 @@ for (const source of SOURCES) {
       const app = current;
       const received = rx.requests.length;
       await checkProbeData((method, path, body) => app.request(method, path, { key, body }), written,
-        (id) => brainServicesOf(app.service.app).secrets.read(id));
+        (id) => brainServicesOf(app.service.app).secrets.read(id, 'held'));
       if (features.webhooks) assert.ok(rx.requests.slice(received).some((r) => r.path === '/hook'), 'the test delivery reached /hook');
       t.diagnostic(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } finally {

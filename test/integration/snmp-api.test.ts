@@ -31,13 +31,13 @@ before(async () => {
   key = (await t.admin()).key;
   assert.equal((await api('POST', '/api/brain/vault/setup', { passphrase: PASSPHRASE })).status, 200);
   const u = agent.users.authPriv;
-  const v3 = await api('POST', '/api/brain/credentials', {
+  const v3 = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'],
     name: 'lab v3', kind: 'snmp_v3', port: agent.port, username: u.username, snmpv3_level: 'authPriv',
     snmpv3_auth_protocol: u.auth_protocol, snmpv3_auth_key: u.auth_key, snmpv3_priv_protocol: u.priv_protocol, snmpv3_priv_key: u.priv_key,
   });
   assert.equal(v3.status, 201, v3.text);
   v3CredId = v3.body.id;
-  const v2 = await api('POST', '/api/brain/credentials', { name: 'lab v2c', kind: 'snmp_v2c', port: agent.port, community: agent.community });
+  const v2 = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'lab v2c', kind: 'snmp_v2c', port: agent.port, community: agent.community });
   assert.equal(v2.status, 201, v2.text);
   v2CredId = v2.body.id;
 });
@@ -77,7 +77,7 @@ test('walk input is validated with the field named', async () => {
   assertProblem(await api('POST', '/api/snmp/walk', { ...v2c(), target: 'http://x/', oids: ['system'] }), 400, 'target');
   assertProblem(await api('POST', '/api/snmp/walk', { target: '127.0.0.1', version: 'v3', v3: { username: 'x', level: 'authPriv', auth_protocol: 'sha', auth_key: 'abcdefgh' }, oids: ['system'] }), 400, 'v3.priv_protocol');
   assertProblem(await api('POST', '/api/snmp/walk', { ...v2c(), timeout: 600, oids: ['system'] }), 400, 'timeout');
-  const ssh = await api('POST', '/api/brain/credentials', { name: 'ssh one', kind: 'ssh_password', username: 'root', password: 'Ssh-Secret-Api-Test-1' });
+  const ssh = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'ssh one', kind: 'ssh_password', username: 'root', password: 'Ssh-Secret-Api-Test-1' });
   assertProblem(await api('POST', '/api/snmp/walk', { target: '127.0.0.1', credential_id: ssh.body.id, oids: ['system'] }), 400, 'credential_id');
 });
 

@@ -31,7 +31,7 @@ after(async () => { await t?.close(); await sim?.stop(); });
 
 test('an endpoint\'s interfaces: names, statuses, speeds, counters', async () => {
   const dev = sim.devices[0]!;
-  const cred = await t.request('POST', '/api/brain/credentials', { key, body: { name: 'if v2c', kind: 'snmp_v2c', port: dev.port, community: COMMUNITY } });
+  const cred = await t.request('POST', '/api/brain/credentials', { key, body: { scope: ['127.0.0.0/8'], name: 'if v2c', kind: 'snmp_v2c', port: dev.port, community: COMMUNITY } });
   assert.equal(cred.status, 201, cred.text);
   const ep = await t.request('POST', '/api/brain/endpoints', { key, body: { name: 'if-sw1', ip_addresses: [dev.host], credential_id: cred.body.id } });
   assert.equal(ep.status, 201, ep.text);
@@ -75,7 +75,7 @@ test('a device that cannot be read says why; an unknown one is a 404', async () 
 
   // A wrong community is dropped by the simulator: the read times out and says so.
   const dev = sim.devices[0]!;
-  const wrong = await t.request('POST', '/api/brain/credentials', { key, body: { name: 'wrong', kind: 'snmp_v2c', port: dev.port, community: 'not-it' } });
+  const wrong = await t.request('POST', '/api/brain/credentials', { key, body: { scope: ['127.0.0.0/8'], name: 'wrong', kind: 'snmp_v2c', port: dev.port, community: 'not-it' } });
   const ep = await t.request('POST', '/api/brain/endpoints', { key, body: { name: 'wrong-cred', ip_addresses: [dev.host], credential_id: wrong.body.id } });
   const w = await t.request('GET', `/api/snmp/device-cards/${ep.body.short_id}/interfaces`, { key });
   assert.equal(w.status, 200, w.text);

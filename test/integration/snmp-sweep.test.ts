@@ -208,6 +208,28 @@ describe('silence, abort and many hosts', () => {
     }
   });
 
+  test('a community goes only to the hosts its `allows` names (a stored credential\'s scope); the engine probe to all', async () => {
+    const inside = await bound('127.0.8.5');
+    const outside = await bound('127.0.8.6', inside.address().port);
+    const got = new Map<string, Buffer[]>([['in', []], ['out', []]]);
+    inside.on('message', (m) => got.get('in')!.push(m));
+    outside.on('message', (m) => got.get('out')!.push(m));
+    try {
+      const communities: SweepCommunity[] = [
+        { id: 'scoped', version: 'v2c', community: 'Scoped-Secret-1', allows: (h) => h === '127.0.8.5' },
+        { id: 'inline', version: 'v2c', community: 'inline-one' },
+      ];
+      await sweepSnmp(['127.0.8.5', '127.0.8.6'], { communities, port: inside.address().port, timeoutMs: 150, retries: 1 });
+      const communitiesOf = (k: string) => got.get(k)!.map((m) => decodeMessage(m)!)
+        .filter((m): m is CommunityMessage => m.version !== 3).map((m) => m.community.toString());
+      assert.deepEqual([...new Set(communitiesOf('in'))].sort(), ['Scoped-Secret-1', 'inline-one']);
+      assert.deepEqual([...new Set(communitiesOf('out'))], ['inline-one']);
+      assert.ok(got.get('out')!.some((m) => decodeMessage(m)!.version === 3), 'the engine probe needs no credential');
+    } finally {
+      await closeAll(inside, outside);
+    }
+  });
+
   test('abort mid-sweep resolves with what was found, stops sending and closes the socket', { timeout: 20_000 }, async () => {
     const listener = await bound('127.0.8.2');
     await settle(1);

@@ -22,8 +22,8 @@ after(() => t?.close());
 
 test('empty at first; references in order; GET posts back unchanged', async () => {
   assert.deepEqual((await api('GET', '/api/v1sion/credentials')).body, { credentials: [] });
-  const a = (await api('POST', '/api/brain/credentials', { name: 'lab v2c', kind: 'snmp_v2c', community: 'public-a' })).body;
-  const b = (await api('POST', '/api/brain/credentials', {
+  const a = (await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'lab v2c', kind: 'snmp_v2c', community: 'public-a' })).body;
+  const b = (await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'],
     name: 'lab v3', kind: 'snmp_v3', username: 'ops', snmpv3_level: 'authPriv', snmpv3_auth_protocol: 'sha',
     snmpv3_priv_protocol: 'aes', snmpv3_auth_key: 'authkey123', snmpv3_priv_key: 'privkey123',
   })).body;
@@ -65,7 +65,7 @@ test('an inline entry becomes a vault credential (admin); its secret is never sh
 
 test('refusals: unknown references, other kinds, non-admins storing secrets, a locked vault', async () => {
   const list = (await api('GET', '/api/v1sion/credentials')).body.credentials;
-  const ssh = (await api('POST', '/api/brain/credentials', { name: 'ssh', kind: 'ssh_password', username: 'u', password: 'pw-123456' })).body;
+  const ssh = (await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'ssh', kind: 'ssh_password', username: 'u', password: 'pw-123456' })).body;
   assertProblem(await api('POST', '/api/v1sion/credentials', { credentials: [{ credential_id: 'CR-9999' }] }), 400, 'credentials.0.credential_id');
   assertProblem(await api('POST', '/api/v1sion/credentials', { credentials: [{ credential_id: ssh.id }] }), 400, 'credentials.0.credential_id');
   assertProblem(await api('POST', '/api/v1sion/credentials', { credentials: [{ kind: 'http_basic', username: 'x' }] }), 400, 'credentials.0.kind');

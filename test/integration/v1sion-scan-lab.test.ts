@@ -38,8 +38,8 @@ describe('subnet scans in the lab', { skip: skip ?? false }, () => {
     t = await startTestApp({ dataDir: dir });
     key = (await t.admin()).key;
     assert.equal((await api('POST', '/api/brain/vault/setup', { passphrase: 'correct horse battery staple' })).status, 200);
-    const c2 = await api('POST', '/api/brain/credentials', { name: 'second community', kind: 'snmp_v2c', community: lab.snmp.community2 });
-    const v3 = await api('POST', '/api/brain/credentials', {
+    const c2 = await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'], name: 'second community', kind: 'snmp_v2c', community: lab.snmp.community2 });
+    const v3 = await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'],
       name: 'lab v3', kind: 'snmp_v3', username: lab.snmp.v3.username, snmpv3_level: 'authPriv',
       snmpv3_auth_protocol: lab.snmp.v3.auth_protocol, snmpv3_auth_key: lab.snmp.v3.auth_key,
       snmpv3_priv_protocol: lab.snmp.v3.priv_protocol, snmpv3_priv_key: lab.snmp.v3.priv_key,

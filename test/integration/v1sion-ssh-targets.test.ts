@@ -47,7 +47,7 @@ describe('SSH targets', () => {
     key = (await t.admin()).key;
     assert.equal((await api('POST', '/api/brain/vault/setup', { passphrase: 'correct horse battery staple' })).status, 200);
     const mk = async (name: string, body: Record<string, unknown>) => {
-      const r = await api('POST', '/api/brain/credentials', { name, ...body });
+      const r = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name, ...body });
       assert.equal(r.status, 201, r.text);
       cred[name] = { id: r.body.id, short_id: r.body.short_id };
     };
@@ -199,7 +199,7 @@ describe('SSH targets', () => {
   });
 
   test('a wrong password is a clear failure and is recorded on the credential', async () => {
-    const wrong = await api('POST', '/api/brain/credentials', { name: 'wrong', kind: 'ssh_password', username: 'netops', password: 'not-it' });
+    const wrong = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'wrong', kind: 'ssh_password', username: 'netops', password: 'not-it' });
     const r = await api('POST', '/api/v1sion/ssh-targets', { name: 'wrong', host: '127.0.0.1', port: fake.port, credential_id: wrong.body.id });
     const { events } = await enrich({ targets: [r.body.id] });
     const out = events.find((e) => e.type === 'target').target;

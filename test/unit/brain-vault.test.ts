@@ -160,9 +160,9 @@ test('restart: a new Vault over the same store is locked and unlocks with the pa
   const g = await fixture(t, dir);
   assert.deepEqual(g.vault.status(), { initialized: true, locked: true });
   assert.deepEqual(g.secrets.which(CR_A), ['community', 'password'], 'which() works while locked');
-  await rejectsWith(() => g.secrets.read(CR_A), 423, 'vault_locked');
+  await rejectsWith(() => g.secrets.read(CR_A, 'held'), 423, 'vault_locked');
   await g.vault.unlock(PASS);
-  assert.deepEqual(g.secrets.read(CR_A), { community: 'public-ish', password: 'hunter22' });
+  assert.deepEqual(g.secrets.read(CR_A, 'held'), { community: 'public-ish', password: 'hunter22' });
 });
 
 test('secrets: write/which/read/remove; null removes; omitted fields are kept; bad fields are 400', async (t) => {
@@ -172,16 +172,16 @@ test('secrets: write/which/read/remove; null removes; omitted fields are kept; b
   await f.store.write((tx) => f.secrets.write(tx, CR_B, { community: 'comm-b' }));
   await f.store.write((tx) => f.secrets.write(tx, CR_A, { password: 'pw-2', snmpv3_auth_key: null }));
   assert.deepEqual(f.secrets.which(CR_A), ['password', 'snmpv3_priv_key']);
-  assert.deepEqual(f.secrets.read(CR_A), { password: 'pw-2', snmpv3_priv_key: 'priv-1' });
-  assert.deepEqual(f.secrets.read(CR_B), { community: 'comm-b' });
-  assert.deepEqual(f.secrets.read('unknown'), {});
+  assert.deepEqual(f.secrets.read(CR_A, 'held'), { password: 'pw-2', snmpv3_priv_key: 'priv-1' });
+  assert.deepEqual(f.secrets.read(CR_B, 'held'), { community: 'comm-b' });
+  assert.deepEqual(f.secrets.read('unknown', 'held'), {});
 
   await rejectsWith(f.store.write((tx) => f.secrets.write(tx, CR_A, { bogus: 'x' } as never)), 400, 'validation_failed');
   await rejectsWith(f.store.write((tx) => f.secrets.write(tx, CR_A, { password: 'x'.repeat(70_000) })), 400);
 
   // A failed transaction leaves the secrets as they were.
   await assert.rejects(f.store.write((tx) => { f.secrets.write(tx, CR_A, { password: 'pw-3' }); throw new Error('boom'); }));
-  assert.equal(f.secrets.read(CR_A).password, 'pw-2');
+  assert.equal(f.secrets.read(CR_A, 'held').password, 'pw-2');
 
   f.vault.lock();
   await rejectsWith(f.store.write((tx) => f.secrets.write(tx, CR_A, { password: 'pw-4' })), 423, 'vault_locked');
@@ -192,8 +192,8 @@ test('secrets: write/which/read/remove; null removes; omitted fields are kept; b
 
   const withExists = createCredentialSecrets(f.store, f.vault, { exists: (id) => id === CR_A });
   await f.vault.unlock(PASS);
-  await rejectsWith(() => withExists.read('nope'), 404, 'not_found');
-  assert.deepEqual(withExists.read(CR_A), { password: 'pw-2' });
+  await rejectsWith(() => withExists.read('nope', 'held'), 404, 'not_found');
+  assert.deepEqual(withExists.read(CR_A, 'held'), { password: 'pw-2' });
 });
 
 test('ciphertexts are bound to credential id and field: moved rows fail to decrypt', async (t) => {
@@ -209,15 +209,15 @@ test('ciphertexts are bound to credential id and field: moved rows fail to decry
     tx.run("UPDATE brain_secrets SET credential_id = ? WHERE credential_id = ? AND field = 'password'", [CR_A, CR_B]);
     tx.run("UPDATE brain_secrets SET credential_id = ? WHERE credential_id = 'tmp'", [CR_B]);
   });
-  assert.throws(() => f.secrets.read(CR_A), (e: unknown) => e instanceof VaultIntegrityError && e.status === 500);
-  assert.throws(() => f.secrets.read(CR_B), VaultIntegrityError);
+  assert.throws(() => f.secrets.read(CR_A, 'held'), (e: unknown) => e instanceof VaultIntegrityError && e.status === 500);
+  assert.throws(() => f.secrets.read(CR_B, 'held'), VaultIntegrityError);
 
   // Move a ciphertext to another field of the same credential.
   const g = await fixture(t);
   await g.vault.setup(PASS);
   await g.store.write((tx) => g.secrets.write(tx, CR_A, { password: 'pw' }));
   await g.store.write((tx) => tx.run("UPDATE brain_secrets SET field = 'community' WHERE credential_id = ?", [CR_A]));
-  assert.throws(() => g.secrets.read(CR_A), VaultIntegrityError);
+  assert.throws(() => g.secrets.read(CR_A, 'held'), VaultIntegrityError);
   // And directly through the vault.
   const sealed = g.vault.encrypt(CR_A, 'password', 'pw');
   assert.throws(() => g.vault.decrypt(CR_B, 'password', sealed), VaultIntegrityError);
@@ -273,7 +273,7 @@ test('no plaintext secret or passphrase in the rows, the journal or the snapshot
   await f.store.write((tx) => f.secrets.write(tx, CR_A, {
     community: plaintexts[0], password: plaintexts[1], snmpv3_priv_key: plaintexts[2], snmpv3_auth_key: plaintexts[3], ssh_private_key: plaintexts[4],
   }));
-  assert.equal(f.secrets.read(CR_A).ssh_private_key, plaintexts[4]);
+  assert.equal(f.secrets.read(CR_A, 'held').ssh_private_key, plaintexts[4]);
 
   const needles = [passphrase, ...plaintexts].flatMap((s) => [
     Buffer.from(s, 'utf8'), Buffer.from(Buffer.from(s, 'utf8').toString('base64')), Buffer.from(Buffer.from(s, 'utf8').toString('hex')),

@@ -1,6 +1,9 @@
 // Contracts inside the brain (inventory) module, between the generic item service and the vault.
 import type { Tx } from '../../core/store/types.js';
 import type { Cidr } from '../../core/ip.js';
+import type { SecretDestination } from './credentials/scope.js';
+
+export type { SecretDestination } from './credentials/scope.js';
 
 /** The seven inventory types, as used in the `:type` path segment. */
 export const BRAIN_TYPES = ['sites', 'locations', 'endpoints', 'assets', 'applications', 'subnets', 'credentials'] as const;
@@ -40,10 +43,27 @@ export interface CredentialSecrets {
   write(tx: Tx, credentialId: string, values: Partial<Record<CredentialSecretField, string | null>>): void;
   /** The secret fields that hold a value for this credential (works while locked). */
   which(credentialId: string): CredentialSecretField[];
-  /** Plaintext for other modules (SNMP, discovery, SSH). Throws 423 when locked, 404 when unknown. */
-  read(credentialId: string): Partial<Record<CredentialSecretField, string>>;
+  /**
+   * Plaintext for other modules (SNMP, discovery, SSH), for sending to `to`: 403 (credential_out_of_scope) unless the
+   * credential's scope allows that destination, 423 when locked, 404 when unknown. `held` is for a caller that sends
+   * to many hosts and asks `allows()` before each (a scan), or sends nowhere (checking that a key parses).
+   */
+  read(credentialId: string, to: SecretDestination | 'held'): Partial<Record<CredentialSecretField, string>>;
+  /** The credential's scope as it is now (its entries and the endpoints referencing it), for checking many hosts. */
+  scope(credentialId: string): CredentialScope;
+  /** The 403 read() throws for this destination, when it would (for callers that check before a batch). */
+  refusal(credentialId: string, to: SecretDestination): Error | null;
   /** Removes every secret of the credential (on delete), inside the caller's transaction. */
   remove(tx: Tx, credentialId: string): void;
+}
+
+/** A credential's scope, read once: where its secrets may go. */
+export interface CredentialScope {
+  /** The rules as people read them: entries, then `EP-12 10.0.0.2` for the endpoints referencing it. */
+  rules: string[];
+  allows(to: Pick<SecretDestination, 'host' | 'address'>): boolean;
+  /** Whether a whole network (a scanned subnet) lies within it. */
+  covers(network: Cidr): boolean;
 }
 
 /** A saved topology session as the subnet route shows it. */
@@ -69,6 +89,11 @@ export interface CredentialUsage {
   short_id?: string | null;
   /** A short description: the address of an SSH target, the position in the discovery list… */
   detail?: string | null;
+  /**
+   * Where this use sends the credential: host names, addresses or networks (CIDR). The usage list says whether the
+   * credential's scope covers them; the upgrade that introduced scopes started each credential's scope from them.
+   */
+  destinations?: string[];
 }
 
 /**

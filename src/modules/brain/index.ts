@@ -10,12 +10,13 @@ import { createCredentialSecrets } from './secrets.js';
 import { noSessions, type SessionSource } from './contracts.js';
 import { brainRoutes } from './routes.js';
 import { credentialRoutes } from './credentials/routes.js';
+import { scopeFromUses } from './credentials/scope-upgrade.js';
 import { credentialsType } from './credentials/service.js';
 import { brainMigrations } from './migrations.js';
 import { vaultRoutes } from './vault/routes.js';
 import { Vault } from './vault/service.js';
 
-export type { CredentialUsage, CredentialUsageSource, SessionSource, SessionSummary } from './contracts.js';
+export type { CredentialUsage, CredentialUsageSource, SecretDestination, SessionSource, SessionSummary } from './contracts.js';
 /** Discovery records where a stored credential worked or failed (GET /api/brain/credentials/:id/scan). */
 export { recordCredentialUse, type CredentialUse } from './credentials/service.js';
 
@@ -59,7 +60,7 @@ export const brainModule: Module = {
     items.registerType(credentialsType(secrets, app.store));
     const links = new LinkService(app, items);
     services.set(app, { items, links, secrets, vault });
-    app.routes.add(...vaultRoutes(vault), ...credentialRoutes(app, items, () => usageSources.get(app) ?? []));
+    app.routes.add(...vaultRoutes(vault), ...credentialRoutes(app, items, secrets, () => usageSources.get(app) ?? []));
     const sessions: SessionSource = { overlapping: (c) => (sessionSources.get(app) ?? noSessions).overlapping(c) };
     app.routes.add(...brainRoutes(items, links, sessions));
     const log = app.log.child('brain');
@@ -68,5 +69,9 @@ export const brainModule: Module = {
       const n = await links.removeMonitor(id);
       if (n) log.info('removed links to a deleted monitor', { monitor_id: id, links: n });
     });
+  },
+  // Every module has registered its credential uses by now: credentials stored before scopes get theirs.
+  async start(app: AppContext) {
+    await scopeFromUses(app, services.of(app).items, usageSources.get(app) ?? []);
   },
 };

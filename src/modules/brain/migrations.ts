@@ -145,4 +145,15 @@ const credentialUseMigrations: Migration[] = [{
        ) WITHOUT ROWID;`,
 }];
 
-export const brainMigrations: Migration[] = [...inventoryMigrations, ...vaultMigrations, ...credentialUseMigrations];
+// Credentials got a scope (where they may be sent). Those stored before are listed here, and start-up gives each
+// the scope its uses had then (credentials/scope-upgrade.ts), so that discovery and SSH targets keep working.
+const credentialScopeMigrations: Migration[] = [{
+  version: 380,
+  name: 'brain: credentials stored before scopes, to be given the scope of their uses',
+  up: `CREATE TABLE brain_scope_pending (credential_id TEXT PRIMARY KEY) WITHOUT ROWID;
+       INSERT INTO brain_scope_pending (credential_id) SELECT id FROM brain_items WHERE type = 'credentials';`,
+}];
+
+export const brainMigrations: Migration[] = [
+  ...inventoryMigrations, ...vaultMigrations, ...credentialUseMigrations, ...credentialScopeMigrations,
+];

@@ -1,7 +1,10 @@
 // The inventory endpoints of SPEC.md, "Asset inventory" (without the vault and credentials, which plug
 // in through their own TypeDef and routes). Scopes: brain:read for GET, brain:write for everything else.
 import { z } from 'zod';
-import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
+import { denyReason } from '../../core/auth/scopes.js';
+import { HttpError } from '../../core/errors.js';
+import { reply, route, type AnyRoute, type RequestCtx, actorOf } from '../../core/http/registry.js';
+import { bindingChanges } from './credentials/scope.js';
 import { listOf, paging } from '../../core/http/schemas.js';
 import type { SessionSource } from './contracts.js';
 import { parseData, type ItemRow, type ItemService } from './items.js';
@@ -68,6 +71,17 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       .describe(`Filter (types: ${genericTypes.filter((t) => items.def(t).filters[f]).join(', ')})`)])),
   });
   const fieldsDoc = typeFieldsDoc(items, genericTypes);
+  // An endpoint that references a credential is part of that credential's scope: binding one is an administrator's act.
+  const mayBind = (ctx: RequestCtx<{ type: string }, unknown, Record<string, unknown>>, id: string | null) => {
+    if (ctx.params.type !== 'endpoints' || !ctx.principal || denyReason(ctx.principal, { admin: true }) === null) return;
+    const before = id ? items.get('endpoints', id) : null;
+    const fields = bindingChanges(before, ctx.body, (ref) => items.findRow(ref, 'credentials')?.id);
+    if (fields.length) {
+      throw new HttpError(403, 'credential_binding', `Only an administrator binds a stored credential to an endpoint: ` +
+        `${fields.join(', ')} would let its secrets go to other hosts (an endpoint that references a credential is part of ` +
+        'the credential\'s scope, docs/vault.md)', { errors: fields.map((f) => ({ path: f, message: 'administrators only' })) });
+    }
+  };
 
   return [
     route({
@@ -203,7 +217,10 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       description: `Fields per type: ${fieldsDoc}. Every type also takes description, tags, custom_fields and notes. ` +
         'Unknown fields are a 400; references take a UUID or a short ID of an existing record of the right type.',
       params: GenericTypeParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
-      handler: async (ctx) => reply(201, await items.create(ctx.params.type, ctx.body, actorOf(ctx))),
+      handler: async (ctx) => {
+        mayBind(ctx, null);
+        return reply(201, await items.create(ctx.params.type, ctx.body, actorOf(ctx)));
+      },
     }),
 
     route({
@@ -217,7 +234,10 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       method: 'PUT', path: '/api/brain/:type/:id', scope: 'brain:write',
       summary: 'Update an asset (only the fields given change; null clears an optional field)',
       params: GenericTypeIdParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
-      handler: (ctx) => items.update(ctx.params.type, ctx.params.id, ctx.body, actorOf(ctx)),
+      handler: (ctx) => {
+        mayBind(ctx, ctx.params.id);
+        return items.update(ctx.params.type, ctx.params.id, ctx.body, actorOf(ctx));
+      },
     }),
 
     route({

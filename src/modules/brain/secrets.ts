@@ -3,7 +3,10 @@
 // Plaintext exists only in memory, only while the vault is unlocked. See docs/vault.md.
 import { badRequest, notFound, type FieldError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';
-import { CREDENTIAL_SECRET_FIELDS, type CredentialSecretField, type CredentialSecrets } from './contracts.js';
+import {
+  CREDENTIAL_SECRET_FIELDS, SHORT_ID_PREFIX, type CredentialScope, type CredentialSecretField, type CredentialSecrets,
+} from './contracts.js';
+import { coversNetwork, outOfScope, ruleFor, storedRules, type SecretDestination } from './credentials/scope.js';
 import type { Vault } from './vault/service.js';
 
 /** Longest accepted secret value, in characters (an SSH private key with a long comment fits). */
@@ -73,9 +76,13 @@ export function createCredentialSecrets(store: Store, vault: Vault, opts: Creden
         .sort(byFieldOrder);
     },
 
-    read(credentialId: string): Partial<Record<CredentialSecretField, string>> {
+    read(credentialId: string, to: SecretDestination | 'held'): Partial<Record<CredentialSecretField, string>> {
       vault.assertUnlocked();
       if (opts.exists && !opts.exists(credentialId)) throw notFound('Credential');
+      if (to !== 'held') {
+        const refused = this.refusal(credentialId, to);
+        if (refused) throw refused;
+      }
       const rows = store.all<SecretRow>(
         'SELECT field, iv, ciphertext, tag FROM brain_secrets WHERE credential_id = ?', [credentialId]);
       const out: Partial<Record<CredentialSecretField, string>> = {};
@@ -84,6 +91,19 @@ export function createCredentialSecrets(store: Store, vault: Vault, opts: Creden
         out[r.field] = vault.decrypt(credentialId, r.field, r);
       }
       return out;
+    },
+
+    scope(credentialId: string): CredentialScope {
+      const rules = storedRules(store, credentialId);
+      return { rules: rules.map((r) => r.text), allows: (to) => ruleFor(rules, to) !== null, covers: (n) => coversNetwork(rules, n) };
+    },
+
+    refusal(credentialId: string, to: SecretDestination): Error | null {
+      const rules = storedRules(store, credentialId);
+      if (ruleFor(rules, to)) return null;
+      const row = store.get<{ seq: number; name: string }>('SELECT seq, name FROM brain_items WHERE id = ?', [credentialId]);
+      const cred = { id: credentialId, short_id: `${SHORT_ID_PREFIX.credentials}-${row?.seq ?? '?'}`, name: row?.name ?? '' };
+      return outOfScope(cred, to, rules);
     },
 
     remove(tx: Tx, credentialId: string) {

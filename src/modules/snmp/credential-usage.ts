@@ -13,8 +13,10 @@ export function snmpCredentialUsage(app: AppContext): CredentialUsageSource {
       const devices = app.store.all<{ device_name: string; target: string | null }>(
         'SELECT device_name, target FROM snmp_device_cards WHERE credential_id = ? ORDER BY device_name', [credentialId]);
       return [
-        ...templates.map((t): CredentialUsage => ({ kind: 'snmp_template', id: t.id, name: t.name, detail: t.target })),
-        ...devices.map((d): CredentialUsage => ({ kind: 'snmp_device', id: d.device_name, name: d.device_name, detail: d.target })),
+        ...templates.map((t): CredentialUsage => ({ kind: 'snmp_template', id: t.id, name: t.name, detail: t.target,
+          destinations: [t.target] })),
+        ...devices.map((d): CredentialUsage => ({ kind: 'snmp_device', id: d.device_name, name: d.device_name, detail: d.target,
+          destinations: d.target ? [d.target] : [] })),
       ];
     },
   };

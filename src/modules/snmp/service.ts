@@ -95,10 +95,10 @@ export class SnmpService {
 
   /** Vendor, OS, model, serial and version of the agent at `target` (what discovery calls). */
   /** A walk for an agent as the API describes it (address, inline or stored credential) with walk options. */
-  walkAgent(agent: AgentInput, oids: string[], opts: WalkOptionValues, signal?: AbortSignal): Promise<WalkResponse> {
+  async walkAgent(agent: AgentInput, oids: string[], opts: WalkOptionValues, signal?: AbortSignal): Promise<WalkResponse> {
     const roots = this.roots(oids);
     const settings = snmpSettings(this.app);
-    const target = this.targets.resolve(agent, {
+    const target = await this.targets.reach(agent, {
       timeout_ms: opts.timeout !== undefined ? Math.round(opts.timeout * 1000) : settings.timeout_ms,
       retries: opts.retries ?? settings.retries,
     });

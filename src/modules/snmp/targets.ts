@@ -2,10 +2,13 @@
 // into the SnmpTarget the client reads from. Stored credentials come from the inventory's credentials
 // type; their secrets only through the vault (423 while it is locked). One place for the walk
 // endpoint, templates and device cards.
+import { lookup } from 'node:dns/promises';
 import { z } from 'zod';
+import { isAllowed, rangeNotAllowed } from '../../core/allowed-ranges.js';
 import type { AppContext } from '../../core/context.js';
 import { badRequest } from '../../core/errors.js';
-import { brainServicesOf } from '../brain/index.js';
+import { canonicalIp, parseCidr } from '../../core/ip.js';
+import { brainServicesOf, type SecretDestination } from '../brain/index.js';
 import {
   SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params
 } from './contracts.js';
@@ -98,22 +101,37 @@ export class TargetResolver {
     if (errors.length) throw badRequest(errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
   }
 
-  /** The target with its secrets: from the body, or read from the vault for a stored credential. */
-  resolve(input: AgentInput, timing: { timeout_ms: number; retries: number }): SnmpTarget {
+  /**
+   * The target with its secrets, to send to `input.target`: a host name resolved once (the address checked is the
+   * address reached), within discovery's allowed ranges (403), and a stored credential within its scope (403
+   * credential_out_of_scope). Every SNMP entry point (walks, templates, device cards) comes through here.
+   */
+  async reach(input: AgentInput, timing: { timeout_ms: number; retries: number }): Promise<SnmpTarget> {
     this.check(input, { secretsAllowed: true });
-    const base = { host: input.target, timeout_ms: timing.timeout_ms, retries: timing.retries };
+    const address = await this.addressOf(input.target);
+    const base = { host: address, timeout_ms: timing.timeout_ms, retries: timing.retries };
     if (!input.credential_id) {
       return { ...base, port: input.port ?? 161, version: input.version!, community: input.community, v3: input.v3 };
     }
+    const data = this.items().items.toItem(this.items().items.findRow(input.credential_id, 'credentials')!);
+    const secrets = this.secretsOf(String(data.id), { host: input.target, address, use: 'SNMP' });
+    return { ...base, ...secrets, port: input.port ?? secrets.port ?? 161 };
+  }
+
+  /**
+   * A stored SNMP credential's version and secrets, for sending to `to`, or `held` for a scan that asks
+   * `allows()` before each host (brain's CredentialSecrets.read). 400 when the credential is incomplete.
+   */
+  secretsOf(credentialId: string, to: SecretDestination | 'held'): Pick<SnmpTarget, 'version' | 'community' | 'v3'> & { port?: number } {
     const { items, secrets } = this.items();
-    const data = items.toItem(items.findRow(input.credential_id, 'credentials')!);
-    const plain = secrets.read(String(data.id));
+    const data = items.toItem(items.findRow(credentialId, 'credentials')!);
+    const plain = secrets.read(String(data.id), to);
     const version = KIND_VERSION[String(data.kind)]!;
-    const port = input.port ?? (typeof data.port === 'number' ? data.port : 161);
+    const port = typeof data.port === 'number' ? data.port : undefined;
     if (version !== 'v3') {
       if (!plain.community)
         throw badRequest('The credential has no community set', [{ path: 'credential_id', message: 'set its community first' }]);
-      return { ...base, port, version, community: plain.community };
+      return { version, community: plain.community, port };
     }
     const v3: V3Params = {
       username: String(data.username ?? ''),
@@ -125,7 +143,25 @@ export class TargetResolver {
     };
     const errors = v3Errors(v3, 'credential_id');
     if (errors.length) throw badRequest(`The stored credential is incomplete: ${errors.map((e) => e.message).join('; ')}`, errors);
-    return { ...base, port, version, v3 };
+    return { version, v3, port };
+  }
+
+  /** The agent's address: an IP as it is, a name resolved once; 403 outside discovery's allowed ranges. */
+  private async addressOf(target: string): Promise<string> {
+    let address = canonicalIp(target);
+    if (!address) {
+      try {
+        address = canonicalIp((await lookup(target)).address);
+      } catch (e) {
+        throw badRequest(`${target} does not resolve (${(e as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
+          [{ path: 'target', message: 'the name does not resolve' }]);
+      }
+    }
+    const c = parseCidr(address!);
+    if (!c.ok || !isAllowed(c.cidr, this.app.config.get().discovery.allowed_ranges)) {
+      throw rangeNotAllowed(address === target ? target : `${target} (${address})`, 'reaches');
+    }
+    return address!;
   }
 }
 

@@ -5,7 +5,8 @@ import type { AppContext } from '../../../core/context.js';
 import { actorOf, reply, route, type AnyRoute } from '../../../core/http/registry.js';
 import { paging } from '../../../core/http/schemas.js';
 import { denyReason } from '../../../core/auth/scopes.js';
-import { CREDENTIAL_USAGE_KINDS, type CredentialUsage, type CredentialUsageSource } from '../contracts.js';
+import { parseCidr } from '../../../core/ip.js';
+import { CREDENTIAL_USAGE_KINDS, type CredentialSecrets, type CredentialUsage, type CredentialUsageSource } from '../contracts.js';
 import type { ItemService } from '../items.js';
 import { CREDENTIAL_KINDS } from './service.js';
 
@@ -17,9 +18,12 @@ const Use = z.object({ target: z.string(), protocol: z.string(), outcome: z.enum
 const Usage = z.object({
   kind: z.enum(CREDENTIAL_USAGE_KINDS), id: z.string(), name: z.string(),
   short_id: z.string().nullable(), detail: z.string().nullable(),
+  outside_scope: z.array(z.string()).describe('Where this use would send the credential that its scope does not allow ' +
+    '(those sends are refused); empty when the scope covers it'),
 });
 
-export function credentialRoutes(app: AppContext, items: ItemService, sources: () => CredentialUsageSource[] = () => []): AnyRoute[] {
+export function credentialRoutes(app: AppContext, items: ItemService, secrets: Pick<CredentialSecrets, 'scope'>,
+  sources: () => CredentialUsageSource[] = () => []): AnyRoute[] {
   return [
     route({
       method: 'GET', path: '/api/brain/credentials', scope: 'brain:read', tag: 'brain',
@@ -72,7 +76,8 @@ export function credentialRoutes(app: AppContext, items: ItemService, sources: (
     }),
     route({
       method: 'GET', path: '/api/brain/credentials/:id/usage', scope: 'brain:read', tag: 'brain',
-      summary: 'Where a credential is used: endpoints, discovery\'s list, SSH targets, SNMP templates and device cards',
+      summary: 'Where a credential is used (endpoints, discovery\'s list, SSH targets, SNMP templates, device cards) and what ' +
+        'falls outside its scope',
       description: 'Names and IDs only, never a secret. Uses kept by another module are listed only when the caller may read ' +
         'that module (v1sion:read for discovery and SSH targets, snmp:read for SNMP); `hidden` counts the others.',
       params: IdParams,
@@ -93,7 +98,13 @@ export function credentialRoutes(app: AppContext, items: ItemService, sources: (
         }
         const order = (k: CredentialUsage['kind']) => CREDENTIAL_USAGE_KINDS.indexOf(k);
         out.sort((a, b) => order(a.kind) - order(b.kind) || a.name.localeCompare(b.name));
-        const items_ = out.map((u) => ({ kind: u.kind, id: u.id, name: u.name, short_id: u.short_id ?? null, detail: u.detail ?? null }));
+        const scope = secrets.scope(id);
+        const outside = (d: string) => {
+          const net = d.includes('/') ? parseCidr(d, { loose: true }) : null;
+          return net?.ok ? !scope.covers(net.cidr) : !scope.allows({ host: d });
+        };
+        const items_ = out.map((u) => ({ kind: u.kind, id: u.id, name: u.name, short_id: u.short_id ?? null, detail: u.detail ?? null,
+          outside_scope: (u.destinations ?? []).filter(outside) }));
         return { items: items_, total: items_.length, hidden };
       },
     }),

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HttpError } from '../../../core/errors.js';
 import type { Store, Tx } from '../../../core/store/types.js';
 import { CREDENTIAL_SECRET_FIELDS, SNMP_AUTH_PROTOCOLS, SNMP_LEVELS, SNMP_PRIV_PROTOCOLS, type CredentialSecrets } from '../contracts.js';
+import { ScopeField } from './scope.js';
 import { common, defineType, opt, str, type ItemData, type TypeDef } from '../types.js';
 
 export const CREDENTIAL_KINDS = ['snmp_v1', 'snmp_v2c', 'snmp_v3', 'ssh_password', 'ssh_key', 'http_basic', 'api_token'] as const;
@@ -29,6 +30,7 @@ const credentialShape = {
   snmpv3_level: opt(z.enum(SNMP_LEVELS)),
   snmpv3_auth_protocol: opt(z.enum(SNMP_AUTH_PROTOCOLS)),
   snmpv3_priv_protocol: opt(z.enum(SNMP_PRIV_PROTOCOLS)),
+  scope: ScopeField.optional(),
   ...Object.fromEntries(CREDENTIAL_SECRET_FIELDS.map((f) => [f, secret])),
 };
 
@@ -52,7 +54,7 @@ export function credentialsType(secrets: CredentialSecrets, store: Pick<Store, '
   const kindOf = (id: string): string | undefined =>
     store.get<{ kind: string }>("SELECT json_extract(data, '$.kind') AS kind FROM brain_items WHERE id = ?", [id])?.kind;
   return defineType('credentials', credentialShape, {
-    listFields: ['tags'], refs: [],
+    listFields: ['tags', 'scope'], refs: [],
     searchable: ['kind', 'username'],
     keyFields: ['username'],
     filters: { kind: { kind: 'eq', field: 'kind' } },

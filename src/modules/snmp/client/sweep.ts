@@ -26,6 +26,8 @@ export interface SweepCommunity {
   id: string;
   version: 'v1' | 'v2c';
   community: string;
+  /** Whether this community may be sent to a host (a stored credential's scope); without it, to every host. */
+  allows?: (host: string) => boolean;
 }
 
 /**
@@ -130,6 +132,8 @@ interface HostState {
   round: number;
   answer: SweepAnswer | null;
   cred: number | null;
+  /** The communities this host may be sent (their index), by each one's `allows`. */
+  creds: number[];
   /** OIDs still to read with the winning community after a v1 noSuchName, else null. */
   refetch: string[] | null;
   engine: boolean;
@@ -274,7 +278,7 @@ export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Ma
     if (byKey.has(key)) continue;
     const h: HostState = {
       host, key, family: isIP(host) as 4 | 6, round: 0, answer: null, cred: null, refetch: null, engine: false,
-      ids: [], timer: null, done: false,
+      creds: communities.flatMap((c, i) => (!c.allows || c.allows(host) ? [i] : [])), ids: [], timer: null, done: false,
     };
     byKey.set(key, h);
     states.push(h);
@@ -340,7 +344,7 @@ export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Ma
   };
 
   const complete = (h: HostState) =>
-    (h.cred !== null || communities.length === 0) && (h.engine || !engineProbe) && h.refetch === null;
+    (h.cred !== null || h.creds.length === 0) && (h.engine || !engineProbe) && h.refetch === null;
 
   /** This round's requests for a host: every community until one answered, the engine probe until anything did. */
   const enqueueRound = (h: HostState): boolean => {
@@ -348,8 +352,8 @@ export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Ma
     // An agent whose engine answered within the round is up and reachable: a community that did not answer
     // beside it is wrong, not lost, and sending it again would only hold the sweep a full timeout longer.
     if (h.cred === null && (h.round === 0 || !h.engine)) {
-      communities.forEach((_, i) => outbox.push({ h, kind: 'community', cred: i, oids: ALL_OIDS }));
-      n += communities.length;
+      for (const i of h.creds) outbox.push({ h, kind: 'community', cred: i, oids: ALL_OIDS });
+      n += h.creds.length;
     }
     if (engineProbe && !h.engine && !h.answer) {
       outbox.push({ h, kind: 'engine', cred: -1, oids: [] });

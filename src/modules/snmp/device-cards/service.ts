@@ -103,7 +103,7 @@ export class DeviceCardService {
       liveState.attempted = true;
       try {
         const settings = snmpSettings(this.app);
-        const agent = this.snmp.targets.resolve(
+        const agent = await this.snmp.targets.reach(
           { target, port: port ?? undefined, credential_id: credential.id },
           { timeout_ms: settings.timeout_ms, retries: settings.retries });
         if (!profile) {
@@ -165,7 +165,7 @@ export class DeviceCardService {
     }
     try {
       const settings = snmpSettings(this.app);
-      const agent = this.snmp.targets.resolve({ target, port: port ?? undefined, credential_id: credential.id },
+      const agent = await this.snmp.targets.reach({ target, port: port ?? undefined, credential_id: credential.id },
         { timeout_ms: settings.timeout_ms, retries: settings.retries });
       return { ...base, ...(await this.snmp.readInterfaces(agent, signal)) };
     } catch (err) {

@@ -14,10 +14,18 @@ export function discoveryCredentialUsage(app: AppContext): CredentialUsageSource
         'SELECT id, name, host, port FROM v1sion_ssh_targets WHERE credential_id = ? ORDER BY lower(name), id', [credentialId]);
       return [
         ...(at >= 0 ? [{ kind: 'discovery' as const, id: credentialId, name: 'Discovery credentials',
-          detail: `${at + 1} of ${listed.length} tried by scans` }] : []),
+          detail: `${at + 1} of ${listed.length} tried by scans`, destinations: scannedSubnets(app) }] : []),
         ...targets.map((t): CredentialUsage => ({ kind: 'ssh_target', id: t.id, name: t.name,
-          detail: t.port === 22 ? t.host : `${t.host}:${t.port}` })),
+          detail: t.port === 22 ? t.host : `${t.host}:${t.port}`, destinations: [t.host] })),
       ];
     },
   };
+}
+
+/** The subnets scans swept (kept results and saved sessions): where the discovery credentials were sent. */
+function scannedSubnets(app: AppContext): string[] {
+  const scans = app.store.all<{ subnet: string }>('SELECT DISTINCT subnet FROM v1sion_scans').map((r) => r.subnet);
+  const sessions = app.store.all<{ subnets: string }>('SELECT subnets FROM v1sion_sessions')
+    .flatMap((r) => JSON.parse(r.subnets) as string[]);
+  return [...new Set([...scans, ...sessions])];
 }

@@ -3,13 +3,14 @@
 // (every community at once, then SNMPv3 users); when none answers, the SNMP engine's own error says
 // whether it timed out, was unreachable or refused the community.
 import type { AppContext } from '../../../core/context.js';
-import { HttpError, invalid } from '../../../core/errors.js';
+import { forbidden, HttpError, invalid } from '../../../core/errors.js';
+import { brainServicesOf } from '../../brain/index.js';
 import { snmpServicesOf } from '../../snmp/index.js';
 import type { DiscoveryCredentials } from '../credentials/service.js';
 import { identifyHost } from '../scan/identify.js';
 import { NEIGHBOUR_ROOTS, parseDeviceTables, type DeviceTables } from '../scan/neighbours/index.js';
 import { checkSubnet } from '../scan/ranges.js';
-import { resolveCredentials, targetOf, type CredentialFieldValues, type CredentialLabel } from '../scan/request.js';
+import { inScope, resolveCredentials, targetOf, type CredentialFieldValues, type CredentialLabel } from '../scan/request.js';
 import type { SnmpFacts } from '../scan/result.js';
 import { snmpSweep } from '../scan/snmp-sweep.js';
 
@@ -29,8 +30,15 @@ export class DeviceProbe {
   async identify(body: DeviceRequest): Promise<DeviceReport> {
     const settings = this.app.config.get().discovery;
     checkSubnet(body.ip, { allowed: settings.allowed_ranges, maxPrefixV4: settings.max_prefix_v4 });
-    const credentials = resolveCredentials(this.app, { ...body, snmp_enabled: true }, () => this.saved.ids())
+    const resolved = resolveCredentials(this.app, { ...body, snmp_enabled: true }, () => this.saved.ids())
       .map((c) => (body.port ? { ...c, port: body.port } : c));
+    // A stored credential goes only where its scope allows: one named in the request is a 403, a saved one is passed over.
+    const outside = resolved.filter((c) => !inScope(c, body.ip));
+    const credentials = resolved.filter((c) => inScope(c, body.ip));
+    const first = outside[0]?.label;
+    if (first && 'credential_id' in first && (body.credentials !== undefined || !credentials.length)) {
+      throw brainServicesOf(this.app).secrets.refusal(first.credential_id, { host: body.ip, use: 'SNMP' }) ?? forbidden();
+    }
     if (!credentials.length) {
       throw invalid('device request', [{ path: 'credentials', message:
         'give a community, v3_params or credentials: no discovery credentials are saved (POST /api/v1sion/credentials)' }]);

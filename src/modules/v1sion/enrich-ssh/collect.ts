@@ -8,8 +8,10 @@ import { SshProblem, SshSession, type HostKey, type SshLimits, type SshLogin } f
 export interface CollectInput {
   login: SshLogin;
   platform: TargetPlatform;
-  /** The pinned host key fingerprint, or null (trust on first use). */
+  /** The pinned host key fingerprint, or null. */
   pinned: string | null;
+  /** With no pin: pin the key met (trust on first use) or stop before sending the credential (SshSession's firstKey). */
+  firstKey: 'trust' | 'refuse';
   limits: SshLimits & { deviceMs: number };
   signal: AbortSignal;
   now: () => Date;
@@ -52,7 +54,8 @@ async function run(input: CollectInput, signal: AbortSignal): Promise<CollectRes
   let pinned = input.pinned;
   const sessions: SshSession[] = [];
   const open = async (suffix: string) => {
-    const s = await SshSession.open({ ...input.login, username: input.login.username + suffix }, { limits, pinned, signal });
+    const s = await SshSession.open({ ...input.login, username: input.login.username + suffix },
+      { limits, pinned, firstKey: input.firstKey, signal });
     sessions.push(s);
     pinned = s.hostKey?.fingerprint ?? pinned; // a reconnection must meet the same key
     return s;

@@ -1,6 +1,7 @@
 // /api/v1sion/enrich-ssh: start an SSH enrichment, follow it (SSE), read its per-target results, cancel it
 // (enrich-ssh/service.ts).
 import { z } from 'zod';
+import { denyReason } from '../../../core/auth/scopes.js';
 import { actorOf, reply, route } from '../../../core/http/registry.js';
 import { TARGET_PLATFORMS } from './facts.js';
 import { MAX_TARGETS, type EnrichService } from './service.js';
@@ -39,12 +40,15 @@ export function enrichRoutes(svc: EnrichService) {
     route({
       method: 'POST', path: '/api/v1sion/enrich-ssh', scope: 'v1sion:write', status: 202,
       summary: 'Start an SSH enrichment',
-      description: 'Logs in to each device (host key pinned on first use, a changed one refused), runs its platform\'s fixed ' +
+      description: 'Logs in to each device (a changed host key refused; a new one pinned on first use, except that a password ' +
+        'goes only to a host whose key is pinned unless an administrator starts the enrichment; each credential only within its ' +
+        'scope: 403 credential_out_of_scope), runs its platform\'s fixed ' +
         'read-only commands and stores hostname, OS, model, serial, interfaces, routes, ARP, LLDP/CDP neighbours and ' +
         'listening services on the target and the session\'s nodes. 423 while the vault is locked, 429 while two run, ' +
         '409 when a target is being enriched already.',
       body: EnrichBody, response: Started,
-      handler: async (ctx) => reply(202, await svc.start(ctx.body, actorOf(ctx))),
+      handler: async (ctx) => reply(202, await svc.start(ctx.body, actorOf(ctx),
+        !!ctx.principal && denyReason(ctx.principal, { admin: true }) === null)),
     }),
     route({
       method: 'GET', path: '/api/v1sion/enrich-ssh/:job_id/stream', scope: 'v1sion:read', produces: 'text/event-stream',

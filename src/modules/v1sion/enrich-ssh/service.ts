@@ -68,7 +68,12 @@ export class EnrichService {
 
   private settings() { return this.app.config.get().discovery; }
 
-  async start(body: EnrichRequest, by: Actor): Promise<{ job_id: string; session_id: string | null; targets: JobState['targets'] }> {
+  /**
+   * `admin`: the caller is an administrator, whose enrichment pins the host key a password credential meets first
+   * (anyone else's sends a password only to a host whose key is pinned already).
+   */
+  async start(body: EnrichRequest, by: Actor, admin = false):
+    Promise<{ job_id: string; session_id: string | null; targets: JobState['targets'] }> {
     const settings = this.settings();
     const active = this.app.jobs.list(ENRICH_JOB).filter((j) => ACTIVE.has(j.state)).length;
     if (active >= settings.max_concurrent_enrichments) {
@@ -140,6 +145,13 @@ export class EnrichService {
       if (problem) errors.push({ path: 'credential_id', message: problem });
     }
     if (errors.length) throw invalid('enrichment request', errors);
+    // Each credential goes only where its scope allows (403 naming it and the rule); a name is checked again once resolved.
+    const uses = [...planned.map((p) => ({ credential: p.row.credential_id, host: p.row.host })),
+      ...toCreate.map((c) => ({ credential: credential!.id, host: c.host }))];
+    for (const u of uses) {
+      const refused = isIP(u.host) ? secrets.refusal(u.credential, { host: u.host, use: 'SSH' }) : null;
+      if (refused) throw refused;
+    }
     const taken = planned.filter((p) => this.busy.has(p.row.id));
     if (taken.length) {
       throw new HttpError(409, 'target_busy', `Another enrichment is logging in to ${taken.map((p) => p.row.name).join(', ')}; ` +
@@ -169,7 +181,7 @@ export class EnrichService {
     for (const id of ids) this.busy.add(id);
     let job;
     try {
-      job = this.app.jobs.start(ENRICH_JOB, (ctl) => this.run(planned.map((p) => p.row.id), state, ctl, by)
+      job = this.app.jobs.start(ENRICH_JOB, (ctl) => this.run(planned.map((p) => p.row.id), state, ctl, by, admin)
         .finally(() => { for (const id of ids) this.busy.delete(id); }), { meta: { targets: ids.length, session_id: state.session_id } });
     } catch (e) {
       for (const id of ids) this.busy.delete(id);
@@ -201,25 +213,27 @@ export class EnrichService {
     const errors: FieldError[] = [];
     const cred = this.targets.credential(credentialId, 'credential_id', errors);
     if (!cred) return errors[0]?.message.replace(/^no stored credential .*/, 'its credential has been deleted') ?? 'no credential';
-    const plain = brainServicesOf(this.app).secrets.read(cred.id);
+    const plain = brainServicesOf(this.app).secrets.read(cred.id, 'held'); // only parsed here, sent nowhere
     if (cred.kind === 'ssh_key') return keyProblem(plain.ssh_private_key ?? '', plain.ssh_passphrase);
     return null;
   }
 
-  /** The login of a target, read from the vault now. */
-  private login(row: TargetRow, host: string): SshLogin {
+  /** The login of a target, read from the vault now for the address it goes to (403 outside the credential's scope). */
+  private login(row: TargetRow, address: string): SshLogin & { kind: string } {
     const { items, secrets } = brainServicesOf(this.app);
     const found = items.findRow(row.credential_id, 'credentials');
     if (!found) throw new SshProblem('key_unusable', 'the target\'s credential has been deleted');
     const data = items.toItem(found);
-    const plain = secrets.read(String(data.id));
-    const login: SshLogin = { host, port: row.port, username: String(data.username ?? '') };
+    const plain = secrets.read(String(data.id), { host: row.host, address, use: 'SSH' });
+    const login: SshLogin & { kind: string } = {
+      host: address, port: row.port, username: String(data.username ?? ''), kind: String(data.kind),
+    };
     if (data.kind === 'ssh_key') { login.privateKey = plain.ssh_private_key; login.passphrase = plain.ssh_passphrase; }
     else login.password = plain.password;
     return login;
   }
 
-  private async run(ids: string[], state: JobState, ctl: JobControl, by: Actor): Promise<unknown> {
+  private async run(ids: string[], state: JobState, ctl: JobControl, by: Actor, admin: boolean): Promise<unknown> {
     const settings = this.settings();
     const limits = {
       connectMs: settings.ssh_connect_timeout_ms, bannerMs: settings.ssh_banner_timeout_ms, commandMs: settings.ssh_command_timeout_ms,
@@ -229,7 +243,7 @@ export class EnrichService {
       total: ids.length });
     let done = 0;
     await pool(ids, settings.ssh_concurrency, ctl.signal, async (id) => {
-      const outcome = await this.enrichOne(id, state.session_id, limits, ctl.signal, by);
+      const outcome = await this.enrichOne(id, state.session_id, limits, ctl.signal, by, admin);
       if (ctl.signal.aborted) return;
       state.results.push(outcome);
       done++;
@@ -241,7 +255,7 @@ export class EnrichService {
   }
 
   private async enrichOne(id: string, sessionId: string | null, limits: Parameters<typeof collect>[0]['limits'],
-    signal: AbortSignal, by: Actor): Promise<TargetOutcome> {
+    signal: AbortSignal, by: Actor, admin: boolean): Promise<TargetOutcome> {
     const started = Date.now();
     const row = this.targets.row(id);
     const base = { target_id: id, name: row?.name ?? id, host: row?.host ?? '', port: row?.port ?? 22 };
@@ -252,9 +266,11 @@ export class EnrichService {
     let loggedIn = false;
     try {
       const address = await this.addressOf(row.host);
-      const login = this.login(row, address);
+      const { kind, ...login } = this.login(row, address);
       const now = () => new Date(this.app.clock.now());
-      const r = await collect({ login, platform: row.platform, pinned: row.host_key, limits, signal, now });
+      // A password is answered to whoever asks for it: it goes only to a pinned key, unless an administrator pins it now.
+      const firstKey = kind === 'ssh_password' && !admin ? 'refuse' : 'trust';
+      const r = await collect({ login, platform: row.platform, pinned: row.host_key, firstKey, limits, signal, now });
       loggedIn = true;
       const nodes = await this.store(row, r.facts, r.hostKey, sessionId, by);
       return { ...base, state: 'ok', error: null, summary: summarise(r.facts), nodes, duration_ms: Date.now() - started };

@@ -47,7 +47,8 @@ export interface SshLimits {
 export interface HostKey { type: string; fingerprint: string }
 
 export type SshProblemCode =
-  | 'host_key_changed' | 'auth_failed' | 'refused' | 'unreachable' | 'timeout' | 'no_banner' | 'banner_stalled' | 'closed'
+  | 'host_key_changed' | 'host_key_unpinned' | 'auth_failed' | 'refused' | 'unreachable' | 'timeout' | 'no_banner'
+  | 'banner_stalled' | 'closed'
   | 'protocol' | 'channel_refused' | 'cancelled' | 'key_unusable';
 
 export class SshProblem extends Error {
@@ -89,11 +90,16 @@ export async function keyProblem(privateKey: string, passphrase?: string): Promi
 }
 
 /** Host key check: null pin = trust on first use; a different key is refused before any credential is sent. */
-interface Verify { pinned: string | null; seen: HostKey | null; mismatch: boolean }
+interface Verify { pinned: string | null; seen: HostKey | null; mismatch: boolean; unpinned: boolean }
 
 export interface OpenOptions {
   limits: SshLimits;
   pinned: string | null;
+  /**
+   * With no pin: `trust` pins whatever key the host presents (trust on first use); `refuse` stops after the key
+   * exchange, before any credential is sent (a password goes only to a host whose key an administrator pinned).
+   */
+  firstKey?: 'trust' | 'refuse';
   signal: AbortSignal;
 }
 
@@ -118,7 +124,7 @@ export class SshSession {
   private connect(): Promise<SshSession> {
     const { login, opts } = this;
     const where = `${login.host}:${login.port}`;
-    const verify: Verify = { pinned: opts.pinned, seen: null, mismatch: false };
+    const verify: Verify = { pinned: opts.pinned, seen: null, mismatch: false, unpinned: false };
     return new Promise<SshSession>((resolve, reject) => {
       let settled = false;
       let handshook = false;
@@ -182,6 +188,14 @@ export class SshSession {
           { pinned: verify.pinned, presented: verify.seen.fingerprint, presented_type: verify.seen.type }));
           return;
         }
+        if (verify.unpinned && verify.seen) {
+          fail(new SshProblem('host_key_unpinned', `The host key of ${where} (${verify.seen.fingerprint}, ${verify.seen.type}) is not ` +
+            'pinned, and a password is sent only to a host whose key an administrator pinned. Not logging in. An administrator ' +
+            'compares the fingerprint with the device\'s own and pins it (PUT /api/v1sion/ssh-targets/:id/host-key), or starts ' +
+            'the enrichment, which pins the key it meets',
+          { presented: verify.seen.fingerprint, presented_type: verify.seen.type }));
+          return;
+        }
         fail(problemOf(err, where, login, opts.limits, this.ident));
       });
       this.client.on('close', () => {
@@ -205,6 +219,7 @@ export class SshSession {
           const seen = { type: keyTypeOf(key), fingerprint: fingerprintOf(key) };
           verify.seen = seen;
           if (verify.pinned && verify.pinned !== seen.fingerprint) { verify.mismatch = true; return false; }
+          if (!verify.pinned && opts.firstKey === 'refuse') { verify.unpinned = true; return false; }
           return true;
         },
       };

@@ -5,7 +5,7 @@
 import type { AppContext } from '../../../core/context.js';
 import { HttpError } from '../../../core/errors.js';
 import { snmpServicesOf, type Identification } from '../../snmp/index.js';
-import { targetOf, type ScanCredential } from './request.js';
+import { inScope, targetOf, type ScanCredential } from './request.js';
 import type { SnmpFacts } from './result.js';
 import type { SweepAnswer } from './snmp-sweep.js';
 
@@ -43,8 +43,10 @@ export function factsOf(id: Identification | null, c: ScanCredential | null, ans
 const stored = (c: ScanCredential) => ('credential_id' in c.label ? c.label.credential_id : null);
 const codeOf = (e: unknown) => (e instanceof HttpError ? e.code : e instanceof Error ? e.message : String(e));
 
-export async function identifyHost(app: AppContext, ip: string, answer: SweepAnswer | undefined, credentials: readonly ScanCredential[],
+export async function identifyHost(app: AppContext, ip: string, answer: SweepAnswer | undefined, all: readonly ScanCredential[],
   timing: { timeout_ms: number; retries: number }, signal: AbortSignal, port = 161): Promise<HostIdentity> {
+  // A stored credential is tried only where its scope lets it go (the sweep sent it nowhere else either).
+  const credentials = all.filter((c) => inScope(c, ip));
   const uses: CredentialUseRecord[] = [];
   const use = (c: ScanCredential, outcome: 'success' | 'failure', detail: string | null) => {
     const id = stored(c);

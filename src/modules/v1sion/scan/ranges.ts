@@ -1,36 +1,14 @@
 // Which networks a scan may sweep, and which of them are on the probe's own links. By default only the
 // private and local ranges and the subnets the probe has an address in: the probe must never become a
 // scanning relay for the public internet. `discovery.allowed_ranges` adds more.
-import { networkInterfaces } from 'node:os';
-import { HttpError, invalid } from '../../../core/errors.js';
+import { isAllowed, localLinks, rangeNotAllowed, type LocalLink } from '../../../core/allowed-ranges.js';
+import { invalid } from '../../../core/errors.js';
 import { cidrContains, cidrSize, formatIp, parseCidr, parseIp, type Cidr } from '../../../core/ip.js';
 
-export const DEFAULT_ALLOWED = [
-  '10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', '169.254.0.0/16', '127.0.0.0/8',
-  'fc00::/7', 'fe80::/10',
-] as const;
+export { DEFAULT_ALLOWED, localLinks, type LocalLink } from '../../../core/allowed-ranges.js';
 
 /** An IPv6 prefix longer than this is swept address by address; a shorter one through the neighbour cache. */
 export const V6_SWEEP_PREFIX = 120;
-
-/** A network the probe has an address in: where neighbour discovery (ARP/ND) reaches hosts directly. */
-export interface LocalLink { iface: string; cidr: Cidr; address: string }
-
-/** The probe's own subnets, from its interfaces (loopback included). */
-export function localLinks(): LocalLink[] {
-  const out: LocalLink[] = [];
-  for (const [iface, addrs] of Object.entries(networkInterfaces())) {
-    for (const a of addrs ?? []) {
-      if (!a.cidr) continue;
-      const c = parseCidr(a.cidr, { loose: true });
-      if (c.ok) out.push({ iface, cidr: c.cidr, address: a.address });
-    }
-  }
-  return out;
-}
-
-const within = (inner: Cidr, outer: Cidr) =>
-  inner.family === outer.family && inner.first >= outer.first && inner.last <= outer.last;
 
 /**
  * The subnet to scan, checked: a CIDR (or one address), within the allowed ranges (403 naming
@@ -48,17 +26,7 @@ export function checkSubnet(input: string, opts: { allowed: readonly string[]; m
   if (cidr.family === 6 && cidr.prefix < 64) {
     throw invalid('scan request', [{ path: 'subnet', message: 'an IPv6 scan covers one link: a /64 or longer prefix' }]);
   }
-  const ranges = [...DEFAULT_ALLOWED, ...opts.allowed].flatMap((r) => {
-    const c = parseCidr(r, { loose: true });
-    return c.ok ? [c.cidr] : [];
-  });
-  const own = (opts.links ?? localLinks()).map((l) => l.cidr);
-  if (![...ranges, ...own].some((r) => within(cidr, r))) {
-    throw new HttpError(403, 'range_not_allowed',
-      `${parsed.text} is outside the ranges this probe scans: private and local networks and its own subnets. ` +
-      'An administrator can allow more networks with the configuration key discovery.allowed_ranges',
-      { extra: { config_key: 'discovery.allowed_ranges' } });
-  }
+  if (!isAllowed(cidr, opts.allowed, opts.links ?? localLinks())) throw rangeNotAllowed(parsed.text, 'scans');
   return cidr;
 }
 

@@ -4,7 +4,8 @@
 // stored, logged or put in a result, where a credential shows only as a reference.
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context.js';
-import { invalid, type FieldError } from '../../../core/errors.js';
+import { HttpError, invalid, type FieldError } from '../../../core/errors.js';
+import { brainServicesOf } from '../../brain/index.js';
 import { snmpServicesOf, v3Missing } from '../../snmp/index.js';
 import { V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params } from '../../snmp/contracts.js';
 
@@ -67,7 +68,12 @@ export interface ScanCredential {
   v3?: V3Params;
   port?: number;
   label: CredentialLabel;
+  /** A stored credential's scope: whether it may be sent to this address (inline ones go wherever the request says). */
+  allows?: (ip: string) => boolean;
 }
+
+/** Whether the credential may be sent to this address. */
+export const inScope = (c: ScanCredential, ip: string): boolean => !c.allows || c.allows(ip);
 
 /**
  * The credentials a request tries, in order: its inline `community` / `v3_params`, then its
@@ -112,11 +118,14 @@ export function resolveCredentials(app: AppContext, body: CredentialFieldValues,
         if (e instanceof Error && 'errors' in e && Array.isArray(e.errors)) { errors.push(...(e.errors as FieldError[])); return; }
         throw e;
       }
-      // The vault is read once per scan, not per host (423 here while it is locked).
-      const t: SnmpTarget = snmp.targets.resolve({ target: '0.0.0.0', credential_id: cred.id }, { timeout_ms: 1000, retries: 0 });
+      // The vault is read once per scan, not per host (423 here while it is locked); the scope is read once too,
+      // and each host is checked against it before the credential is sent there (`allows`).
+      const t = snmp.targets.secretsOf(cred.id, 'held');
+      const scope = brainServicesOf(app).secrets.scope(cred.id);
       out.push({
         key: cred.id, version: t.version, community: t.community, v3: t.v3, port: cred.port ?? undefined,
         label: { credential_id: cred.id, short_id: cred.short_id, name: cred.name, version: cred.version },
+        allows: (ip) => scope.allows({ host: ip }),
       });
       return;
     }
@@ -153,5 +162,9 @@ function v3Errors(v3: V3Params, at: string, names: Partial<Record<keyof V3Params
 
 /** The SNMP target for one host with a resolved credential. */
 export function targetOf(c: ScanCredential, host: string, timing: { timeout_ms: number; retries: number }, port?: number): SnmpTarget {
+  if (!inScope(c, host)) {
+    const name = 'short_id' in c.label ? c.label.short_id : 'the credential';
+    throw new HttpError(403, 'credential_out_of_scope', `${name} may not be sent to ${host}: outside its scope`);
+  }
   return { host, port: port ?? c.port ?? 161, version: c.version, community: c.community, v3: c.v3, ...timing };
 }

@@ -17,7 +17,7 @@ export function snmpSweep(addresses: readonly string[], credentials: readonly Sc
   opts: { port?: number } = {}): Promise<Map<string, SweepAnswer>> {
   const port = opts.port ?? 161;
   const communities = credentials.filter((c) => c.version !== 'v3' && c.community !== undefined && (c.port ?? port) === port)
-    .map((c) => ({ id: c.key, version: c.version as 'v1' | 'v2c', community: c.community! }));
+    .map((c) => ({ id: c.key, version: c.version as 'v1' | 'v2c', community: c.community!, allows: c.allows }));
   return sweepSnmp([...addresses], {
     communities, port, timeoutMs: timing.timeout_ms, retries: timing.retries, engineProbe: true, signal, concurrency: IN_FLIGHT,
     onAnswer: (a: SweepAnswer) => onAnswer(a.host, a),

@@ -91,6 +91,20 @@ export function sshTargetRoutes(svc: SshTargetService) {
       handler: async (ctx) => { await svc.remove(ctx.params.id, actorOf(ctx)); },
     }),
     route({
+      method: 'PUT', path: '/api/v1sion/ssh-targets/:id/host-key', admin: true,
+      summary: 'Pin a host key',
+      description: 'Administrators only, audited (v1sion.ssh_host_key_pin). A password credential is sent only to a host whose ' +
+        'key is pinned: compare the fingerprint a refused login reported (last_error.presented) with the device\'s own ' +
+        '(`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` on it) and pin it. 409 while another key is pinned.',
+      params: IdParams,
+      body: z.strictObject({
+        fingerprint: z.string().trim().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'an OpenSSH SHA256 fingerprint: SHA256: and 43 base64 characters'),
+        type: z.string().trim().min(1).max(64).regex(/^[a-z0-9@.-]+$/).optional().describe('Key type, e.g. ssh-ed25519'),
+      }),
+      response: TargetWithFacts,
+      handler: (ctx) => svc.pinHostKey(ctx.params.id, ctx.body, actorOf(ctx)),
+    }),
+    route({
       method: 'DELETE', path: '/api/v1sion/ssh-targets/:id/host-key', admin: true,
       summary: 'Clear the pinned host key',
       description: 'Administrators only, audited (v1sion.ssh_host_key_clear with the old fingerprint). The next login trusts ' +

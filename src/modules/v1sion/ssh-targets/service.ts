@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Actor } from '../../../core/audit/types.js';
 import type { AppContext } from '../../../core/context.js';
-import { HttpError, invalid, notFound, type FieldError } from '../../../core/errors.js';
+import { rangeNotAllowed } from '../../../core/allowed-ranges.js';
+import { conflict, HttpError, invalid, notFound, type FieldError } from '../../../core/errors.js';
 import { canonicalIp } from '../../../core/ip.js';
 import type { Tx } from '../../../core/store/types.js';
 import { iso } from '../../../core/clock.js';
@@ -182,6 +183,28 @@ export class SshTargetService {
     return this.get(cur.id);
   }
 
+  /**
+   * An administrator pins a key they compared with the device's own (the fingerprint a refused login reported):
+   * from then on a password credential may log in. 409 while another key is pinned (clear that first).
+   */
+  async pinHostKey(id: string, key: { fingerprint: string; type?: string | undefined }, by: Actor): Promise<SshTarget> {
+    const cur = this.mustRow(id);
+    if (cur.host_key && cur.host_key !== key.fingerprint) {
+      throw conflict(`${cur.name} has another key pinned (${cur.host_key}): clear it first (DELETE .../host-key)`, 'host_key_pinned');
+    }
+    const presented = cur.last_error ? (JSON.parse(cur.last_error) as TargetError) : null;
+    const type = key.type ?? (presented?.presented === key.fingerprint && typeof presented.presented_type === 'string'
+      ? presented.presented_type : null);
+    await this.app.store.write((tx) => {
+      tx.run(`UPDATE v1sion_ssh_targets SET host_key = ?, host_key_type = ?, host_key_pinned_at = ?, updated_at = ? WHERE id = ?`,
+        [key.fingerprint, type, this.app.clock.now(), this.app.clock.now(), cur.id]);
+      this.app.audit.insert(tx, by.auditEntry('v1sion.ssh_host_key_pin', cur.name, {
+        id: cur.id, host: cur.host, port: cur.port, fingerprint: key.fingerprint, type, by_hand: true,
+      }));
+    }, 'sync');
+    return this.get(cur.id);
+  }
+
   // ---- what enrichment writes (inside its own transaction) ------------------------------------------
 
   /** Trust on first use: pins the key the first login met (only when no pin is there). */
@@ -244,7 +267,7 @@ export class SshTargetService {
   private async checkKey(credentialId: string, field: string, errors: FieldError[]): Promise<void> {
     const { secrets, vault } = brainServicesOf(this.app);
     if (!vault.isUnlocked()) return; // checked again, with the same message, when enrichment reads it
-    const plain = secrets.read(credentialId);
+    const plain = secrets.read(credentialId, 'held'); // only parsed here, sent nowhere
     if (!plain.ssh_private_key) return;
     const problem = await keyProblem(plain.ssh_private_key, plain.ssh_passphrase);
     if (problem) errors.push({ path: field, message: problem });
@@ -280,11 +303,7 @@ export function checkAllowed(ip: string, allowed: readonly string[], maxPrefixV4
   try {
     checkSubnet(ip, { allowed, maxPrefixV4 });
   } catch (e) {
-    if (e instanceof HttpError && e.status === 403) {
-      throw new HttpError(403, 'range_not_allowed', `${ip} is outside the ranges this probe reaches: private and local networks ` +
-        'and its own subnets. An administrator can allow more networks with the configuration key discovery.allowed_ranges',
-      { extra: { config_key: 'discovery.allowed_ranges' } });
-    }
+    if (e instanceof HttpError && e.status === 403) throw rangeNotAllowed(ip, 'reaches');
     throw e;
   }
 }
