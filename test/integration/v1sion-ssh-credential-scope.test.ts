@@ -78,6 +78,13 @@ describe('SSH: a password goes only within its scope and to a pinned key', () =>
     assert.deepEqual(fake.passwords, [], 'no password was offered');
     assert.equal((await as(operator)('GET', `/api/v1sion/ssh-targets/${target.body.id}`)).body.host_key, null);
 
+    // Nor may an operator pin a key of their choice in advance: on POST or PUT, host_key is an administrator's.
+    const early = await as(operator)('POST', '/api/v1sion/ssh-targets', {
+      name: 'pinned by me', host: '127.0.0.1', port: fake.port + 1, credential_id: cred.here, host_key: fake.fingerprint,
+    });
+    assertProblem(early, 403, 'host_key');
+    assertProblem(await as(operator)('PUT', `/api/v1sion/ssh-targets/${target.body.id}`, { host_key: fake.fingerprint }), 403, 'host_key');
+
     const pin = (key: string, body: unknown) => as(key)('PUT', `/api/v1sion/ssh-targets/${target.body.id}/host-key`, body);
     assertProblem(await pin(operator, { fingerprint: fake.fingerprint }), 403);
     assertProblem(await pin(admin, { fingerprint: 'SHA256:short' }), 400, 'fingerprint');

@@ -1,7 +1,7 @@
 // The inventory endpoints of SPEC.md, "Asset inventory" (without the vault and credentials, which plug
 // in through their own TypeDef and routes). Scopes: brain:read for GET, brain:write for everything else.
 import { z } from 'zod';
-import { denyReason } from '../../core/auth/scopes.js';
+import { isAdmin } from '../../core/auth/index.js';
 import { HttpError } from '../../core/errors.js';
 import { reply, route, type AnyRoute, type RequestCtx, actorOf } from '../../core/http/registry.js';
 import { bindingChanges } from './credentials/scope.js';
@@ -73,7 +73,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
   const fieldsDoc = typeFieldsDoc(items, genericTypes);
   // An endpoint that references a credential is part of that credential's scope: binding one is an administrator's act.
   const mayBind = (ctx: RequestCtx<{ type: string }, unknown, Record<string, unknown>>, id: string | null) => {
-    if (ctx.params.type !== 'endpoints' || !ctx.principal || denyReason(ctx.principal, { admin: true }) === null) return;
+    if (ctx.params.type !== 'endpoints' || !ctx.principal || isAdmin(ctx.principal)) return;
     const before = id ? items.get('endpoints', id) : null;
     const fields = bindingChanges(before, ctx.body, (ref) => items.findRow(ref, 'credentials')?.id);
     if (fields.length) {

@@ -1,6 +1,6 @@
 // /api/v1sion/credentials: the ordered list of credentials scans try (credentials/service.ts).
 import { z } from 'zod';
-import { denyReason } from '../../../core/auth/scopes.js';
+import { isAdmin } from '../../../core/auth/index.js';
 import { actorOf, route } from '../../../core/http/registry.js';
 import { MAX_CREDENTIALS, type DiscoveryCredentials } from './service.js';
 
@@ -29,8 +29,7 @@ export function credentialRoutes(svc: DiscoveryCredentials) {
         'new inventory credential first (SNMP kinds; admin only, 423 while the vault is locked): no secret is ever kept ' +
         'outside the vault.',
       body: z.object({ credentials: z.array(Entry).max(MAX_CREDENTIALS) }).strict(), response: ListSchema,
-      handler: (ctx) => svc.save(ctx.body.credentials, actorOf(ctx),
-        !!ctx.principal && denyReason(ctx.principal, { admin: true }) === null),
+      handler: (ctx) => svc.save(ctx.body.credentials, actorOf(ctx), isAdmin(ctx.principal)),
     }),
   ];
 }

@@ -1,7 +1,7 @@
 // /api/v1sion/enrich-ssh: start an SSH enrichment, follow it (SSE), read its per-target results, cancel it
 // (enrich-ssh/service.ts).
 import { z } from 'zod';
-import { denyReason } from '../../../core/auth/scopes.js';
+import { isAdmin } from '../../../core/auth/index.js';
 import { actorOf, reply, route } from '../../../core/http/registry.js';
 import { TARGET_PLATFORMS } from './facts.js';
 import { MAX_TARGETS, type EnrichService } from './service.js';
@@ -47,8 +47,7 @@ export function enrichRoutes(svc: EnrichService) {
         'listening services on the target and the session\'s nodes. 423 while the vault is locked, 429 while two run, ' +
         '409 when a target is being enriched already.',
       body: EnrichBody, response: Started,
-      handler: async (ctx) => reply(202, await svc.start(ctx.body, actorOf(ctx),
-        !!ctx.principal && denyReason(ctx.principal, { admin: true }) === null)),
+      handler: async (ctx) => reply(202, await svc.start(ctx.body, actorOf(ctx), isAdmin(ctx.principal))),
     }),
     route({
       method: 'GET', path: '/api/v1sion/enrich-ssh/:job_id/stream', scope: 'v1sion:read', produces: 'text/event-stream',

@@ -1,5 +1,6 @@
 // /api/v1sion/ssh-targets: the devices SSH enrichment logs in to, and their pinned host keys (ssh-targets/service.ts).
 import { z } from 'zod';
+import { isAdmin } from '../../../core/auth/index.js';
 import { actorOf, reply, route } from '../../../core/http/registry.js';
 import { listOf, paging } from '../../../core/http/schemas.js';
 import { TARGET_PLATFORMS } from '../enrich-ssh/facts.js';
@@ -17,7 +18,7 @@ const HostKey = z.string().regex(FINGERPRINT, 'a SHA256 fingerprint as ssh-keyge
 
 const CreateBody = z.object({
   name: Name, host: Host, port: Port.default(22), credential_id: CredentialId, platform: Platform.default('auto'),
-  tags: Tags.default([]), host_key: HostKey.optional(),
+  tags: Tags.default([]), host_key: HostKey.optional().describe('Administrators only: a key pinned before the first login'),
 }).strict();
 
 const UpdateBody = z.object({
@@ -69,7 +70,7 @@ export function sshTargetRoutes(svc: SshTargetService) {
         'another kind, a credential without its secret, or a key the SSH library cannot read (PKCS#8: convert it); 403 for an ' +
         'address outside the allowed ranges.',
       body: CreateBody, response: TargetWithFacts,
-      handler: async (ctx) => reply(201, await svc.create(ctx.body, actorOf(ctx))),
+      handler: async (ctx) => reply(201, await svc.create(ctx.body, actorOf(ctx), isAdmin(ctx.principal))),
     }),
     route({
       method: 'GET', path: '/api/v1sion/ssh-targets/:id', scope: 'v1sion:read',
@@ -83,7 +84,7 @@ export function sshTargetRoutes(svc: SshTargetService) {
       description: 'The fields given change. The pinned host key stays across a change of address (the same device keeps its ' +
         'key); only an administrator clears it, with DELETE .../host-key.',
       params: IdParams, body: UpdateBody, response: TargetWithFacts,
-      handler: (ctx) => svc.update(ctx.params.id, ctx.body, actorOf(ctx)),
+      handler: (ctx) => svc.update(ctx.params.id, ctx.body, actorOf(ctx), isAdmin(ctx.principal)),
     }),
     route({
       method: 'DELETE', path: '/api/v1sion/ssh-targets/:id', scope: 'v1sion:write',
@@ -98,7 +99,7 @@ export function sshTargetRoutes(svc: SshTargetService) {
         '(`ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub` on it) and pin it. 409 while another key is pinned.',
       params: IdParams,
       body: z.strictObject({
-        fingerprint: z.string().trim().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'an OpenSSH SHA256 fingerprint: SHA256: and 43 base64 characters'),
+        fingerprint: HostKey,
         type: z.string().trim().min(1).max(64).regex(/^[a-z0-9@.-]+$/).optional().describe('Key type, e.g. ssh-ed25519'),
       }),
       response: TargetWithFacts,

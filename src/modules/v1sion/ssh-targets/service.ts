@@ -99,7 +99,9 @@ export class SshTargetService {
       [host, port]);
   }
 
-  async create(body: TargetInput, by: Actor): Promise<SshTarget> {
+  /** `admin`: whether the caller may pin a key in advance (host_key): a password goes only to keys an administrator pinned. */
+  async create(body: TargetInput, by: Actor, admin = false): Promise<SshTarget> {
+    if (body.host_key !== undefined && !admin) throw pinByHand();
     const errors: FieldError[] = [];
     const host = this.checkHost(body.host, errors);
     const cred = this.credential(body.credential_id, 'credential_id', errors);
@@ -124,7 +126,8 @@ export class SshTargetService {
     }));
   }
 
-  async update(id: string, patch: TargetPatch, by: Actor): Promise<SshTarget> {
+  async update(id: string, patch: TargetPatch, by: Actor, admin = false): Promise<SshTarget> {
+    if (patch.host_key !== undefined && !admin) throw pinByHand();
     const cur = this.mustRow(id);
     const errors: FieldError[] = [];
     const host = patch.host === undefined ? cur.host : this.checkHost(patch.host, errors);
@@ -297,6 +300,11 @@ export class SshTargetService {
     return t;
   }
 }
+
+/** Pinning a key in advance is an administrator's act: a password credential is sent to whatever key is pinned. */
+const pinByHand = () => new HttpError(403, 'host_key_pin_admin', 'Only an administrator pins a host key: a password credential ' +
+  'is sent only to a host whose key an administrator pinned (or an administrator\'s enrichment met first)',
+{ errors: [{ path: 'host_key', message: 'administrators only' }] });
 
 /** An address SSH may reach: the ranges a scan may sweep (403 naming discovery.allowed_ranges otherwise). */
 export function checkAllowed(ip: string, allowed: readonly string[], maxPrefixV4: number): void {
