@@ -102,7 +102,8 @@ export class SnmpService {
       timeout_ms: opts.timeout !== undefined ? Math.round(opts.timeout * 1000) : settings.timeout_ms,
       retries: opts.retries ?? settings.retries,
     });
-    return this.walk({ target, oids: roots, max_repetitions: opts.max_repetitions, max_varbinds: opts.max_varbinds, signal });
+    const r = await this.walk({ target, oids: roots, max_repetitions: opts.max_repetitions, max_varbinds: opts.max_varbinds, signal });
+    return { ...r, target: agent.target }; // as asked: the name, though the address it resolved to was reached
   }
 
   identify(target: SnmpTarget): Promise<Identification> {

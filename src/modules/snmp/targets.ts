@@ -2,13 +2,13 @@
 // into the SnmpTarget the client reads from. Stored credentials come from the inventory's credentials
 // type; their secrets only through the vault (423 while it is locked). One place for the walk
 // endpoint, templates and device cards.
-import { lookup } from 'node:dns/promises';
 import { z } from 'zod';
 import { isAllowed, rangeNotAllowed } from '../../core/allowed-ranges.js';
 import type { AppContext } from '../../core/context.js';
 import { badRequest } from '../../core/errors.js';
 import { canonicalIp, parseCidr } from '../../core/ip.js';
 import { brainServicesOf, type SecretDestination } from '../brain/index.js';
+import { lookupHost } from './client/lookup.js';
 import {
   SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params
 } from './contracts.js';
@@ -146,22 +146,15 @@ export class TargetResolver {
     return { version, v3, port };
   }
 
-  /** The agent's address: an IP as it is, a name resolved once; 403 outside discovery's allowed ranges. */
+  /** The agent's address: an IP as it is, a name resolved once (502 snmp_host_not_found); 403 outside discovery's allowed ranges. */
   private async addressOf(target: string): Promise<string> {
-    let address = canonicalIp(target);
-    if (!address) {
-      try {
-        address = canonicalIp((await lookup(target)).address);
-      } catch (e) {
-        throw badRequest(`${target} does not resolve (${(e as NodeJS.ErrnoException).code ?? 'lookup failed'})`,
-          [{ path: 'target', message: 'the name does not resolve' }]);
-      }
-    }
-    const c = parseCidr(address!);
+    const bare = target.replace(/^\[(.*)\]$/, '$1');
+    const address = canonicalIp(bare) ?? canonicalIp((await lookupHost(bare)).address)!;
+    const c = parseCidr(address);
     if (!c.ok || !isAllowed(c.cidr, this.app.config.get().discovery.allowed_ranges)) {
-      throw rangeNotAllowed(address === target ? target : `${target} (${address})`, 'reaches');
+      throw rangeNotAllowed(address === bare ? target : `${target} (${address})`, 'reaches');
     }
-    return address!;
+    return address;
   }
 }
 

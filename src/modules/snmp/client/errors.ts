@@ -39,7 +39,7 @@ export function badResponse(t: ResolvedTarget, e: unknown): HttpError {
  * The target's host name gave no address. `code` is getaddrinfo's (Node says ENOTFOUND for NXDOMAIN and
  * for a name without addresses), or ETIMEOUT when no answer came within `timeoutMs`.
  */
-export function hostNotFound(t: ResolvedTarget, code: string, timeoutMs?: number): HttpError {
+export function hostNotFound(t: Pick<ResolvedTarget, 'host'>, code: string, timeoutMs?: number): HttpError {
   const name = `The host name "${t.host}"`;
   const detail = code === 'ENOTFOUND' ? `${name} does not resolve: DNS has no address for it (${code})`
     : code === 'EAI_AGAIN' ? `${name} could not be resolved: no DNS server answered (${code}); check the probe's DNS servers`

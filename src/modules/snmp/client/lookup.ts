@@ -19,20 +19,26 @@ const systemLookup: LookupFn = (host, family) => dns.promises.lookup(host, { fam
 export async function lookupTarget(t: ResolvedTarget, signal?: AbortSignal, lookup: LookupFn = systemLookup,
   timeoutMs = LOOKUP_TIMEOUT_MS): Promise<ResolvedTarget> {
   if (isIP(t.host)) return { ...t, address: t.host };
+  const found = await lookupHost(t.host, signal, lookup, timeoutMs);
+  return { ...t, address: found.address, transport: found.family === 6 ? 'udp6' : 'udp4' };
+}
+
+/** A host name's address, within the timeout; 502 snmp_host_not_found naming it otherwise (or the abort reason). */
+export async function lookupHost(host: string, signal?: AbortSignal, lookup: LookupFn = systemLookup,
+  timeoutMs = LOOKUP_TIMEOUT_MS): Promise<{ address: string; family: number }> {
   if (signal?.aborted) throw abortReason(signal);
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(hostNotFound(t, 'ETIMEOUT', timeoutMs)), timeoutMs);
+    timer = setTimeout(() => reject(hostNotFound({ host }, 'ETIMEOUT', timeoutMs)), timeoutMs);
     onAbort = () => reject(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    const found = await Promise.race([lookup(t.host, 0), stop]);
-    return { ...t, address: found.address, transport: found.family === 6 ? 'udp6' : 'udp4' };
+    return await Promise.race([lookup(host, 0), stop]);
   } catch (e) {
     if (signal?.aborted || e instanceof HttpError) throw e;
-    throw hostNotFound(t, (e as NodeJS.ErrnoException).code ?? 'EAI_FAIL', timeoutMs);
+    throw hostNotFound({ host }, (e as NodeJS.ErrnoException).code ?? 'EAI_FAIL', timeoutMs);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
