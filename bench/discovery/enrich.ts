@@ -95,7 +95,7 @@ export async function benchEnrichment(opts: EnrichBenchOptions): Promise<EnrichF
   ];
   const rows: EnrichRow[] = [];
   for (const l of logins) {
-    const c = await call('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'], name: `bench ${l.what}`, ...l.credential });
+    const c = await call('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16', '127.0.0.0/8'], name: `bench ${l.what}`, ...l.credential });
     if (c.status !== 201) {
       rows.push({ what: l.what, host: ssh.host, runs: 0, wall_ms: spread([]), cpu_ms: spread([]), device_ms: spread([]),
         skipped: `the credential was refused: ${c.status} ${String(c.body.detail ?? '')}` });

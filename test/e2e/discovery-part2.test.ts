@@ -57,7 +57,7 @@ before(async () => {
     assert.equal((await call('POST', '/api/brain/vault/setup', { passphrase: 'E2e-Discovery-Two-Vault-Passphrase' })).status, 200);
     for (const [name, body] of [['Switch CLI', { kind: 'ssh_password', username: 'netops', password: PASSWORD }],
       ['Lab SNMP', { kind: 'snmp_v2c', community: 'e2e-not-for-ssh' }]] as const) {
-      const r = await call('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'], name, ...body });
+      const r = await call('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16', '127.0.0.0/8'], name, ...body });
       assert.equal(r.status, 201, r.text);
       cred[name] = { id: r.body.id, short_id: r.body.short_id };
     }

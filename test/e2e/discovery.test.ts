@@ -208,7 +208,7 @@ test('an SNMP agent on 127.0.0.5:161 identified with a saved discovery credentia
     const api = (method: string, path: string, body?: unknown) => env.t.request(method, path, { key: admin.key, body });
     const vault = await api('POST', '/api/brain/vault/setup', { passphrase: 'E2e-Discovery-Vault-Passphrase-9' });
     assert.equal(vault.status, 200, vault.text);
-    const cred = await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'], name: 'Lab switches v2c', kind: 'snmp_v2c', community: COMMUNITY });
+    const cred = await api('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'Lab switches v2c', kind: 'snmp_v2c', community: COMMUNITY });
     assert.equal(cred.status, 201, cred.text);
     const saved = await api('POST', '/api/v1sion/credentials', { credentials: [{ credential_id: cred.body.id }] });
     assert.equal(saved.status, 200, saved.text);

@@ -57,13 +57,13 @@ describe('SSH enrichment in the lab', { skip: skip ?? false }, () => {
     t = await startTestApp({ dataDir: dir });
     key = (await t.admin()).key;
     assert.equal((await api('POST', '/api/brain/vault/setup', { passphrase: 'correct horse battery staple' })).status, 200);
-    const p = await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'],
+    const p = await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16', '127.0.0.0/8'],
       name: 'lab password', kind: 'ssh_password', username: lab.ssh.password.username, password: lab.ssh.password.password,
     });
     assert.equal(p.status, 201, p.text);
     cred.pass = p.body.id;
     // An OpenSSH key has line breaks: ssh_private_key is one of the JSON guard's multi-line fields.
-    const k = (await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16'],
+    const k = (await api('POST', '/api/brain/credentials', { scope: ['10.77.0.0/16', '127.0.0.0/8'],
       name: 'lab key', kind: 'ssh_key', username: lab.ssh.key.username, ssh_private_key: lab.ssh.key.privateKey,
     })).body;
     cred.key = String(k.id);
