@@ -15,13 +15,14 @@ export const ADMIN = { username: 'root-admin', password: 'correct horse battery 
 const PASSPHRASE = 'Upgrade-Vault-Passphrase-4417';
 const COMMUNITY = 'Upgrade-Community-Plover-2093';
 
-export interface Features { monitors: boolean; inventory: boolean; vault: boolean; webhooks: boolean }
+export interface Features { monitors: boolean; inventory: boolean; vault: boolean; webhooks: boolean; snmpTemplates: boolean }
 
 /** What the checkout in `dir` can store, from its modules. */
 export function featuresOf(dir: string): Features {
   const has = (p: string) => existsSync(join(dir, 'src/modules', p));
   return {
     monitors: has('monitors/index.ts'), inventory: has('brain/index.ts'), vault: has('brain/vault.ts') || has('brain/vault/service.ts'), webhooks: has('webhooks/index.ts'),
+    snmpTemplates: has('snmp/templates/routes.ts'),
   };
 }
 
@@ -99,6 +100,11 @@ export async function writeProbeData(
     await call(api, 'POST', '/api/brain/vault/setup', { passphrase: PASSPHRASE }, 200);
     const cred = { name: 'probe-data', kind: 'snmp_v2c', community: COMMUNITY };
     ids.credential = (await call(api, 'POST', '/api/brain/credentials', cred)).id;
+    // A use of the credential: a build with credential scopes gives the credential this template's target.
+    if (features.snmpTemplates) {
+      ids.template = (await call(api, 'POST', '/api/snmp/templates',
+        { name: 'probe-data', target: '127.0.0.1', credential_id: ids.credential, oids: ['system'] })).id;
+    }
   }
   if (features.inventory) {
     const cred = ids.credential ? { credential_id: ids.credential } : {};
@@ -162,7 +168,9 @@ export async function checkProbeData(api: Api, w: Written, readSecret?: (id: str
     assert.equal(sent.ok, true, `a test delivery reaches the webhook's URL: ${JSON.stringify(sent)}`);
   }
   if (features.vault) {
-    assertKept(seen.credential, await get(`/api/brain/credentials/${ids.credential}`), 'credential');
+    // A build that gave credentials a scope gives the stored ones theirs at the upgrade: a change of the record.
+    const { updated_at: _changed, ...credential } = seen.credential as Record<string, unknown>;
+    assertKept(credential, await get(`/api/brain/credentials/${ids.credential}`), 'credential');
     assert.equal((await get('/api/brain/vault/status')).locked, true, 'the vault is locked after a restart');
     await call(api, 'POST', '/api/brain/vault/unlock', { passphrase: PASSPHRASE }, 200);
     if (readSecret) assert.equal(readSecret(ids.credential!).community, COMMUNITY);

@@ -95,6 +95,15 @@ for (const source of SOURCES) {
       await checkProbeData((method, path, body) => app.request(method, path, { key, body }), written,
         (id) => brainServicesOf(app.service.app).secrets.read(id, 'held'));
       if (features.webhooks) assert.ok(rx.requests.slice(received).some((r) => r.path === '/hook'), 'the test delivery reached /hook');
+      if (written.ids.template && !oldVersions.includes(380)) {
+        // Credential scopes arrived with this upgrade: the credential keeps working where it was used, in its history.
+        const cred = await app.request('GET', `/api/brain/credentials/${written.ids.credential}`, { key });
+        assert.deepEqual(cred.body.scope, ['127.0.0.1'], cred.text);
+        const history = await app.request('GET', `/api/brain/history/credentials/${written.ids.credential}`, { key });
+        assert.ok(history.body.items.some((h: { actor: string }) => h.actor === 'system (upgrade: credential scopes)'), history.text);
+        const usage = await app.request('GET', `/api/brain/credentials/${written.ids.credential}/usage`, { key });
+        assert.deepEqual(usage.body.items.find((u: { kind: string }) => u.kind === 'snmp_template').outside_scope, [], usage.text);
+      }
       t.diagnostic(`took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     } finally {
       await current?.close({ keepData: true }).catch(() => undefined);
