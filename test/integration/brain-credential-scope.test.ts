@@ -93,6 +93,41 @@ describe('credential scope', () => {
     assert.deepEqual(mine.outside_scope, ['127.0.0.2'], usage.text);
   });
 
+  test('a scan tries a stored credential only on the hosts inside its scope', async (ctx) => {
+    // The sweep sends to UDP 161: two loopback addresses of our own there (root binds it; skipped where it cannot).
+    const sockets: Socket[] = [];
+    const got = new Map<string, Buffer[]>([['127.0.0.9', []], ['127.0.0.10', []]]);
+    try {
+      for (const ip of got.keys()) {
+        const s = createSocket('udp4');
+        s.on('message', (m) => got.get(ip)!.push(m));
+        await new Promise<void>((resolve, reject) => { s.once('error', reject); s.bind(161, ip, resolve); });
+        sockets.push(s);
+      }
+    } catch (e) {
+      ctx.skip(`UDP 161 on loopback cannot be bound here (${(e as Error).message})`);
+      for (const s of sockets) s.close();
+      return;
+    }
+    try {
+      const c = await as(admin)('POST', '/api/brain/credentials', {
+        name: 'scan scoped', kind: 'snmp_v2c', community: `${COMMUNITY}-scan`, scope: ['127.0.0.9'],
+      });
+      assert.equal(c.status, 201, c.text);
+      const scan = await as(operator)('POST', '/api/v1sion/scan', { subnet: '127.0.0.8/30', credentials: [c.body.id] });
+      assert.equal(scan.status, 202, scan.text);
+      // The job's event stream ends with the scan.
+      const events = await (await fetch(`${t.url}/api/v1sion/scan/${scan.body.job_id}/stream`, { headers: { 'x-api-key': operator } })).text();
+      assert.match(events, /completed/, events.slice(-500));
+      const secret = Buffer.from(`${COMMUNITY}-scan`);
+      assert.ok(got.get('127.0.0.9')!.some((d) => d.includes(secret)), 'inside the scope the scan uses it');
+      assert.ok(got.get('127.0.0.10')!.length > 0, 'the host outside was swept (the engine probe needs no credential)');
+      assert.ok(!got.get('127.0.0.10')!.some((d) => d.includes(secret)), 'but never with the credential');
+    } finally {
+      for (const s of sockets) s.close();
+    }
+  });
+
   test('an endpoint that references the credential is in its scope; binding one is an administrator\'s act', async () => {
     const op = as(operator);
     const bind = await op('POST', '/api/brain/endpoints', { name: 'mine', ip_addresses: ['127.0.0.2'], credential_id: cred.short_id });
