@@ -29,9 +29,10 @@ export function Field({ form, name, label, hint, type = 'text', class: cls = '',
   </div>`;
 }
 
-export function TextArea({ form, name, label, hint, rows = 3, class: cls = '', ...rest }) {
+/** A multi-line text input; `error` replaces the form's message for it (a list naming the entries at fault). */
+export function TextArea({ form, name, label, hint, rows = 3, error: shown, class: cls = '', ...rest }) {
   const id = useId(`f-${name}`);
-  const error = form.errorFor(name);
+  const error = shown ?? form.errorFor(name);
   form.label?.(name, label);
   return html`<div class=${`field ${cls}`}>
     <label for=${id}>${label}</label>

@@ -154,6 +154,15 @@ export async function transferredBytes(page: Page): Promise<{ total: number; ite
   });
 }
 
+/** Calls the API with this key (a test's own setup and checks); any answer of 300 or more fails the test. Resolves with the body. */
+export function apiCaller(env: UiEnv, key: string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const r = await env.t.request(method, path, { key, body });
+    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
+    return r.body;
+  };
+}
+
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');

@@ -1,6 +1,7 @@
 // What the SSH target pages share: how a target's platform, credential, pinned host key and last error
-// read, and the actions on it: enrich now (POST /api/v1sion/enrich-ssh {targets}), clear the pinned host
-// key (DELETE .../host-key: administrators only; the API's 403 shows as it comes) and delete.
+// read, and the actions on it: enrich now (POST /api/v1sion/enrich-ssh {targets}), pin the key a refused
+// login presented (PUT .../host-key) and clear the pinned one (DELETE .../host-key; both administrators
+// only, the API's 403 shows as it comes), and delete.
 import { api } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { dateTime, relTime } from '../../lib/format.js';
@@ -49,12 +50,16 @@ export function LastEnrichedCell({ t }) {
     ${what ? html`<div class="cell-sub">${what}</div>` : null}</div>`;
 }
 
-/** The last failure, in the API's words (a changed host key says so first). */
+/** The host key refusals, which an administrator settles; other codes read as their words. */
+const KEY_ERRORS = { host_key_changed: { label: 'Host key changed', tone: 'bad' }, host_key_unpinned: { label: 'Host key not pinned', tone: 'warn' } };
+
+/** The last failure, in the API's words (a host key refusal says so first). */
 export function ErrorCell({ t }) {
   const e = t.last_error;
   if (!e) return none;
+  const known = KEY_ERRORS[e.code];
   return html`<div class="disc-err-cell">
-    <${Badge} tone="bad">${e.code === 'host_key_changed' ? 'Host key changed' : `${e.code.charAt(0).toUpperCase()}${e.code.slice(1).replace(/_/g, ' ')}`}<//>
+    <${Badge} tone=${known?.tone ?? 'bad'}>${known?.label ?? `${e.code.charAt(0).toUpperCase()}${e.code.slice(1).replace(/_/g, ' ')}`}<//>
     <div class="cell-sub clip-2" title=${e.message}>${e.message}</div>
   </div>`;
 }
@@ -82,6 +87,26 @@ export async function clearHostKey(t) {
   try {
     const saved = await api.del(`/api/v1sion/ssh-targets/${t.id}/host-key`);
     toast.ok(`Cleared the pinned host key of ${t.name}`);
+    return saved;
+  } catch (e) {
+    toast.error(e);
+    return null;
+  }
+}
+
+/** Pins the key a refused login presented, after asking; resolves with the target as the API answered it, or null. */
+export async function pinHostKey(t, fingerprint, type) {
+  const ok = await confirm({
+    title: `Pin this host key for ${t.name}?`, confirmLabel: 'Pin this key',
+    message: html`<p>Pin it only if it is the device's own: compare it with what ${t.host} says
+      (<span class="mono">ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub</span> on a Linux host). Enrichments then log in to
+      ${t.host}:${t.port} while it presents this key, and refuse any other.</p>
+      <p class="mono small disc-fp">${fingerprint}${type ? ` (${type})` : ''}</p>`,
+  });
+  if (!ok) return null;
+  try {
+    const saved = await api.put(`/api/v1sion/ssh-targets/${t.id}/host-key`, type ? { fingerprint, type } : { fingerprint });
+    toast.ok(`Pinned the host key of ${t.name}`);
     return saved;
   } catch (e) {
     toast.error(e);

@@ -1,6 +1,7 @@
 // One SSH target (/discovery/ssh-targets/:id): how it is reached (address, platform, credential, tags),
 // its pinned host key (cleared by an administrator only), its last error (a changed host key shows both
-// fingerprints), "Enrich now" followed on the page (?enrich=<job id>), and everything the last successful
+// fingerprints; a key not pinned, which held back a password, shows the one presented for an administrator
+// to pin), "Enrich now" followed on the page (?enrich=<job id>), and everything the last successful
 // enrichment learned (ssh-facts.js), whose routes can be documented.
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useState } from '../../lib/html.js';
@@ -19,7 +20,7 @@ import { none } from './section.js';
 import { FactsView } from './ssh-facts.js';
 import { TargetDialog } from './ssh-target-form.js';
 import {
-  clearHostKey, CredentialCell, deleteTarget, enrichTargets, KeyCell, LastEnrichedCell, PlatformCell,
+  clearHostKey, CredentialCell, deleteTarget, enrichTargets, KeyCell, LastEnrichedCell, PlatformCell, pinHostKey,
 } from './ssh-target-parts.js';
 
 function HostKeyCard({ t, admin, writable, onCleared }) {
@@ -32,20 +33,51 @@ function HostKeyCard({ t, admin, writable, onCleared }) {
       </div>
       <p class="muted small disc-key-note">Pinned: a device presenting another key is refused before any credential is offered.
         ${admin ? '' : writable ? 'Only an administrator can clear the pin.' : ''}</p>`
-      : html`<p class="muted">Not pinned yet: the first successful enrichment trusts the key it meets and pins it.</p>`}
+      : html`<p class="muted">Not pinned yet: an administrator's enrichment trusts the key it meets and pins it. Others' enrichments with
+          a password credential send no password until an administrator has pinned the key.</p>`}
   <//>`;
 }
 
+const when = (e) => html`<span class="muted small"> · <time datetime=${e.at} title=${dateTime(e.at)}>${relTime(e.at)}</time></span>`;
+
+/** A password held back from a host whose key is not pinned: the key it presented, to compare and pin. */
+function UnpinnedKey({ t, e, admin, onPinned }) {
+  const pin = async () => { const saved = await pinHostKey(t, e.presented, e.presented_type); if (saved) onPinned(saved); };
+  if (t.host_key === e.presented) {
+    return html`<div class="alert alert-ok disc-last-error" role="status"><${Icon} name="check" />
+      <div class="alert-body"><strong>Host key pinned</strong>${when(e)}
+        <div>The last enrichment was refused before it was pinned; the next one logs in.</div></div>
+    </div>`;
+  }
+  return html`<div class="alert alert-warn disc-last-error" role="alert"><${Icon} name="lock" />
+    <div class="alert-body">
+      <strong>The host key is not pinned: no password was sent</strong>${when(e)}
+      <p>A password is sent only to a host whose key is pinned. Compare this fingerprint with the device's own
+        (<span class="mono">ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub</span>) and pin it.</p>
+      <div class="disc-key">
+        <dl class="disc-kv disc-kv-keys"><div><dt>Presented</dt>
+          <dd class="mono small disc-fp">${e.presented}${e.presented_type ? ` (${e.presented_type})` : ''}</dd></div></dl>
+        <${CopyButton} text=${e.presented} label="Copy fingerprint" />
+      </div>
+      ${admin ? html`<button type="button" class="btn btn-sm btn-primary" onClick=${pin}><${Icon} name="key" size=${15} />Pin this key</button>`
+        : html`<p class="small">An administrator can pin it.</p>`}
+      <details class="alert-raw"><summary>As the probe said it</summary><span class="small">${e.message}</span></details>
+    </div>
+  </div>`;
+}
+
 /** A failed enrichment; a changed host key shows the pinned and the presented fingerprints. */
-function LastError({ t, admin, onCleared }) {
+function LastError({ t, admin, onSaved }) {
   const e = t.last_error;
   if (!e) return null;
+  if (e.code === 'host_key_unpinned' && e.presented && (!t.host_key || t.host_key === e.presented)) {
+    return html`<${UnpinnedKey} t=${t} e=${e} admin=${admin} onPinned=${onSaved} />`;
+  }
   const changed = e.code === 'host_key_changed';
-  const clear = async () => { const saved = await clearHostKey(t); if (saved) onCleared(saved); };
+  const clear = async () => { const saved = await clearHostKey(t); if (saved) onSaved(saved); };
   return html`<div class="alert alert-error disc-last-error" role="alert"><${Icon} name="alert" />
     <div class="alert-body">
-      <strong>${changed ? 'The host key changed: enrichment refused' : 'The last enrichment failed'}</strong>
-      <span class="muted small"> · <time datetime=${e.at} title=${dateTime(e.at)}>${relTime(e.at)}</time></span>
+      <strong>${changed ? 'The host key changed: enrichment refused' : 'The last enrichment failed'}</strong>${when(e)}
       <div>${e.message}</div>
       ${changed ? html`<dl class="disc-kv disc-kv-keys">
         <div><dt>Pinned</dt><dd class="mono small">${e.pinned ?? t.host_key}</dd></div>
@@ -85,7 +117,7 @@ function Target({ t, query, replace, reload }) {
   } : null;
 
   return html`<${Page} title=${t.name} subtitle=${html`<${Crumbs} items=${crumbs} />`} actions=${actions}>
-    <${LastError} t=${t} admin=${admin} onCleared=${replace} />
+    <${LastError} t=${t} admin=${admin} onSaved=${replace} />
     ${job ? html`<${EnrichProgress} jobId=${job} follow=${follow} writable=${writable} onClose=${() => setQuery({ enrich: '' })} />` : null}
     <div class="disc-two">
       <${Card} title="Connection">

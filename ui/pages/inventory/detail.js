@@ -50,7 +50,8 @@ function Value({ f, rec, refs }) {
     case 'secret': return v?.set ? html`<${Badge} tone="ok">Stored<//>` : html`<${Badge} tone="warn">Not set<//>`;
     case 'ref': return v ? link(v) : none;
     case 'refs': return v?.length ? html`<div class="chips">${v.map((id) => html`<span key=${id}>${link(id)}</span>`)}</div>` : none;
-    case 'list': return v?.length ? html`<div class="mono">${v.map((x) => html`<div key=${x}>${x}</div>`)}</div>` : none;
+    case 'list': return v?.length ? html`<div class="mono">${v.map((x) => html`<div key=${x}>${x}</div>`)}</div>`
+      : f.empty ? html`<span class="muted">${f.empty}</span>` : none;
     case 'dhcp': return v?.length ? html`<div class="mono">${v.map((d) => html`<div key=${d.start}>${d.start} – ${d.end}</div>`)}</div>` : none;
     case 'url': return v ? html`<a href=${v} target="_blank" rel="noopener noreferrer" class="mono">${v}</a>` : none;
     case 'email': return v ? html`<a href=${`mailto:${v}`}>${v}</a>` : none;
@@ -164,7 +165,7 @@ function Record({ def, rec, reload }) {
       </div>
       <div class="inv-col">
         ${def.monitors ? html`<${LinkedMonitors} key=${links} type=${def.type} rec=${rec} />` : null}
-        ${def.type === 'credentials' ? html`<${CredentialUsageCard} rec=${rec} />` : null}
+        ${def.type === 'credentials' ? html`<${CredentialUsageCard} rec=${rec} admin=${writable} onChange=${reload} />` : null}
         ${def.type === 'credentials' ? html`<${CredentialUses} rec=${rec} />` : null}
         <${LinksCard} type=${def.type} rec=${rec} writable=${can(s, 'brain:write')} onChange=${() => setLinks((n) => n + 1)} />
         <${HistoryCard} type=${def.type} id=${rec.id} labels=${labels} names=${names} />

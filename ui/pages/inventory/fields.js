@@ -1,11 +1,13 @@
 // One form control per inventory field definition (types.js), bound to a useForm() form by the API's
 // field name. Reference fields offer the records of the referenced type (or take a short ID when
 // there are too many to list); secrets are write-only password fields that say whether one is stored.
+// A list's messages name the entry they are about; a field only administrators may change is shown
+// disabled to others, with the reason.
 import { html } from '../../lib/html.js';
 import { Badge } from '../../components/badge.js';
 import { CheckField, Field, SelectField, TextArea } from '../../components/field.js';
 import { ChipPicker, RowsField, TagInput } from '../../components/field-extra.js';
-import { removeKey } from './record-form.js';
+import { removeKey, splitList } from './record-form.js';
 import { LOOKUP_LIMIT } from './section.js';
 
 const TZ_LIST = 'inv-time-zones';
@@ -30,18 +32,34 @@ function SecretField({ form, f, rec }) {
   </div>`;
 }
 
+/** The API's messages for a list field and its entries (`scope.2`), each entry's with the entry it is about. */
+function listErrors(form, name) {
+  const entries = splitList(form.values[name] ?? '');
+  const out = form.fieldErrors[name] ? [form.fieldErrors[name]] : [];
+  for (const [path, message] of Object.entries(form.fieldErrors)) {
+    const index = path.startsWith(`${name}.`) ? /^\d+$/.exec(path.slice(name.length + 1)) : null;
+    if (!index) continue;
+    const entry = entries[Number(index[0])];
+    out.push(entry && !message.includes(entry) ? `${entry}: ${message}` : message);
+  }
+  return out.length ? out.join('; ') : undefined;
+}
+
 /**
- * @param {{form: any, f: import('./types.js').FieldDef, lookups: Record<string, ReturnType<import('./section.js').useLookup>>, rec: any}} props
+ * @param {{form: any, f: import('./types.js').FieldDef, lookups: Record<string, ReturnType<import('./section.js').useLookup>>, rec: any,
+ *   admin?: boolean}} props
  */
-export function RecordField({ form, f, lookups, rec }) {
+export function RecordField({ form, f, lookups, rec, admin = false }) {
   const cls = f.full ? 'span-all' : '';
   const mono = f.mono ? { class: `${cls} mono-input`.trim() } : { class: cls };
+  const locked = !!f.adminOnly && !admin;
+  const hint = locked ? f.adminOnly : f.hint;
   switch (f.kind) {
     case 'textarea':
       return html`<${TextArea} form=${form} name=${f.name} label=${f.label} hint=${f.hint} rows=${f.rows ?? 3} class=${cls} />`;
     case 'list':
-      return html`<${TextArea} form=${form} name=${f.name} label=${f.label} hint=${f.hint} rows=${3} placeholder=${f.placeholder}
-        spellcheck="false" autocapitalize="none" ...${mono} />`;
+      return html`<${TextArea} form=${form} name=${f.name} label=${f.label} hint=${f.hint} rows=${f.rows ?? 3} placeholder=${f.placeholder}
+        error=${listErrors(form, f.name)} spellcheck="false" autocapitalize="none" ...${mono} />`;
     case 'select':
       return html`<${SelectField} form=${form} name=${f.name} label=${f.label} hint=${f.hint} class=${cls}
         options=${f.required ? f.options : [{ value: '', label: '—' }, ...f.options]} />`;
@@ -53,11 +71,12 @@ export function RecordField({ form, f, lookups, rec }) {
     case 'ref': {
       const l = lookups[f.ref];
       if (l && !l.complete && l.items) {
-        return html`<${Field} form=${form} name=${f.name} label=${f.label} hint=${`Short ID or UUID (more than ${LOOKUP_LIMIT} to list).`}
-          spellcheck="false" class=${cls} />`;
+        return html`<${Field} form=${form} name=${f.name} label=${f.label} hint=${locked ? hint : `Short ID or UUID (more than ${LOOKUP_LIMIT} to list).`}
+          spellcheck="false" class=${cls} disabled=${locked} />`;
       }
       const options = [{ value: '', label: l?.items ? '—' : 'Loading…' }, ...(l?.items ?? []).map(refOption)];
-      return html`<${SelectField} form=${form} name=${f.name} label=${f.label} hint=${f.hint} options=${options} class=${cls} required=${f.required} />`;
+      return html`<${SelectField} form=${form} name=${f.name} label=${f.label} hint=${hint} options=${options} class=${cls} required=${f.required}
+        disabled=${locked} />`;
     }
     case 'refs': {
       const l = lookups[f.ref];

@@ -37,6 +37,7 @@ function useLookups(def) {
 }
 
 function RecordForm({ def, rec }) {
+  const admin = isAdmin(useSession());
   const form = useForm(toForm(def, rec));
   const lookups = useLookups(def);
   const fields = visibleFields(def, form.values);
@@ -62,7 +63,7 @@ function RecordForm({ def, rec }) {
       if (!list.length) return null;
       return html`<${Card} key=${g.title} title=${g.title}>
         ${g.id === 'secrets' ? html`<${VaultCard} />` : null}
-        <div class="form-grid">${list.map((f) => html`<${RecordField} key=${f.name} form=${form} f=${f} lookups=${lookups} rec=${rec} />`)}</div>
+        <div class="form-grid">${list.map((f) => html`<${RecordField} key=${f.name} form=${form} f=${f} lookups=${lookups} rec=${rec} admin=${admin} />`)}</div>
       <//>`;
     })}
     <${TimeZoneList} />

@@ -7,7 +7,8 @@ const REMOVE = 'remove:';
 export const removeKey = (name) => REMOVE + name;
 
 const str = (v) => (v === undefined || v === null ? '' : String(v));
-const splitList = (s) => s.split(/[\n,]+/).map((x) => x.trim()).filter(Boolean);
+/** A list field's entries: one per line (commas split too), blanks left out. */
+export const splitList = (s) => s.split(/[\n,]+/).map((x) => x.trim()).filter(Boolean);
 /** A number from a text field; text that is not a number goes as is, so the API names the field. */
 const num = (s) => (s.trim() === '' ? null : Number.isFinite(Number(s)) ? Number(s) : s.trim());
 

@@ -3,7 +3,8 @@
 // point at one of them (shown on its page). Field kinds: text, textarea, number, email, url, date,
 // select, timezone, list (one value per line), tags, ref (one record), refs (several), dhcp (ranges),
 // custom (custom fields), secret (write-only credential secret). `when(values)` shows a field only
-// when it applies. `filters` are the list's controls; `apiFilters` every filter the API takes for the
+// when it applies; `empty` is what a record's page says for an empty list; `adminOnly` is the hint others
+// read beside a control only an administrator may change (the API refuses them anyway). `filters` are the list's controls; `apiFilters` every filter the API takes for the
 // type (a link from a record's page may use one without a control). The enums' values come from
 // lib/vocabulary.js; test/unit/ui-contract.test.ts checks all of this against the server's types.
 import {
@@ -30,7 +31,7 @@ const level = (vals) => vals.snmpv3_level || 'authPriv';
 /**
  * @typedef {{name: string, label: string, kind: string, required?: boolean, hint?: string, placeholder?: string,
  *   options?: {value: string, label: string}[], ref?: string, full?: boolean, rows?: number, group?: string,
- *   when?: (values: Record<string, any>) => boolean, mono?: boolean}} FieldDef
+ *   when?: (values: Record<string, any>) => boolean, mono?: boolean, empty?: string, adminOnly?: string}} FieldDef
  * @typedef {{type: string, label: string, one: string, prefix: string, icon: string, blurb: string,
  *   fields: FieldDef[], filters: {name: string, label: string, kind: 'select'|'ref'|'text', options?: any[], ref?: string}[],
  *   apiFilters: string[],
@@ -92,7 +93,9 @@ export const TYPES = [
       { name: 'os_version', label: 'OS version', kind: 'text' },
       { name: 'site_id', label: 'Site', kind: 'ref', ref: 'sites', group: 'where' },
       { name: 'location_id', label: 'Location', kind: 'ref', ref: 'locations', group: 'where' },
-      { name: 'credential_id', label: 'Management credential', kind: 'ref', ref: 'credentials', group: 'where' },
+      // An endpoint that references a credential is part of where its secrets may go: linking one is an administrator's act.
+      { name: 'credential_id', label: 'Management credential', kind: 'ref', ref: 'credentials', group: 'where',
+        adminOnly: 'Only an administrator links a credential.' },
       description,
       ...COMMON_TAIL,
     ],
@@ -166,6 +169,9 @@ export const TYPES = [
       { name: 'kind', label: 'Kind', kind: 'select', options: CREDENTIAL_KINDS, required: true },
       { name: 'username', label: 'User name', kind: 'text', when: (v) => v.kind !== 'snmp_v1' && v.kind !== 'snmp_v2c' && v.kind !== 'api_token' },
       { name: 'port', label: 'Port', kind: 'number', hint: 'When not the protocol default.' },
+      { name: 'scope', label: 'Where it may be used', kind: 'list', rows: 4, full: true, mono: true, placeholder: '10.20.0.0/24\ncore-sw1.lan',
+        hint: 'One per line. Addresses, networks (CIDR) and host names this credential may be sent to. Inventory endpoints that use it count too. Anything else is refused.',
+        empty: 'Only endpoints that use it' },
       { name: 'snmpv3_level', label: 'Security level', kind: 'select', options: SNMP_V3_LEVELS, when: v3 },
       { name: 'snmpv3_auth_protocol', label: 'Authentication protocol', kind: 'select', options: SNMP_AUTH_PROTOCOLS,
         when: (v) => v3(v) && level(v) !== 'noAuthNoPriv' },
