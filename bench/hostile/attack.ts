@@ -6,7 +6,7 @@
 //              finishing it; a connection the server closes is opened again
 //   abusive    one address (127.0.0.9) opening connections as fast as it can, 256 at a time, each
 //              pipelining requests for the OpenAPI document and never reading; closed after 100 ms
-//   malformed  50,000 malformed requests from 127.0.0.10..13, 32 connections at a time
+//   malformed  50,000 malformed requests from 127.0.0.10..13, 64 connections at a time
 import { connect, type Socket } from 'node:net';
 
 const [shape, portArg, secondsArg] = process.argv.slice(2);
@@ -88,7 +88,7 @@ async function malformed(): Promise<void> {
       });
     }
   };
-  await Promise.all(Array.from({ length: 32 }, (_, w) => worker(w)));
+  await Promise.all(Array.from({ length: 64 }, (_, w) => worker(w)));
 }
 
 const shapes: Record<string, () => Promise<void>> = { spread, abusive, malformed };
