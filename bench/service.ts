@@ -7,10 +7,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { unitEnvironment, unitNodeFlags } from '../test/helpers/unit-node.js';
 
 const compiled = join(process.cwd(), 'dist/src/main.js');
 const useDist = existsSync(compiled);
-const args = useDist ? [compiled] : ['--import', 'tsx', 'src/main.ts'];
+// With systemd/netprobe.service's node flags and environment (test/helpers/unit-node.ts).
+const args = [...unitNodeFlags(), ...(useDist ? [compiled] : ['--import', 'tsx', 'src/main.ts'])];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -31,7 +33,7 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...unitEnvironment(), NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     for (;;) {

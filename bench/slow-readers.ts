@@ -11,13 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memory } from './monitors/proc.js';
 import { freePort } from '../test/helpers/net.js';
+import { unitEnvironment, unitNodeFlags } from '../test/helpers/unit-node.js';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 40);
 const PIPELINED = Number(process.env.PIPELINED ?? 50);
 const SECONDS = Number(process.env.SECONDS_ ?? 20);
 
 const compiled = join(process.cwd(), 'dist/src/main.js');
-const args = existsSync(compiled) ? [compiled] : ['--import', 'tsx', 'src/main.ts'];
+// With systemd/netprobe.service's node flags and environment (test/helpers/unit-node.ts).
+const entry = existsSync(compiled) ? [compiled] : ['--import', 'tsx', 'src/main.ts'];
+const args = [...unitNodeFlags(), ...entry];
 const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
 const mib = (kb: number) => (kb / 1024).toFixed(1);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,7 +30,7 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...unitEnvironment(), NETPROBE_DATA_DIR: dir, NETPROBE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const sockets: Socket[] = [];
   try {
@@ -71,7 +74,7 @@ async function main() {
     for (const s of sockets) s.destroy();
     await sleep(1000);
     const afterMem = (await memory(child.pid!))!;
-    console.log(`service: ${args[0] === compiled ? 'compiled dist/' : 'tsx (slower, larger)'}; ` +
+    console.log(`service: ${entry[0] === compiled ? 'compiled dist/' : 'tsx (slower, larger)'}; ` +
       `${CONNECTIONS} connections x ${PIPELINED} pipelined GET /api/openapi.json, never read, for ${SECONDS} s`);
     console.log(`RSS: before ${mib(before.rssKb)} MiB, peak ${mib(peakKb)} MiB (+${mib(peakKb - before.rssKb)}), ` +
       `after close ${mib(afterMem.rssKb)} MiB`);

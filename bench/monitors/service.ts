@@ -1,10 +1,13 @@
 // The compiled service as a child process (dist/src/main.js), and the few API calls the bench makes.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { sleep } from './util.js';
+import { unitEnvironment, unitNodeFlags } from '../../test/helpers/unit-node.js';
+
+export { unitEnvironment, unitNodeFlags };
 
 export const COMPILED = join(process.cwd(), 'dist/src/main.js');
 
@@ -25,34 +28,6 @@ export function ensureBuilt(): 'fresh' | 'built' {
   const r = spawnSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
   if (r.status !== 0) throw new Error('npm run build failed');
   return 'built';
-}
-
-/**
- * The node flags the appliance runs the service with: those between `node` and the script in
- * systemd/netprobe.service's ExecStart, so that the bench measures what a probe runs.
- */
-export function unitNodeFlags(): string[] {
-  const unit = readFileSync(join(process.cwd(), 'systemd/netprobe.service'), 'utf8');
-  const exec = /^ExecStart=\S*node((?:\s+--\S+)*)\s+\S+main\.js\s*$/m.exec(unit);
-  if (!exec) throw new Error('systemd/netprobe.service: no ExecStart=...node [flags] .../main.js line');
-  return exec[1]!.trim().split(/\s+/).filter(Boolean);
-}
-
-/**
- * The environment systemd/netprobe.service gives the service (its Environment= lines) less the NETPROBE_*
- * paths, which the bench sets itself: e.g. the glibc malloc tunables, which change resident memory. The
- * bench's `--env K=V` (monitors.ts) overrides them; an empty value removes one.
- */
-export function unitEnvironment(): Record<string, string> {
-  const unit = readFileSync(join(process.cwd(), 'systemd/netprobe.service'), 'utf8');
-  const out: Record<string, string> = {};
-  for (const line of unit.matchAll(/^Environment=(.*)$/gm)) {
-    for (const pair of line[1]!.trim().split(/\s+/)) {
-      const eq = pair.indexOf('=');
-      if (eq > 0 && !pair.startsWith('NETPROBE_')) out[pair.slice(0, eq)] = pair.slice(eq + 1);
-    }
-  }
-  return out;
 }
 
 export interface ServiceProc {

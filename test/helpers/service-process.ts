@@ -1,9 +1,12 @@
 // The service as a real program (node --import tsx src/main.ts, or the build in dist/), for tests that
 // signal, kill or restart it. The caller's environment minus NETPROBE_CONFIG and the test runner's context, plus `env`; output
 // kept as its last lines; a guard SIGKILLs a process that outlives `maxLifeMs` so a test never hangs.
+// Node runs with systemd/netprobe.service's flags and environment (test/helpers/unit-node.ts), heap limit
+// included, so a test passes under the memory a probe gives the service.
 // `root` runs another checkout instead (an older build: test/helpers/old-build.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { unitEnvironment, unitNodeFlags } from './unit-node.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEPT_LINES = 400;
@@ -38,10 +41,12 @@ export function spawnService(env: Record<string, string>, opts: SpawnOptions = {
   delete full.NETPROBE_CONFIG;
   delete full.NODE_TEST_CONTEXT;
   const main = opts.entry === 'dist' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
-  const [program, ...args] = [...(opts.wrap ?? []), process.execPath, ...main];
+  // An older checkout (root) runs with the flags of its own unit.
+  const flags = unitNodeFlags(opts.root);
+  const [program, ...args] = [...(opts.wrap ?? []), process.execPath, ...flags, ...main];
   const proc = spawn(program!, args, {
     // HTTPS off unless asked for: programs started side by side would each try to take 8443.
-    cwd: opts.root ?? ROOT, env: { NETPROBE_HTTPS_PORT: '0', ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: opts.root ?? ROOT, env: { ...unitEnvironment(opts.root), NETPROBE_HTTPS_PORT: '0', ...full, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   const onLine = (line: string) => {

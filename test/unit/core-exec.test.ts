@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installHint, run, which } from '../../src/core/exec.js';
+import { childStats, installHint, MAX_CHILDREN, run, which } from '../../src/core/exec.js';
 import { HttpError } from '../../src/core/errors.js';
 
 function readFileSafe(p: string): string {
@@ -171,4 +171,26 @@ test('which() searches PATH without a shell', async () => {
   assert.equal(await which(sh!), sh);
   assert.equal(await which('/etc/passwd'), null); // not executable
   assert.equal(await which('/tmp'), null); // a directory
+});
+
+test('at most MAX_CHILDREN programs run at once; the rest wait their turn, and one aborted while waiting leaves', async () => {
+  const n = MAX_CHILDREN + 6;
+  let most = 0;
+  const watch = setInterval(() => {
+    const kids = readFileSafe(`/proc/${process.pid}/task/${process.pid}/children`).trim().split(/\s+/).filter(Boolean);
+    most = Math.max(most, kids.length);
+  }, 5);
+  const ac = new AbortController();
+  const runs = Array.from({ length: n }, () => run('sleep', ['0.3']));
+  const waiter = run('sleep', ['0.3'], { signal: ac.signal });
+  await sleep(50);
+  assert.deepEqual(childStats(), { running: MAX_CHILDREN, waiting: n - MAX_CHILDREN + 1 });
+  ac.abort(new Error('no longer wanted'));
+  await assert.rejects(waiter, /no longer wanted/);
+  assert.equal(childStats().waiting, n - MAX_CHILDREN);
+  const results = await Promise.all(runs);
+  clearInterval(watch);
+  assert.ok(results.every((r) => r.code === 0));
+  assert.ok(most <= MAX_CHILDREN, `${most} children at once`);
+  assert.deepEqual(childStats(), { running: 0, waiting: 0 });
 });

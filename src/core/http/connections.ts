@@ -3,7 +3,10 @@
 // in memory: 50 pipelined requests from a client that never reads held 50 responses. So a request
 // waits for its turn (its response is the one on the socket, and the socket has drained) before any
 // work is done for it; connections are counted in total and per address; and a socket whose response
-// has stopped draining is cut when the timeout passes.
+// has stopped draining is cut when the timeout passes. A connection over the limits never reaches the
+// server's own handling (HTTP's parser, TLS's handshake): it costs no request objects, and no aborted
+// request errors when it closes. One address opening 2,000 connections a second with pipelined requests
+// spent about a fifth of the service's time creating those errors' stack traces before.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { normaliseAddress } from '../net.js';
@@ -15,8 +18,6 @@ export interface ConnectionLimits {
   timeoutMs: number;
 }
 
-const refused = new WeakSet<Socket>();
-
 /** Applies the limits to a server; `limits()` is read for each connection, so configuration applies live. */
 export function guardConnections(server: Server, limits: () => ConnectionLimits): void {
   const perAddress = new Map<string, number>();
@@ -25,27 +26,6 @@ export function guardConnections(server: Server, limits: () => ConnectionLimits)
   server.requestTimeout = initial.timeoutMs;
   server.headersTimeout = Math.min(15_000, initial.timeoutMs);
   server.keepAliveTimeout = 5000;
-
-  server.on('connection', (socket: Socket) => {
-    const l = limits();
-    const addr = normaliseAddress(socket.remoteAddress);
-    const mine = (perAddress.get(addr) ?? 0) + 1;
-    if (total + 1 > l.maxConnections || mine > l.maxPerAddress) {
-      refused.add(socket);
-      const why = total + 1 > l.maxConnections ? 'the probe has too many open connections'
-        : `too many open connections from ${addr} (at most ${l.maxPerAddress})`;
-      refuse(socket, why);
-      return;
-    }
-    total++;
-    perAddress.set(addr, mine);
-    socket.once('close', () => {
-      total--;
-      const n = (perAddress.get(addr) ?? 1) - 1;
-      if (n > 0) perAddress.set(addr, n);
-      else perAddress.delete(addr);
-    });
-  });
 
   // A response whose bytes stop leaving (the client does not read) is cut once it has made no progress
   // for the timeout. A handler that is still working (an SNMP walk) writes nothing and is not stuck.
@@ -61,12 +41,33 @@ export function guardConnections(server: Server, limits: () => ConnectionLimits)
     }
   }, 1000);
   sweep.unref();
-  server.on('connection', (socket: Socket) => {
-    if (refused.has(socket)) return;
-    stuckSince.set(socket, { length: 0, since: Date.now() });
-    socket.once('close', () => stuckSince.delete(socket));
-  });
   server.once('close', () => clearInterval(sweep));
+
+  // The server's own connection listeners run only for connections within the limits (see the top).
+  const serve = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    const l = limits();
+    const addr = normaliseAddress(socket.remoteAddress);
+    const mine = (perAddress.get(addr) ?? 0) + 1;
+    if (total + 1 > l.maxConnections || mine > l.maxPerAddress) {
+      const why = total + 1 > l.maxConnections ? 'the probe has too many open connections'
+        : `too many open connections from ${addr} (at most ${l.maxPerAddress})`;
+      refuse(socket, why);
+      return;
+    }
+    total++;
+    perAddress.set(addr, mine);
+    stuckSince.set(socket, { length: 0, since: Date.now() });
+    socket.once('close', () => {
+      total--;
+      const n = (perAddress.get(addr) ?? 1) - 1;
+      if (n > 0) perAddress.set(addr, n);
+      else perAddress.delete(addr);
+      stuckSince.delete(socket);
+    });
+    for (const listener of serve) listener.call(server, socket);
+  });
 }
 
 /** A minimal 503 problem, written straight to the socket since no request has been parsed yet. */
@@ -85,12 +86,10 @@ function refuse(socket: Socket, detail: string): void {
 
 /**
  * Resolves true once `res` is the response its socket is writing and the socket has drained, so the
- * request can be handled without piling up output; false when the connection went away meanwhile, or
- * was refused at connect.
+ * request can be handled without piling up output; false when the connection went away meanwhile.
  */
 export function waitForTurn(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const socket = req.socket;
-  if (refused.has(socket)) return Promise.resolve(false);
   if (res.socket && !res.socket.writableNeedDrain) return Promise.resolve(true);
   return new Promise<boolean>((resolve) => {
     let waitingOn: { emitter: NodeJS.EventEmitter; event: string } | null = null;

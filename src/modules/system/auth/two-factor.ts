@@ -7,7 +7,6 @@
 // - Recovery codes: ten of 80 bits each, shown once, stored as SHA-256 (high entropy: no slow hash
 //   needed), each usable once.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import qrcode from 'qrcode-generator';
 import type { Clock } from '../../../core/clock.js';
 import { conflict } from '../../../core/errors.js';
 import type { SecretBox } from '../../../core/secretbox.js';
@@ -89,6 +88,8 @@ export class TwoFactorService {
         [userId, sealed, this.deps.clock.iso()]);
     }, 'sync');
     const otpauth_uri = otpauthUri({ issuer: this.deps.issuer(), account, secret });
+    // Loaded on the first enrolment, not at start-up: 100 KiB of source kept resident for a rare page.
+    const qrcode = (await import('qrcode-generator')).default;
     const qr = qrcode(0, 'M');
     qr.addData(otpauth_uri);
     qr.make();
