@@ -198,6 +198,15 @@ export interface WebhookRow {
   updated_at: number;
 }
 
+/**
+ * A webhook's subscription as the API shows it: the stored types still registered. A type taken out of
+ * the registry (it had no producer yet) stays stored, so the subscription resumes if it comes back, but
+ * is not shown, so a webhook read and sent back as it is stays valid.
+ */
+export function subscribedTypes(stored: string): string[] {
+  return parseList(stored).filter((t) => alertType(t) !== undefined);
+}
+
 export function parseList(text: string): string[] {
   try {
     const v: unknown = JSON.parse(text);
@@ -215,7 +224,7 @@ export function webhookOut(r: WebhookRow, extra: { url: string; pending: number;
     name: r.name,
     url: extra.url,
     type: r.type,
-    alert_types: parseList(r.alert_types),
+    alert_types: subscribedTypes(r.alert_types),
     cooldown: r.cooldown,
     enabled: r.enabled === 1,
     secret: { set: r.secret != null },

@@ -11,7 +11,7 @@ import { originOf } from '../../core/net.js';
 import { testAlert } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
 import {
-  DEFAULT_ALERT_TYPES, LIMITS, parseList, webhookConfig, webhookOut,
+  DEFAULT_ALERT_TYPES, LIMITS, subscribedTypes, webhookConfig, webhookOut,
   type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type UpdatedWebhookOut, type WebhookOut,
   type WebhookRow,
 } from './schemas.js';
@@ -115,7 +115,7 @@ export class WebhookService {
         input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret), now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
-        id, type, url: redactUrl(input.url, type), alert_types: parseList(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1,
+        id, type, url: redactUrl(input.url, type), alert_types: subscribedTypes(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1,
         secret_set: secret != null,
       }));
       return r;
