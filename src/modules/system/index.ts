@@ -39,6 +39,10 @@ export const systemModule: Module = {
   // The service's own endpoints sit at the top of the API (SPEC.md); /api/dev/* is shared by every module.
   segments: ['users', 'api-keys', 'auth', 'me', 'setup', 'audit-log', 'restart', 'version', 'web-identity', 'openapi.json', 'developer',
     'config', 'upload', 'host', 'metrics', 'ssl', 'update', 'oob', 'hivemind'],
+  // Each is looked up only when registered, and done without otherwise: monitors (metrics, the retention
+  // run of a database cleanup, controller commands), webhooks (metrics, TLS renewal alerts), v1sion
+  // (controller scan commands).
+  uses: ['monitors', 'webhooks', 'v1sion'],
   migrations: systemMigrations,
   config: { ...systemConfig },
   async register(app: AppContext) {
