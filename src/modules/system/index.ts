@@ -1,4 +1,6 @@
-// The system module: identity of the service, users, keys, sessions, first-run setup, audit log, restart.
+// The system module: the service itself (identity, configuration, status, metrics, restart), its users,
+// keys, sessions and first-run setup, the audit log, TLS, updates, out-of-band access and the controller
+// link. Its segments list every path it serves.
 import type { AppContext, Module } from '../../core/context.js';
 import { metaRoutes } from './routes.js';
 import { devEmailRoutes, devInfoRoute, devRoutes } from './dev/routes.js';

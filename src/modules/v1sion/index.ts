@@ -1,6 +1,7 @@
 // The discovery module (codename v1sion): subnet scans (liveness, identification, neighbours and
-// topology), one-device SNMP identification, topology sessions, the credentials scans try and the
-// canvas's status badges. SSH enrichment and routes come next. See docs/discovery.md.
+// topology), one-device SNMP identification, topology sessions, the credentials scans try, the
+// canvas's status badges, SSH targets and enrichment, routing tables and the bridge to the inventory.
+// See docs/discovery.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { addCredentialUsageSource, setSessionSource } from '../brain/index.js';

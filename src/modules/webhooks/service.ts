@@ -115,8 +115,8 @@ export class WebhookService {
         input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret), now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
-        id, type, url: redactUrl(input.url, type), alert_types: subscribedTypes(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1,
-        secret_set: secret != null,
+        id, type, url: redactUrl(input.url, type), alert_types: subscribedTypes(r.alert_types), cooldown: r.cooldown,
+        enabled: r.enabled === 1, secret_set: secret != null,
       }));
       return r;
     }, 'sync');
