@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { paging, SecretsDropped } from '../../core/http/schemas.js';
 import { iso } from '../../core/clock.js';
+import { ALERT_OUTCOMES } from './alert.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import type { WebhookConfig } from './config.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
@@ -174,7 +175,7 @@ export const AlertRecordSchema = z.object({
   at: z.string(),
   type: z.string(),
   subject: z.string(),
-  outcome: z.enum(['routed', 'held', 'released'])
+  outcome: z.enum(ALERT_OUTCOMES)
     .describe('routed: offered to the webhooks; held: held back by a parent monitor; released: sent after a hold'),
   decisions: z.array(DecisionSchema),
   alert: z.record(z.string(), z.unknown()),

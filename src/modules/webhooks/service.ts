@@ -8,7 +8,7 @@ import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
 import { iso } from '../../core/clock.js';
 import { originOf } from '../../core/net.js';
-import { testAlert } from './alert.js';
+import { testAlert, type AlertOutcome } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
 import {
   DEFAULT_ALERT_TYPES, LIMITS, subscribedTypes, webhookConfig, webhookOut,
@@ -266,7 +266,7 @@ export class WebhookService {
     const where = q.type ? 'WHERE type = ?' : '';
     const params = q.type ? [q.type] : [];
     const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_alerts ${where}`, params)!.n;
-    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: 'routed' | 'held' | 'released';
+    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: AlertOutcome;
       alert: string; decisions: string }>(
       `SELECT id, t, type, subject, outcome, alert, decisions FROM webhook_alerts ${where} ORDER BY n DESC LIMIT ? OFFSET ?`,
       [...params, q.limit, q.offset]);
