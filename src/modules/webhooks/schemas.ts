@@ -1,7 +1,8 @@
 // Request and response schemas of the webhooks API, the module's configuration, and rows -> API objects.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { paging, SecretsDropped } from '../../core/http/schemas.js';
+import { paging, SecretMarker, SecretsDropped } from '../../core/http/schemas.js';
+import { secretShown } from '../../core/secret-marker.js';
 import { iso } from '../../core/clock.js';
 import { ALERT_OUTCOMES } from './alert.js';
 import { alertType, SEVERITIES } from './alert-types.js';
@@ -60,7 +61,7 @@ const AlertTypes = z.array(z.string()).min(1).max(50).superRefine((list, ctx) =>
 const Secret = z.union([
   z.string().min(1).max(LIMITS.secret).regex(/^[^\r\n]*$/, 'A secret is one line'),
   z.null(),
-  z.strictObject({ set: z.boolean() }),
+  SecretMarker,
 ]).describe('Write-only. HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify). ' +
   'Shown as {set: true|false}; null removes it.');
 
@@ -116,7 +117,7 @@ export const WebhookSchema = z.object({
   alert_types: z.array(z.string()),
   cooldown: z.number().int(),
   enabled: z.boolean(),
-  secret: z.object({ set: z.boolean() }),
+  secret: SecretMarker,
   pending_deliveries: z.number().int().describe('Deliveries waiting in the outbox'),
   last_delivery: LastDelivery.describe('The latest attempt or test'),
   created_at: z.string(),
@@ -228,7 +229,7 @@ export function webhookOut(r: WebhookRow, extra: { url: string; pending: number;
     alert_types: subscribedTypes(r.alert_types),
     cooldown: r.cooldown,
     enabled: r.enabled === 1,
-    secret: { set: r.secret != null },
+    secret: secretShown(r.secret != null),
     pending_deliveries: extra.pending,
     last_delivery: extra.last,
     created_at: iso(r.created_at),
