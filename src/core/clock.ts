@@ -11,6 +11,9 @@ export interface Clock {
 /** A time in milliseconds as the API writes it: ISO 8601 UTC with Z. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** iso() for a time that may be missing (never checked, not yet ended): null stays null. */
+export const isoOrNull = (ms: number | null | undefined): string | null => (ms == null ? null : iso(ms));
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   iso: (ms?: number) => new Date(ms ?? Date.now()).toISOString(),

@@ -37,6 +37,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { HttpError, badRequest, conflict, fieldErrors, type FieldError } from './errors.js';
 import { isSealed, type SecretBox } from './secretbox.js';
+import { isSecretMarker } from './secret-marker.js';
 import { Logger } from './log.js';
 
 /** A strict section whose own keys all have defaults, so a missing section parses to its defaults. */
@@ -332,7 +333,7 @@ export class ConfigService {
       const stored = getPath(this.fileConfig, p);
       const dflt = getPath(this.schema.parse({}), p);
       const keep = stored !== undefined && JSON.stringify(stored) !== JSON.stringify(dflt);
-      if (isSetMarker(v)) {
+      if (isSecretMarker(v)) {
         if (v.set && keep) doc.setIn(p, stored);
         else if (doc.hasIn(p)) doc.deleteIn(p);
         edited = true;
@@ -652,11 +653,6 @@ function setInDoc(doc: YAML.Document, p: readonly string[], value: unknown): voi
       return;
     }
   }
-}
-
-/** The write-only form of a secret: {set: true} or {set: false}. */
-function isSetMarker(v: unknown): v is { set: boolean } {
-  return isPlainObject(v) && Object.keys(v).length === 1 && typeof v.set === 'boolean';
 }
 
 /** Whether a secret holds a value (an empty string or list is no value). */

@@ -38,6 +38,11 @@ export interface Module {
   name: string;
   /** Modules whose services this one uses; main.ts registers them first and refuses to start without them. */
   needs?: string[];
+  /**
+   * Modules whose services this one uses when they are registered and does without otherwise (each such
+   * lookup is `slot.find(app)` and says what it does without). Not ordered by: looked up after start.
+   */
+  uses?: string[];
   /** The first path segments after /api/ this module serves besides its name (system: users, auth, ...). */
   segments?: string[];
   /** The configuration sections the module owns, by name (modules/<name>/config.ts). */

@@ -32,6 +32,8 @@ export interface ServiceSlot<T> {
   set(app: AppContext, service: T): void;
   /** The service; throws when the owning module is not registered in this app (a missing `needs`). */
   of(app: AppContext): T;
+  /** The service, or undefined when its module is not registered (a module it `uses`, not `needs`). */
+  find(app: AppContext): T | undefined;
 }
 
 /** Where a module keeps a service for other modules (and tests) to look up by app. */
@@ -44,5 +46,6 @@ export function serviceSlot<T>(module: string, what: string): ServiceSlot<T> {
       if (s === undefined) throw new Error(`${what} is not available: the ${module} module is not registered (declare it in needs)`);
       return s;
     },
+    find(app) { return services.get(app); },
   };
 }

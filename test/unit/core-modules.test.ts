@@ -1,6 +1,8 @@
 // Modules register after what they need (Module.needs), and a missing module is a loud start-up error,
 // not an undefined service found at the first request.
 import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { test } from 'node:test';
 import type { AppContext, Module } from '../../src/core/context.js';
 import { orderModules, serviceSlot } from '../../src/core/modules.js';
@@ -31,4 +33,32 @@ test('a service slot hands out what its module set, and throws naming the module
   slot.set(app, { n: 1 });
   assert.deepEqual(slot.of(app), { n: 1 });
   assert.throws(() => slot.of({} as AppContext), /brain module/);
+});
+
+test('a service slot finds nothing, without throwing, for a module that is only used', () => {
+  const slot = serviceSlot<{ n: number }>('v1sion', 'Discovery');
+  const app = {} as AppContext;
+  assert.equal(slot.find(app), undefined);
+  slot.set(app, { n: 2 });
+  assert.deepEqual(slot.find(app), { n: 2 });
+});
+
+// Every module another one imports at run time (not `import type`) is declared in its needs or uses,
+// so the module list says what depends on what.
+test("the service's modules declare every module they import in needs or uses", async () => {
+  const root = join(import.meta.dirname, '../../src/modules');
+  const names = new Set(MODULES.map((m) => m.name));
+  const undeclared: string[] = [];
+  for (const m of MODULES) {
+    const declared = new Set([...(m.needs ?? []), ...(m.uses ?? [])]);
+    const dir = join(root, m.name);
+    for (const file of (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.ts'))) {
+      const text = await readFile(join(dir, file), 'utf8');
+      for (const [, spec] of text.matchAll(/^import\s+(?!type\b)[^;]*?\bfrom\s+'(\.[^']*)'/gm)) {
+        const [other] = relative(root, resolve(dirname(join(dir, file)), spec!)).split(sep);
+        if (other && other !== m.name && names.has(other) && !declared.has(other)) undeclared.push(`${m.name}/${file} imports ${other}`);
+      }
+    }
+  }
+  assert.deepEqual(undeclared, []);
 });

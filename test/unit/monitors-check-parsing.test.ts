@@ -7,7 +7,7 @@ import type { RunResult } from '../../src/core/exec.js';
 import { evalJsonPath, jsonValueString, parseJsonPath, parseStatusRange, statusAccepted, settings as httpSettings } from '../../src/modules/monitors/checks/http.js';
 import { fpingArgs, judge, parseFpingOutput, PingBatcher, runWith, type ExecFn, type FpingTargetResult } from '../../src/modules/monitors/checks/ping.js';
 import { answersMatch, normaliseAnswers, normaliseExpected } from '../../src/modules/monitors/checks/dns.js';
-import { applyDegraded, mergeSecrets, minimumTimeout, redactSettings, validateCheck } from '../../src/modules/monitors/checks/index.js';
+import { applyDegraded, mergeSecrets, minimumTimeout, redactSettings, settingsShapeErrors, validateCheck } from '../../src/modules/monitors/checks/index.js';
 
 // Output as fping 5.1 prints it for `-c 2 -p 200 -t 200 -r 0` (no -q): replies on stdout, summaries
 // and complaints on stderr, host names padded to the longest.
@@ -237,6 +237,16 @@ describe('secrets', () => {
     assert.deepEqual(mergeSecrets('http', { auth: { type: 'bearer', token: { set: true } } }, {}), { auth: { type: 'bearer' } });
     const v = validateCheck('http', 'http://x.example/', mergeSecrets('http', { auth: { type: 'bearer', token: { set: true } } }, {}));
     assert.equal(v.ok, false);
+  });
+
+  test('{set: false} clears a stored secret or header, as everywhere else in the API (core/secret-marker.ts)', () => {
+    const cleared = mergeSecrets('http', { auth: { type: 'basic', username: 'bob', password: { set: false } } }, stored);
+    assert.deepEqual(cleared, { auth: { type: 'basic', username: 'bob' } });
+    assert.deepEqual(mergeSecrets('http', { headers: { Authorization: { set: false }, Accept: 'x' } }, stored), { headers: { Accept: 'x' } });
+    assert.deepEqual(settingsShapeErrors('http', { headers: { Authorization: { set: false } } }), []);
+    // Basic auth needs its password: clearing it alone is refused, naming the field.
+    assert.deepEqual(settingsShapeErrors('http', { auth: { type: 'basic', username: 'bob', password: { set: false } } }).map((e) => e.path),
+      ['settings.auth.password']);
   });
 });
 

@@ -13,6 +13,9 @@ export const paging = (max: number, def: number) => ({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
+/** A stored secret as shown, and as sent back: {set: true} keeps it, {set: false} clears it (core/secret-marker.ts). */
+export const SecretMarker = z.strictObject({ set: z.boolean() });
+
 /**
  * On an update's answer: the stored secrets it dropped because the destination changed and the request
  * did not send them again, as paths of the request body (docs/api.md, "Secrets and destinations").

@@ -13,6 +13,7 @@
 // outgrew the array) is detected and falls back to db.export().
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Database, SqlJsStatic } from 'sql.js';
+import { readPragma } from './pragma.js';
 
 /** Pages per backup step: 64 KiB at 4 KiB pages, about 0.1 ms here. */
 const STEP_PAGES = 16;
@@ -120,10 +121,6 @@ class Capture extends Uint8Array {
   }
 }
 
-function pragma(db: Database, name: string): number {
-  return Number(db.exec(`PRAGMA ${name}`)[0]?.values[0]?.[0] ?? 0);
-}
-
 /** Copies `db`, in steps when it can. Nothing else may write to `db` from another connection or run VACUUM meanwhile. */
 export async function copyDatabase(SQL: SqlJsStatic, db: Database, opts: CopyOptions): Promise<CopyResult> {
   const api = backupApi(SQL);
@@ -161,8 +158,8 @@ async function copyInSteps(SQL: SqlJsStatic, api: BackupApi, db: Database, opts:
   let turns = 1;
   const out = (reason: string, final: boolean): Attempt =>
     ({ bytes: null, reason, final, turns, heldMs: Math.max(heldMs, performance.now() - t0) });
-  const pageSize = pragma(db, 'page_size');
-  const pages = pragma(db, 'page_count');
+  const pageSize = readPragma(db, 'page_size');
+  const pages = readPragma(db, 'page_count');
   if (pages < 1) return out('the database has no pages yet', true);
   const capacity = pages + headroom(pages);
   let file: Capture;
@@ -199,7 +196,7 @@ async function copyInSteps(SQL: SqlJsStatic, api: BackupApi, db: Database, opts:
         await nextTurn();
         turns++;
         t0 = performance.now();
-        total = pragma(db, 'page_count');
+        total = readPragma(db, 'page_count');
         if (total > capacity) return out('the database outgrew the room the copy left it', false);
         continue;
       }
@@ -208,14 +205,14 @@ async function copyInSteps(SQL: SqlJsStatic, api: BackupApi, db: Database, opts:
       stepped += STEP_PAGES;
     }
     opts.last();
-    if (pragma(db, 'page_count') > capacity) return out('the database outgrew the room the copy left it', false);
+    if (readPragma(db, 'page_count') > capacity) return out('the database outgrew the room the copy left it', false);
     const rc = api.step(backup, -1);
     if (rc !== SQLITE_DONE) return out(`backup_step: ${rc} ${api.errmsg(handle(dest))}`, true);
     const fin = api.finish(backup);
     backup = 0;
     if (fin !== SQLITE_OK) return out(`backup_finish: ${fin}`, true);
     // The array is the file only if the header the backup wrote last is in it.
-    const final = pragma(db, 'page_count');
+    const final = readPragma(db, 'page_count');
     if (readU32(file, 28) !== final || readU32(file, 40) !== cookie + 1) return out('the copy did not end in the array', true);
     return { bytes: file.subarray(0, final * pageSize), reason: '', final: true, turns, heldMs: Math.max(heldMs, performance.now() - t0) };
   } finally {

@@ -19,6 +19,7 @@ import { MIGRATION_RANGES, planMigrations, rangeOf, validateMigrations } from '.
 import { fsyncDir } from './files.js';
 import { installSnapshot, readSnapshot, removeStaleTemp, SNAPSHOT_FILE, writeSnapshotTemp } from './snapshot.js';
 import { copyDatabase } from './copy.js';
+import { readPragma } from './pragma.js';
 
 export { JOURNAL_FILE, SNAPSHOT_FILE };
 
@@ -538,7 +539,7 @@ class SqlJsStore implements Store {
     let sizes: { bytes_before: number; bytes_after: number } | null = null;
     // In the writer queue, so no write interleaves; no transaction is open between tasks (VACUUM needs that).
     return this.enqueue(async () => {
-      const pragma = (name: string) => Number(this.db.exec(`PRAGMA ${name}`)[0]?.values[0]?.[0] ?? 0);
+      const pragma = (name: string) => readPragma(this.db, name);
       const pageSize = pragma('page_size');
       const size = () => pragma('page_count') * pageSize;
       if (!worth(pragma('freelist_count') * pageSize, size())) return;
@@ -938,10 +939,7 @@ class SqlJsStore implements Store {
   // ---- stats and shutdown -------------------------------------------------------------------------
 
   stats(): StoreStats {
-    const pragma = (name: string): number => {
-      if (this.state === 'closed') return 0;
-      return (this.queryOne<Record<string, number>>(`PRAGMA ${name}`)?.[name] as number) ?? 0;
-    };
+    const pragma = (name: string): number => this.state === 'closed' ? 0 : readPragma(this.db, name);
     return {
       snapshot_bytes: this.counters.snapshot_bytes,
       journal_bytes: this.journal?.size ?? 0,

@@ -16,8 +16,6 @@ import {
   type BrainType, type ItemData, type TypeDef,
 } from './types.js';
 
-/** Who made an API change, and the audit entry for it (RequestCtx.auditEntry). */
-
 export interface ItemRow {
   pk: number; id: string; type: BrainType; seq: number; name: string; data: string; created_at: number; updated_at: number;
 }

@@ -1,5 +1,5 @@
 // Credential secrets over brain_secrets: the CredentialSecrets contract (contracts.ts) implemented with
-// the vault. One row per credential and field, each sealed with AES-256-GCM bound to both (vault.ts).
+// the vault. One row per credential and field, each sealed with AES-256-GCM bound to both (vault/service.ts).
 // Plaintext exists only in memory, only while the vault is unlocked. See docs/vault.md.
 import { badRequest, notFound, type FieldError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';

@@ -35,7 +35,7 @@ export const OFF_GRID_MS = 525;
 /** Monitors per write while an hour closes, at most. */
 export const CLOSE_BATCH = 100;
 /** The first write's monitors, while nothing tells yet how long one takes (its code is not compiled yet either). */
-export const FIRST_BATCH = 2;
+const FIRST_BATCH = 2;
 /** What one write should hold the event loop for, about (ms). */
 export const CLOSE_SLICE_MS = 4;
 const WATERMARK = 'rollups_written_to';

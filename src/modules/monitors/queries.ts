@@ -16,12 +16,12 @@ import {
   addRollupHist, avgMs, bucketOf, bucketStart, emptyAggregate, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
   type Aggregate, type ResultStatus,
 } from './rollups.js';
+import { iso } from '../../core/clock.js';
 import type { CheckType } from './checks/types.js';
 import type { ListImage } from './list-image.js';
 import type { ListItems } from './stream.js';
 
 const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface ReadParts {
   store: Store;

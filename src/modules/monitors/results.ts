@@ -20,6 +20,7 @@ import { applyResult, applyState } from './load.js';
 import type { Messages } from './messages.js';
 import { parseJsonObject, type ResultOut } from './schemas.js';
 import { incidentOut } from './queries.js';
+import { iso } from '../../core/clock.js';
 import { addToRollups, fromRtUnits, toRtUnits } from './rollups.js';
 import { openSettings } from './secrets.js';
 import { certFacts, certValidTo, detailsJson, nextState } from './state.js';
@@ -29,7 +30,6 @@ const MAX_MESSAGE = 500;
 /** Grace on top of a check's own timeout before the service gives up on it. */
 const GUARD_MS = 3000;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface Applied {
   result: ResultOut;

@@ -1,11 +1,12 @@
-// The fourteen monitor endpoints of SPEC.md, "Monitors". Scopes: monitors:read for GET, monitors:write
+// The monitor endpoints of SPEC.md, "Monitors". Scopes: monitors:read for GET, monitors:write
 // for everything else (the registry enforces the method/scope pairing).
 import { z } from 'zod';
 import { reply, route, type AnyRoute, actorOf } from '../../core/http/registry.js';
+import { listOf } from '../../core/http/schemas.js';
 import { csvFilename, exportCsv, queryEvents } from './events-log.js';
 import {
   CheckNowSchema, ClearedSchema, CountsSchema, CreateMonitorBody, EventSchema, EventsQuery, ExportQuery, IdParams,
-  IncidentSchema, IncidentsQuery, ListMonitorsQuery, listOf, MonitorDetailSchema, MonitorListItemSchema, parseMonitorIds, ResultSchema,
+  IncidentSchema, IncidentsQuery, ListMonitorsQuery, MonitorDetailSchema, MonitorListItemSchema, parseMonitorIds, ResultSchema,
   ResultsQuery, SchedulerQuery, SchedulerSchema, TimelineQuery, TimelineSchema, UpdatedMonitorSchema, UpdateMonitorBody,
 } from './schemas.js';
 import type { MonitorService } from './service.js';

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
 import { SecretsDropped } from '../../core/http/schemas.js';
+import { isoOrNull } from '../../core/clock.js';
 import { CHECK_TYPES, type CheckType } from './checks/types.js';
 
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
@@ -286,8 +287,6 @@ export const ClearedSchema = z.object({
   kept_open_incidents: z.number().int(),
 });
 
-export const listOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
-
 // ---- rows --------------------------------------------------------------------------------------
 
 export interface MonitorRow {
@@ -343,8 +342,6 @@ export function normaliseTags(tags: readonly string[]): string[] {
   return [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
 }
 
-const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
-
 /**
  * Why a monitor is degraded: failing while its run of failed checks is below the threshold, otherwise its
  * last check answered degraded: loss when ping saw loss above max_loss_pct (checks/ping.ts says "loss
@@ -368,7 +365,7 @@ export function monitorOut(row: MonitorRow, tags: string[], settings: Record<str
     failure_threshold: row.failure_threshold,
     tags,
     status: row.status,
-    last_check: iso(row.last_check),
+    last_check: isoOrNull(row.last_check),
     response_time: row.last_rt == null ? null : row.last_rt / 100,
     last_message: row.last_message,
     failing_streak: row.fail_streak,
@@ -377,7 +374,7 @@ export function monitorOut(row: MonitorRow, tags: string[], settings: Record<str
     max_loss_pct: row.max_loss_pct,
     settings,
     parents,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
+    created_at: isoOrNull(row.created_at)!,
+    updated_at: isoOrNull(row.updated_at)!,
   };
 }

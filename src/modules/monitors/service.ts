@@ -34,6 +34,7 @@ import {
 import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
 import type { ListItems } from './stream.js';
+import { iso } from '../../core/clock.js';
 import type { ResultStatus } from './rollups.js';
 import { gridOf, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
 import { newStandIn, openSettings, sealSettings } from './secrets.js';
@@ -46,7 +47,6 @@ export type { DependencyNode } from './dependencies.js';
 const HOUR = 3_600_000;
 const STATE_SAVED = 'state_saved_at';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Why a stored secret is missing after an update that moved the monitor (see movesSecrets). */
 const DROPPED_NOTE = 'the stored value is not sent to a new destination (the target\'s scheme, host or port, or the check type, ' +

@@ -1,5 +1,5 @@
-// The SNMP module: on-demand walks (v1, v2c, v3), the OID store, eight vendor profiles with OID cards,
-// device identification (what discovery calls), per-device card selections and walk templates.
+// The SNMP module: on-demand walks (v1, v2c, v3), the OID store, the vendor profiles in vendors/ with
+// OID cards, device identification (what discovery calls), per-device card selections and walk templates.
 // See docs/snmp.md and docs/snmp-vendors.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';

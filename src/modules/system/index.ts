@@ -1,4 +1,6 @@
-// The system module: identity of the service, users, keys, sessions, first-run setup, audit log, restart.
+// The system module: the service itself (identity, configuration, status, metrics, restart), its users,
+// keys, sessions and first-run setup, the audit log, TLS, updates, out-of-band access and the controller
+// link. Its segments list every path it serves.
 import type { AppContext, Module } from '../../core/context.js';
 import { metaRoutes } from './routes.js';
 import { devEmailRoutes, devInfoRoute, devRoutes } from './dev/routes.js';
@@ -39,6 +41,10 @@ export const systemModule: Module = {
   // The service's own endpoints sit at the top of the API (SPEC.md); /api/dev/* is shared by every module.
   segments: ['users', 'api-keys', 'auth', 'me', 'setup', 'audit-log', 'restart', 'version', 'web-identity', 'openapi.json', 'developer',
     'config', 'upload', 'host', 'metrics', 'ssl', 'update', 'oob', 'hivemind'],
+  // Each is looked up only when registered, and done without otherwise: monitors (metrics, the retention
+  // run of a database cleanup, controller commands), webhooks (metrics, TLS renewal alerts), v1sion
+  // (controller scan commands).
+  uses: ['monitors', 'webhooks', 'v1sion'],
   migrations: systemMigrations,
   config: { ...systemConfig },
   async register(app: AppContext) {

@@ -1,7 +1,9 @@
 // The discovery module (codename v1sion): subnet scans (liveness, identification, neighbours and
-// topology), one-device SNMP identification, topology sessions, the credentials scans try and the
-// canvas's status badges. SSH enrichment and routes come next. See docs/discovery.md.
+// topology), one-device SNMP identification, topology sessions, the credentials scans try, the
+// canvas's status badges, SSH targets and enrichment, routing tables and the bridge to the inventory.
+// See docs/discovery.md.
 import type { AppContext, Module } from '../../core/context.js';
+import { serviceSlot } from '../../core/modules.js';
 import { addCredentialUsageSource, setSessionSource } from '../brain/index.js';
 import { discoveryConfig } from './config.js';
 import { credentialRoutes } from './credentials/routes.js';
@@ -25,11 +27,11 @@ import { SessionService } from './sessions/service.js';
 import { sshTargetRoutes } from './ssh-targets/routes.js';
 import { SshTargetService } from './ssh-targets/service.js';
 
-const scans = new WeakMap<AppContext, ScanService>();
+const scans = serviceSlot<ScanService>('v1sion', 'Discovery');
 
 export type { DeviceDiscovered, ScanFinished, ScanRequest } from './contracts.js';
 /** Discovery's scans, for other modules (a controller's scan command): the same checks and audit as the API's. */
-export const v1sionScansOf = (app: AppContext): Pick<ScanService, 'start'> | undefined => scans.get(app);
+export const v1sionScansOf = (app: AppContext): Pick<ScanService, 'start'> | undefined => scans.find(app);
 
 export const v1sionModule: Module = {
   name: 'v1sion',
@@ -63,6 +65,6 @@ export const v1sionModule: Module = {
     app.routes.add(...sshTargetRoutes(sshTargets), ...enrichRoutes(new EnrichService(app, sshTargets, sessions)));
   },
   async start(app: AppContext) {
-    await scans.get(app)?.recover();
+    await scans.of(app).recover();
   },
 };

@@ -1,6 +1,8 @@
 // The alert types webhooks can subscribe to: one list for the whole service. Modules that raise alerts
 // register their types here (registerAlertType) when they load; GET /api/webhooks/alert-types lists
-// them and webhook validation accepts exactly these names.
+// them and webhook validation accepts exactly these names. A type is listed only once something raises
+// it (test/unit/webhooks-alert-producers.test.ts): a webhook subscribed to a type nothing sends would
+// wait for ever. Discovery's and the update check's alerts come back with the code that raises them.
 
 export const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -58,17 +60,8 @@ const BUILT_IN: AlertTypeDef[] = [
     description: 'A single check failed while the run of failures is still below the monitor\'s failure_threshold.' },
   { type: 'certificate_expiring', severity: 'warning', source: 'monitors',
     description: 'The TLS certificate an http or tcp monitor sees expires soon: sent at 14, 7 and 1 days left (critical at 1).' },
-  { type: 'device_discovered', severity: 'info', source: 'v1sion',
-    description: 'A discovery scan found a device that no earlier scan had seen.' },
-  { type: 'device_missing', severity: 'warning', source: 'v1sion',
-    description: 'A device seen by earlier scans no longer answers in its subnet\'s scans.' },
-  { type: 'scan_completed', severity: 'info', source: 'v1sion',
-    description: 'A discovery scan finished, with counts of devices found, new and missing.' },
-  { type: 'update_available', severity: 'info', source: 'system',
-    description: 'A newer version of netprobe is available from the update source.' },
   { type: 'system_health', severity: 'warning', source: 'system',
-    description: 'The probe itself needs attention: disk or memory nearly full, the clock unsynchronised, ' +
-      'the database over its size budget.' },
+    description: 'The probe itself needs attention: its TLS certificate could not be renewed (critical with a week or less left).' },
 ];
 
 for (const def of BUILT_IN) registerAlertType(def);

@@ -44,6 +44,15 @@ export interface AlertInput {
   details?: Record<string, unknown>;
 }
 
+/**
+ * What became of an alert (the alert log's `outcome`): routed, offered to the webhooks; held, held back
+ * by a parent monitor that is down; released, sent after such a hold.
+ */
+export const ALERT_OUTCOMES = ['routed', 'held', 'released'] as const;
+export type AlertOutcome = (typeof ALERT_OUTCOMES)[number];
+/** The outcomes of an alert that goes to the webhooks now. */
+export type SentOutcome = Exclude<AlertOutcome, 'held'>;
+
 export function makeAlert(input: AlertInput): Alert {
   const def = alertType(input.type);
   if (!def) throw new Error(`unknown alert type "${input.type}": register it with registerAlertType first`);

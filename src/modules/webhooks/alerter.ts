@@ -7,7 +7,7 @@ import type { Tx } from '../../core/store/types.js';
 import type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
 import {
   certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorUpAlert, testFailureAlert,
-  type Alert, type AlertInput,
+  type Alert, type AlertInput, type SentOutcome,
 } from './alert.js';
 import { downSummaryText, gate, summarise, upSummaryText } from './dependencies.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -65,7 +65,7 @@ export class Alerter {
     return next;
   }
 
-  private async send(alert: Alert, outcome: 'routed' | 'released', also?: (tx: Tx) => void): Promise<void> {
+  private async send(alert: Alert, outcome: SentOutcome, also?: (tx: Tx) => void): Promise<void> {
     const decisions = await this.outbox.route(alert, outcome, also);
     this.dispatcher.kick();
     const queued = decisions.filter((d) => d.decision === 'queued').length;

@@ -1,6 +1,6 @@
 // The webhooks module: alerts built from bus events (with alert dependencies and certificate-expiry
-// thresholds), per-webhook cooldown, a durable outbox delivered with retries, eleven providers, the
-// webhook API and two debug endpoints. See docs/webhooks.md.
+// thresholds), per-webhook cooldown, a durable outbox delivered with retries, the providers in
+// providers/ (PROVIDERS), the webhook API and its debug endpoints. See docs/webhooks.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { webhooksConfig } from './config.js';

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import type { Tx } from '../../core/store/types.js';
-import type { Alert } from './alert.js';
+import type { Alert, AlertOutcome, SentOutcome } from './alert.js';
 import { alertType, alertTypes, problemTypes } from './alert-types.js';
 import { decide } from './cooldown.js';
 import { LIMITS, parseList, webhookConfig, type Decision, type WebhookRow } from './schemas.js';
@@ -57,7 +57,7 @@ export class Outbox {
    * not, logs the alert, and runs `also` in the same write. Returns the decisions. The write is fsynced
    * when a webhook may get the alert; an alert nobody subscribes to is only logged (group commit).
    */
-  route(alert: Alert, outcome: 'routed' | 'released', also?: (tx: Tx) => void): Promise<Decision[]> {
+  route(alert: Alert, outcome: SentOutcome, also?: (tx: Tx) => void): Promise<Decision[]> {
     const now = this.now();
     const def = alertType(alert.type);
     const problems = problemTypes();
@@ -171,7 +171,7 @@ export class Outbox {
       [cfg.attempt_log_size, now - cfg.log_retention_days * 86_400_000]);
   }
 
-  private logAlert(tx: Tx, alert: Alert, outcome: 'routed' | 'released' | 'held', decisions: Decision[], now: number): void {
+  private logAlert(tx: Tx, alert: Alert, outcome: AlertOutcome, decisions: Decision[], now: number): void {
     const cfg = webhookConfig(this.app);
     tx.run('INSERT INTO webhook_alerts (id, t, type, subject, outcome, alert, decisions) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [alert.id, now, alert.type, alert.subject, outcome, JSON.stringify(alert), JSON.stringify(decisions)]);

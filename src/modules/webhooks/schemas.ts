@@ -1,8 +1,10 @@
 // Request and response schemas of the webhooks API, the module's configuration, and rows -> API objects.
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { paging, SecretsDropped } from '../../core/http/schemas.js';
+import { paging, SecretMarker, SecretsDropped } from '../../core/http/schemas.js';
+import { secretShown } from '../../core/secret-marker.js';
 import { iso } from '../../core/clock.js';
+import { ALERT_OUTCOMES } from './alert.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import type { WebhookConfig } from './config.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
@@ -59,7 +61,7 @@ const AlertTypes = z.array(z.string()).min(1).max(50).superRefine((list, ctx) =>
 const Secret = z.union([
   z.string().min(1).max(LIMITS.secret).regex(/^[^\r\n]*$/, 'A secret is one line'),
   z.null(),
-  z.strictObject({ set: z.boolean() }),
+  SecretMarker,
 ]).describe('Write-only. HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify). ' +
   'Shown as {set: true|false}; null removes it.');
 
@@ -115,7 +117,7 @@ export const WebhookSchema = z.object({
   alert_types: z.array(z.string()),
   cooldown: z.number().int(),
   enabled: z.boolean(),
-  secret: z.object({ set: z.boolean() }),
+  secret: SecretMarker,
   pending_deliveries: z.number().int().describe('Deliveries waiting in the outbox'),
   last_delivery: LastDelivery.describe('The latest attempt or test'),
   created_at: z.string(),
@@ -174,7 +176,7 @@ export const AlertRecordSchema = z.object({
   at: z.string(),
   type: z.string(),
   subject: z.string(),
-  outcome: z.enum(['routed', 'held', 'released'])
+  outcome: z.enum(ALERT_OUTCOMES)
     .describe('routed: offered to the webhooks; held: held back by a parent monitor; released: sent after a hold'),
   decisions: z.array(DecisionSchema),
   alert: z.record(z.string(), z.unknown()),
@@ -198,6 +200,15 @@ export interface WebhookRow {
   updated_at: number;
 }
 
+/**
+ * A webhook's subscription as the API shows it: the stored types still registered. A type taken out of
+ * the registry (it had no producer yet) stays stored, so the subscription resumes if it comes back, but
+ * is not shown, so a webhook read and sent back as it is stays valid.
+ */
+export function subscribedTypes(stored: string): string[] {
+  return parseList(stored).filter((t) => alertType(t) !== undefined);
+}
+
 export function parseList(text: string): string[] {
   try {
     const v: unknown = JSON.parse(text);
@@ -215,10 +226,10 @@ export function webhookOut(r: WebhookRow, extra: { url: string; pending: number;
     name: r.name,
     url: extra.url,
     type: r.type,
-    alert_types: parseList(r.alert_types),
+    alert_types: subscribedTypes(r.alert_types),
     cooldown: r.cooldown,
     enabled: r.enabled === 1,
-    secret: { set: r.secret != null },
+    secret: secretShown(r.secret != null),
     pending_deliveries: extra.pending,
     last_delivery: extra.last,
     created_at: iso(r.created_at),

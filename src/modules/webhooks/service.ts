@@ -8,10 +8,10 @@ import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
 import { iso } from '../../core/clock.js';
 import { originOf } from '../../core/net.js';
-import { testAlert } from './alert.js';
+import { testAlert, type AlertOutcome } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
 import {
-  DEFAULT_ALERT_TYPES, LIMITS, parseList, webhookConfig, webhookOut,
+  DEFAULT_ALERT_TYPES, LIMITS, subscribedTypes, webhookConfig, webhookOut,
   type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type UpdatedWebhookOut, type WebhookOut,
   type WebhookRow,
 } from './schemas.js';
@@ -115,8 +115,8 @@ export class WebhookService {
         input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret), now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
-        id, type, url: redactUrl(input.url, type), alert_types: parseList(r.alert_types), cooldown: r.cooldown, enabled: r.enabled === 1,
-        secret_set: secret != null,
+        id, type, url: redactUrl(input.url, type), alert_types: subscribedTypes(r.alert_types), cooldown: r.cooldown,
+        enabled: r.enabled === 1, secret_set: secret != null,
       }));
       return r;
     }, 'sync');
@@ -266,7 +266,7 @@ export class WebhookService {
     const where = q.type ? 'WHERE type = ?' : '';
     const params = q.type ? [q.type] : [];
     const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_alerts ${where}`, params)!.n;
-    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: 'routed' | 'held' | 'released';
+    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: AlertOutcome;
       alert: string; decisions: string }>(
       `SELECT id, t, type, subject, outcome, alert, decisions FROM webhook_alerts ${where} ORDER BY n DESC LIMIT ? OFFSET ?`,
       [...params, q.limit, q.offset]);

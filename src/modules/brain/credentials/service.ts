@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { HttpError } from '../../../core/errors.js';
 import type { Store, Tx } from '../../../core/store/types.js';
+import { secretShown } from '../../../core/secret-marker.js';
 import { CREDENTIAL_SECRET_FIELDS, SNMP_AUTH_PROTOCOLS, SNMP_LEVELS, SNMP_PRIV_PROTOCOLS, type CredentialSecrets } from '../contracts.js';
 import { ScopeField } from './scope.js';
 import { common, defineType, opt, str, type ItemData, type TypeDef } from '../types.js';
@@ -76,7 +77,7 @@ export function credentialsType(secrets: CredentialSecrets, store: Pick<Store, '
       const set = new Set(secrets.which(String(item.id)));
       const allowed = KIND_SECRETS[(item.kind ?? kindOf(String(item.id))) as keyof typeof KIND_SECRETS] ?? [];
       const out: ItemData = { ...item };
-      for (const f of CREDENTIAL_SECRET_FIELDS) if (allowed.includes(f) || set.has(f)) out[f] = { set: set.has(f) };
+      for (const f of CREDENTIAL_SECRET_FIELDS) if (allowed.includes(f) || set.has(f)) out[f] = secretShown(set.has(f));
       return out;
     },
   });

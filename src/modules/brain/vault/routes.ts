@@ -1,4 +1,4 @@
-// The vault's four endpoints (SPEC.md, "Asset inventory"). See docs/vault.md.
+// The vault's endpoints (SPEC.md, "Asset inventory"). See docs/vault.md.
 import { z } from 'zod';
 import { route, type AnyRoute } from '../../../core/http/registry.js';
 import { PASSPHRASE_MAX, PASSPHRASE_MIN, VAULT_KDF, type Vault, WrongPassphraseError } from './service.js';

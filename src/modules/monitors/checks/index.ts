@@ -5,6 +5,7 @@
 
 import type { CheckDefinition, CheckContext, CheckResult, CheckType } from './types.js';
 import type { FieldError } from '../../../core/errors.js';
+import { isSecretMarker, secretShown } from '../../../core/secret-marker.js';
 import { check as http } from './http.js';
 import { check as ping } from './ping.js';
 import { check as tcp } from './tcp.js';
@@ -101,12 +102,8 @@ export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER.test(name);
 }
 
-/** What API responses show in place of a stored secret; sending it back on update keeps the secret. */
-export const SECRET_MARKER = Object.freeze({ set: true as const });
-
 export type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isMarker = (v: unknown): boolean => isObj(v) && v.set === true && Object.keys(v).length === 1;
 
 /** A secret location: its parent object, its key there, and its dotted path ("headers.X-API-Key"). */
 export type SecretSlot = [parent: Obj, key: string, path: string];
@@ -134,7 +131,7 @@ export function redactSettings(type: CheckType, settings: unknown): unknown {
   if (!isObj(settings)) return settings;
   const copy = structuredClone(settings);
   for (const [parent, key] of secretSlots(type, copy)) {
-    if (parent[key] !== undefined && parent[key] !== null && parent[key] !== '') parent[key] = { ...SECRET_MARKER };
+    if (parent[key] !== undefined && parent[key] !== null && parent[key] !== '') parent[key] = secretShown(true);
   }
   return copy;
 }
@@ -154,7 +151,10 @@ export function settingsShapeErrors(type: CheckType, raw: unknown): FieldError[]
     // Any header may be sent back as a marker (mergeSecrets looks each one up), not only secret-looking ones.
     const slots: Array<[Obj, string]> = secretSlots(type, view).map(([p, k]) => [p, k]);
     if (secretHeaders(type) && isObj(view.headers)) for (const k of Object.keys(view.headers)) slots.push([view.headers, k]);
-    for (const [parent, key] of slots) if (isMarker(parent[key])) parent[key] = 'x';
+    for (const [parent, key] of slots) {
+      const v = parent[key];
+      if (isSecretMarker(v)) { if (v.set) parent[key] = 'x'; else delete parent[key]; }
+    }
   }
   const parsed = def.settings.safeParse(view ?? {});
   if (parsed.success) return [];
@@ -211,7 +211,9 @@ export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings:
     if (!isObj(np)) continue;
     const sameKind = !isObj(op) || np.type === undefined || np.type === op.type;
     const stored = isObj(op) && sameKind ? op[key] : undefined;
-    if (isMarker(np[key]) || (np[key] === undefined && stored !== undefined)) {
+    const sent = np[key];
+    if (isSecretMarker(sent) && !sent.set) delete np[key];
+    else if (isSecretMarker(sent) || (sent === undefined && stored !== undefined)) {
       if (typeof stored === 'string') np[key] = stored;
       else delete np[key];
     }
@@ -219,7 +221,8 @@ export function mergeSecrets(type: CheckType, newSettings: unknown, oldSettings:
   if (secretHeaders(type) && isObj(out.headers)) {
     const oldHeaders = isObj(old.headers) ? old.headers : {};
     for (const [k, v] of Object.entries(out.headers)) {
-      if (!isMarker(v)) continue;
+      if (!isSecretMarker(v)) continue;
+      if (!v.set) { delete out.headers[k]; continue; }
       const match = Object.keys(oldHeaders).find((ok) => ok.toLowerCase() === k.toLowerCase());
       const stored = match === undefined ? undefined : oldHeaders[match];
       if (typeof stored === 'string') out.headers[k] = stored;

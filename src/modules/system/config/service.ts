@@ -6,6 +6,7 @@ import YAML from 'yaml';
 import type { AppContext } from '../../../core/context.js';
 import { badRequest, HttpError, type FieldError } from '../../../core/errors.js';
 import { secretIsSet, type ConfigKeyInfo, type ConfigService } from '../../../core/config.js';
+import { isSecretMarker, secretShown } from '../../../core/secret-marker.js';
 
 export interface SaveResult {
   /** Dotted keys of the file's configuration that changed. */
@@ -43,7 +44,7 @@ export class ConfigApiService {
     }
     for (const k of secrets) {
       if (!doc.hasIn(k.path)) continue;
-      const node = doc.createNode({ set: secretIsSet(doc.getIn(k.path)) });
+      const node = doc.createNode(secretShown(secretIsSet(doc.getIn(k.path))));
       node.flow = true;
       doc.setIn(k.path, node);
     }
@@ -71,7 +72,7 @@ export class ConfigApiService {
     let out = csvLine(CSV_HEADER);
     for (const k of this.config.keys()) {
       const v = getPath(file, k.path);
-      const value = k.secret ? JSON.stringify({ set: secretIsSet(v) }) : cellValue(v);
+      const value = k.secret ? JSON.stringify(secretShown(secretIsSet(v))) : cellValue(v);
       const dflt = k.secret ? '' : cellValue(k.default);
       out += csvLine([k.key, value, dflt, k.description]);
     }
@@ -115,7 +116,7 @@ export class ConfigApiService {
       throw e;
     }
     const secret = new Set(this.config.keys().filter((k) => k.secret).map((k) => k.key));
-    const show = (key: string, v: unknown) => (secret.has(key) ? { set: secretIsSet(v) } : v ?? null);
+    const show = (key: string, v: unknown) => (secret.has(key) ? secretShown(secretIsSet(v)) : v ?? null);
     const changes = r.changed.map((key) => {
       const p = key.split('.');
       return { key, from: show(key, getPath(r.before, p)), to: show(key, getPath(r.after, p)) };
@@ -144,7 +145,7 @@ export class ConfigApiService {
       lines.set(key, row.line);
       const value = coerce(info, row.cells[1] ?? '');
       if (info.secret) {
-        if (isMarker(value)) { if (!value.set) setPath(patch, info.path, null); continue; }
+        if (isSecretMarker(value)) { if (!value.set) setPath(patch, info.path, null); continue; }
       } else if (JSON.stringify(value) === JSON.stringify(getPath(file, info.path))) continue;
       setPath(patch, info.path, value);
     }
@@ -187,11 +188,6 @@ function coerce(info: ConfigKeyInfo, cell: string): unknown {
     try { return JSON.parse(text); } catch { return text; }
   }
   return text;
-}
-
-function isMarker(v: unknown): v is { set: boolean } {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1
-    && typeof (v as { set?: unknown }).set === 'boolean';
 }
 
 function cellValue(v: unknown): string {

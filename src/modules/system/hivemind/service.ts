@@ -11,6 +11,7 @@ import { BrokerError, BrokerLink, type LinkState } from './broker-link.js';
 import { CommandRunner, type CommandReply } from './commands.js';
 import { Outbox } from './outbox.js';
 import { decodePairingCode, type Pairing } from './pairing-code.js';
+import { isoOrNull } from '../../../core/clock.js';
 import { PairingStore, type StoredPairing } from './pairing-store.js';
 import { monitorStates, type MonitorState } from './probe-services.js';
 import { json, offlineWill, safeLevel, topics } from './topics.js';
@@ -39,7 +40,6 @@ export interface Requester {
 
 type Loaded = ReturnType<PairingStore['load']>;
 
-const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
 export class HivemindService {
   readonly store: PairingStore;
@@ -95,10 +95,10 @@ export class HivemindService {
       ca_sha256: p?.ca_sha256 ?? null,
       paired_at: p?.paired_at ?? null,
       state: l?.state ?? (unreadable ? 'error' : 'disconnected'),
-      connected_since: iso(l?.connectedSince ?? null),
+      connected_since: isoOrNull(l?.connectedSince ?? null),
       last_error: unreadable ?? l?.lastError ?? null,
-      last_error_at: iso(l?.lastErrorAt ?? null),
-      next_attempt_at: iso(l?.nextAttemptAt ?? null),
+      last_error_at: isoOrNull(l?.lastErrorAt ?? null),
+      next_attempt_at: isoOrNull(l?.nextAttemptAt ?? null),
       queued: p ? this.outbox.size : 0,
       dropped: p ? this.outbox.dropped : 0,
     };
