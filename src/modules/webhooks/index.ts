@@ -12,8 +12,7 @@ import { Dispatcher } from './dispatcher.js';
 import { Outbox } from './outbox.js';
 import { webhookRoutes } from './routes.js';
 import { webhookMigrations } from './migrations.js';
-import { moveUrlOptions } from './options.js';
-import { sealStoredWebhooks } from './secrets.js';
+import { moveUrlOptions, sealStoredWebhooks } from './secrets.js';
 import { send } from './sender.js';
 import { WebhookService } from './service.js';
 

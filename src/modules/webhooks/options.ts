@@ -1,11 +1,10 @@
 // A webhook's provider options (Telegram's chat, ...): validated by the provider's own zod schema, listed
 // with the providers as JSON Schema (the web form renders its fields from that list), and taken out of
-// the URL's query where earlier builds had them packed (`?chat_id=`), on input and once at start-up.
+// the URL's query where earlier builds had them packed (`?chat_id=`): on input here, and once at start-up
+// for stored webhooks (secrets.ts, which can open their sealed URLs).
 import { z } from 'zod';
-import type { AppContext } from '../../core/context.js';
 import { fieldErrors, type FieldError } from '../../core/errors.js';
-import { PROVIDERS, providerOf, WEBHOOK_TYPES, type Provider, type WebhookType } from './providers/index.js';
-import { clearUrl, sealUrl } from './secrets.js';
+import { PROVIDERS, WEBHOOK_TYPES, type Provider } from './providers/index.js';
 
 export type Options = Record<string, unknown>;
 
@@ -65,29 +64,4 @@ export function providerList(): z.infer<typeof ProviderSchema>[] {
     delete json.$schema;
     return { type: t, label: p.label, reference: p.reference, secret: p.secret ?? null, options: json };
   });
-}
-
-interface Row { id: string; url: string; type: WebhookType; options: string }
-
-/**
- * Start-up: options an earlier build packed into the URL's query move into `options`, in one write
- * (a migration cannot: the URL is sealed with the machine key when it holds a token). Idempotent; a URL
- * this probe cannot open is left as it is.
- */
-export async function moveUrlOptions(app: Pick<AppContext, 'store' | 'secretbox' | 'log'>): Promise<void> {
-  const box = app.secretbox;
-  const moves = app.store.all<Row>('SELECT id, url, type, options FROM webhooks').flatMap((r) => {
-    const url = clearUrl(box, r);
-    if (url === null) return [];
-    const p = providerOf(r.type);
-    const out = unpackUrl(p, url, parseOptions(r.options));
-    if (out.url === url) return [];
-    return [{ id: r.id, url: sealUrl(box, out.url, r.type), options: JSON.stringify(out.options) }];
-  });
-  if (!moves.length) return;
-  await app.store.write((tx) => {
-    for (const m of moves) tx.run('UPDATE webhooks SET url = ?, options = ? WHERE id = ?', [m.url, m.options, m.id]);
-  }, 'sync');
-  app.log.child('webhooks').info('moved provider options out of webhook URLs (an earlier build packed them in the query)',
-    { webhooks: moves.length });
 }
