@@ -115,7 +115,7 @@ test('a webhook is created against a local receiver, tested, edited and deleted'
 
   await dialog.getByLabel('URL').fill(`${receiver.url}/hook`);
   await dialog.getByLabel('Provider').selectOption('generic');
-  await dialog.getByLabel('HMAC signing key').fill('s3cret-signing-key');
+  await dialog.getByLabel('Secret', { exact: true }).fill('s3cret-signing-key');
   await dialog.getByLabel('Monitor degraded').check();
   await dialog.getByLabel('Cooldown (seconds)').fill('600');
   await screenshot(page, 'webhook-form');

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { signature } from '../../src/modules/webhooks/providers/generic.js';
+import { PROVIDERS, WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
 import { assertProblem, startTestApp, type TestApp } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
@@ -80,7 +81,7 @@ test('create: defaults, the type from the URL host, URL tokens and secrets redac
   const secret = 'hmac-secret-never-shown';
   const cases: [Record<string, unknown>, string, string][] = [
     [{ url: `https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/${slackToken}` }, 'slack', 'https://hooks.slack.com/services/T0A1B2C3D/B0A1B2C3D/***'],
-    [{ url: `https://api.telegram.org/bot${tgToken}/sendMessage?chat_id=-1001234567890` }, 'telegram', 'https://api.telegram.org/bot***/sendMessage?chat_id=-1001234567890'],
+    [{ url: `https://api.telegram.org/bot${tgToken}/sendMessage`, options: { chat_id: '-1001234567890' } }, 'telegram', 'https://api.telegram.org/bot***/sendMessage'],
     [{ url: `https://discord.com/api/webhooks/112233445566778899/${discordToken}` }, 'discord', 'https://discord.com/api/webhooks/112233445566778899/***'],
     [{ url: `https://chat.googleapis.com/v1/spaces/AAAAx1/messages?key=${chatKey}&token=${encodeURIComponent(chatToken)}` }, 'google_chat', 'https://chat.googleapis.com/v1/spaces/AAAAx1/messages?key=***&token=***'],
     [{ url: 'https://events.pagerduty.com/v2/enqueue', secret: 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12' }, 'pagerduty', 'https://events.pagerduty.com/v2/enqueue'],
@@ -98,6 +99,7 @@ test('create: defaults, the type from the URL host, URL tokens and secrets redac
     assert.equal(w.enabled, false);
     assert.deepEqual(w.secret, { set: body.secret !== undefined });
     assert.equal(w.pending_deliveries, 0);
+    assert.deepEqual(w.options, body.options ?? {});
   }
   const list = await api('GET', '/api/webhooks');
   assert.equal(list.status, 200);
@@ -110,6 +112,40 @@ test('create: defaults, the type from the URL host, URL tokens and secrets redac
     assert.ok(!everything.includes(s), `"${s}" must not appear in responses, the audit log or the log`);
   }
   for (const id of ids) assert.equal((await api('DELETE', `/api/webhooks/${id}`)).status, 204);
+});
+
+test('providers: each with its label, reference, secret and options as JSON Schema', async () => {
+  const r = await api('GET', '/api/webhooks/providers');
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.total, r.body.items.length);
+  const byType = Object.fromEntries(r.body.items.map((p: any) => [p.type, p]));
+  assert.deepEqual(Object.keys(byType).sort(), [...WEBHOOK_TYPES].sort());
+  assert.equal(byType.telegram.label, 'Telegram');
+  assert.match(byType.telegram.reference, /^https:\/\/core\.telegram\.org\//);
+  assert.equal(byType.telegram.secret, null);
+  assert.deepEqual(byType.telegram.options.required, ['chat_id']);
+  assert.equal(byType.telegram.options.properties.chat_id.type, 'string');
+  assert.equal(byType.telegram.options.properties.chat_id.title, 'Chat');
+  assert.equal(byType.telegram.options.additionalProperties, false);
+  assert.deepEqual(byType.pagerduty.secret, { required: true, role: PROVIDERS.pagerduty.secret!.role });
+  assert.deepEqual(byType.slack.options.properties, {});
+});
+
+test('options: URL-packed ones are taken out of the URL; kept on update while the type stays, dropped with it', async () => {
+  const token = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw';
+  const w = await create({ name: 'tg', enabled: false, url: `https://api.telegram.org/bot${token}/sendMessage?chat_id=-100123&message_thread_id=7` });
+  assert.equal(w.url, 'https://api.telegram.org/bot***/sendMessage');
+  assert.deepEqual(w.options, { chat_id: '-100123', message_thread_id: '7' });
+  const renamed = await api('PUT', `/api/webhooks/${w.id}`, { name: 'tg2', url: w.url });
+  assert.equal(renamed.status, 200, renamed.text);
+  assert.deepEqual(renamed.body.options, w.options);
+  const moved = await api('PUT', `/api/webhooks/${w.id}`, { options: { chat_id: '@netprobe_ops' } });
+  assert.equal(moved.status, 200, moved.text);
+  assert.deepEqual(moved.body.options, { chat_id: '@netprobe_ops' });
+  const generic = await api('PUT', `/api/webhooks/${w.id}`, { type: 'generic', url: `${rx.url}/hook` });
+  assert.equal(generic.status, 200, generic.text);
+  assert.deepEqual(generic.body.options, {});
+  assert.equal((await api('DELETE', `/api/webhooks/${w.id}`)).status, 204);
 });
 
 test('validation errors name the field', async () => {
@@ -129,7 +165,13 @@ test('validation errors name the field', async () => {
     [{ ...base, surprise: 1 }, 'surprise'],
     [{ ...base, type: 'pagerduty', url: `${rx.url}/v2/enqueue` }, 'secret'],
     [{ ...base, type: 'opsgenie', url: `${rx.url}/wrong`, secret: 'k' }, 'url'],
-    [{ ...base, type: 'telegram', url: `${rx.url}/bot1:abc/sendMessage` }, 'url'],
+    [{ ...base, type: 'telegram', url: `${rx.url}/bot1:abc/sendMessage` }, 'options.chat_id'],
+    [{ ...base, type: 'telegram', url: `${rx.url}/bot1:abc/sendMessage`, options: { chat_id: 'my chat' } }, 'options.chat_id'],
+    [{ ...base, type: 'telegram', url: `${rx.url}/bot1:abc/sendMessage`, options: { chat_id: '5', message_thread_id: 'x' } }, 'options.message_thread_id'],
+    [{ ...base, type: 'telegram', url: `${rx.url}/bot1:abc/sendMessage`, options: { chat_id: '5', surprise: 1 } }, 'options.surprise'],
+    [{ ...base, type: 'telegram', url: `${rx.url}/sendMessage`, options: { chat_id: '5' } }, 'url'],
+    [{ ...base, options: { chat_id: '5' } }, 'options.chat_id'],
+    [{ ...base, options: [] }, 'options'],
     [{ ...base, type: 'gotify', url: `${rx.url}/message` }, 'secret'],
   ];
   for (const [body, field] of bad) assertProblem(await api('POST', '/api/webhooks', body), 400, field);

@@ -81,6 +81,7 @@ interface ProviderCase {
   type: string;
   path: string;
   secret?: string;
+  options?: Record<string, string>;
   check(down: Received, up: Received, m: ReturnType<typeof fakeMonitor>): void;
 }
 
@@ -238,11 +239,12 @@ const PROVIDERS: ProviderCase[] = [
     },
   },
   {
-    type: 'telegram', path: '/bot123456:AAbbCCdd/sendMessage?chat_id=-1001234567890',
+    type: 'telegram', path: '/bot123456:AAbbCCdd/sendMessage', options: { chat_id: '-1001234567890', message_thread_id: '42' },
     check(down) {
       assert.equal(down.path, '/bot123456:AAbbCCdd/sendMessage', 'the chat goes into the body, not the query');
       const d = json(down);
       assert.equal(d.chat_id, -1001234567890);
+      assert.equal(d.message_thread_id, 42);
       assert.equal(d.parse_mode, 'HTML');
       assert.ok(len(d.text) <= 4096);
       assert.ok(d.text.includes('<b>DOWN: Core &lt;switch&gt; &amp; "uplink"'), 'HTML escaped, with bold markup');
@@ -254,7 +256,8 @@ const PROVIDERS: ProviderCase[] = [
 describe('providers: one request per alert in each service\'s documented format', () => {
   for (const p of PROVIDERS) {
     test(p.type, async () => {
-      const w = await createWebhook({ name: `p-${p.type}`, type: p.type, url: rx.url + p.path, ...(p.secret ? { secret: p.secret } : {}) });
+      const w = await createWebhook({ name: `p-${p.type}`, type: p.type, url: rx.url + p.path, ...(p.secret ? { secret: p.secret } : {}),
+        ...(p.options ? { options: p.options } : {}) });
       assert.equal(w.type, p.type);
       const n = rx.requests.length;
       const m = fakeMonitor();

@@ -141,3 +141,40 @@ test('an alert raised just before a SIGKILL is delivered after the restart', { t
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a Telegram webhook an earlier build stored with its chat in the URL\'s query delivers to that chat after a restart', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'netprobe-webhooks-options-'));
+  const rx = await Receiver.start();
+  let t: TestApp | undefined;
+  try {
+    const first: TestApp = await startTestApp({ dataDir: dir });
+    t = first;
+    const admin = await first.admin();
+    const made = await first.request('POST', '/api/webhooks', { key: admin.key,
+      body: { name: 'tg', type: 'telegram', url: `${rx.url}/bot123:AbC/sendMessage`, options: { chat_id: '-100777' } } });
+    assert.equal(made.status, 201, made.text);
+    // The row as the build before provider options wrote it: the chat in the (sealed) URL, no options.
+    const app = first.service.app;
+    const packed = app.secretbox.seal(`${rx.url}/bot123:AbC/sendMessage?chat_id=-100777&message_thread_id=3`);
+    await app.store.write((tx) => tx.run('UPDATE webhooks SET url = ?, options = ? WHERE id = ?', [packed, '{}', made.body.id]), 'sync');
+    await first.close({ keepData: true });
+    t = undefined;
+
+    const second: TestApp = await startTestApp({ dataDir: dir });
+    t = second;
+    const cookie = await second.login(admin.username, admin.password);
+    const hook = (await second.request('GET', '/api/webhooks', { cookie })).body.items[0];
+    assert.deepEqual(hook.options, { chat_id: '-100777', message_thread_id: '3' });
+    assert.equal(hook.url, `${rx.url}/bot***/sendMessage`);
+    const sent = await second.request('POST', `/api/webhooks/${hook.id}/test`, { cookie });
+    assert.equal(sent.body.ok, true, sent.text);
+    const [req] = await rx.waitFor(1);
+    assert.equal(req!.path, '/bot123:AbC/sendMessage');
+    assert.equal(req!.json.chat_id, -100777);
+    assert.equal(req!.json.message_thread_id, 3);
+  } finally {
+    await t?.close();
+    await rx.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

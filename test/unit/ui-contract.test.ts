@@ -1,7 +1,8 @@
 // The UI and the server agree by test. The web UI (plain ES modules under ui/, no build step) keeps
 // its own copies of the server's vocabularies: monitor statuses, event kinds and check types, the monitor
 // form's choices and defaults, the inventory's types, fields, references, filters and enums, SNMP
-// versions and v3 protocols, webhook providers and their labels, user roles and API-key scopes. They
+// versions and v3 protocols, user roles and API-key scopes (webhook providers are not copied: the form
+// renders from GET /api/webhooks/providers, and this test checks the page names none). They
 // live in modules without browser imports (ui/lib/vocabulary.js, ui/pages/inventory/types.js,
 // ui/pages/monitors/model.js), which this test loads beside the server's definitions:
 // it fails when the server has a value the UI lacks, when the UI has one the server does not, and when
@@ -12,7 +13,7 @@
 // starts (the inventory's credentials type), from a service started here without listening: its item
 // service and its route registry, the one source of the API's validation and OpenAPI document.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -29,7 +30,7 @@ import { SNMP_VERSION_NAMES } from '../../src/modules/v1sion/scan/request.js';
 import { DEVICE_KINDS, LIVENESS_SOURCES } from '../../src/modules/v1sion/scan/result.js';
 import { alertType } from '../../src/modules/webhooks/alert-types.js';
 import { DEFAULT_ALERT_TYPES } from '../../src/modules/webhooks/schemas.js';
-import { PROVIDERS, WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
+import { WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
 import { startService, type Service } from '../../src/main.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import * as ui from '../../ui/lib/vocabulary.js';
@@ -341,17 +342,12 @@ test('SNMP walk template options and device-card vendor sources', () => {
 
 // ---- webhooks -----------------------------------------------------------------------------------------
 
-test('webhook providers: types, labels, and whether each uses or needs a secret', () => {
-  sameValues(`webhook providers (${VOCAB} WEBHOOK_PROVIDERS, server webhooks/providers/types.ts WEBHOOK_TYPES)`,
-    WEBHOOK_TYPES, ui.WEBHOOK_PROVIDERS.map((p: { type: string }) => p.type));
-  for (const p of ui.WEBHOOK_PROVIDERS as { type: keyof typeof PROVIDERS; label: string; secret?: string; secretHint?: string }[]) {
-    const s = PROVIDERS[p.type];
-    assert.equal(p.label, s.label, `${p.type}: the UI's label (${VOCAB}) differs from the server's (webhooks/providers/)`);
-    assert.equal(!!p.secret, !!s.secret, `${p.type}: the server's provider ${s.secret ? 'uses' : 'does not use'} a secret, the UI ${p.secret ? 'asks for one' : 'does not ask'}`);
-    if (s.secret) {
-      assert.equal(/^Required\b/.test(p.secretHint ?? ''), s.secret.required,
-        `${p.type}: the server ${s.secret.required ? 'requires' : 'does not require'} the secret; the UI's hint says "${p.secretHint}"`);
-    }
+test('webhook providers: the UI keeps no copy of them, the form renders from GET /api/webhooks/providers', async () => {
+  assert.equal(ui.WEBHOOK_PROVIDERS, undefined, `${VOCAB}: webhook providers come from GET /api/webhooks/providers, not a list in the UI`);
+  const page = await readFile(new URL('../../ui/pages/webhooks.js', import.meta.url), 'utf8');
+  assert.match(page, /\/api\/webhooks\/providers/, 'ui/pages/webhooks.js reads the providers from the API');
+  for (const t of WEBHOOK_TYPES) {
+    assert.ok(!new RegExp(`['"\`]${t}['"\`]`).test(page), `ui/pages/webhooks.js names the provider "${t}": its label, secret hint and options come from the API`);
   }
 });
 

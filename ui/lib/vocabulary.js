@@ -1,7 +1,7 @@
 // The server's vocabularies as the pages show them: the values of its enums (monitor statuses, event
-// kinds, inventory roles and kinds, SNMP versions and protocols, webhook providers, user roles and
-// scope areas) with the UI's words for them. Plain data without imports, so that
-// test/unit/ui-contract.test.ts loads it in Node beside the server's own definitions and fails when
+// kinds, inventory roles and kinds, SNMP versions and protocols, user roles and scope areas; webhook
+// providers come from GET /api/webhooks/providers) with the UI's words for them. Plain data without
+// imports, so that test/unit/ui-contract.test.ts loads it in Node beside the server's own definitions and fails when
 // the two disagree: a value the server has and the UI lacks, or one the UI has and the server does
 // not. A new value on the server is a line here (the test says which). The inventory types' fields
 // live in pages/inventory/types.js and the monitor form's choices in pages/monitors/model.js; the
@@ -209,25 +209,6 @@ export const OWNED_FIELD_LABELS = {
 };
 
 // ---- webhooks ------------------------------------------------------------------------------------------
-
-/**
- * Provider types of the API (type), their names (the server's labels), and what their secret is: a
- * provider has `secret` exactly when the server's uses one, and its hint starts with "Required" exactly
- * when the server requires it.
- */
-export const WEBHOOK_PROVIDERS = [
-  { type: 'generic', label: 'Generic JSON', secret: 'HMAC signing key', secretHint: 'Optional. Signs each request (X-Netprobe-Signature).' },
-  { type: 'slack', label: 'Slack' },
-  { type: 'discord', label: 'Discord' },
-  { type: 'teams', label: 'Microsoft Teams' },
-  { type: 'google_chat', label: 'Google Chat' },
-  { type: 'mattermost', label: 'Mattermost' },
-  { type: 'pagerduty', label: 'PagerDuty (Events API v2)', secret: 'Routing key', secretHint: 'Required: the integration key of the PagerDuty service.' },
-  { type: 'opsgenie', label: 'Opsgenie', secret: 'API key', secretHint: 'Required: the API integration key.' },
-  { type: 'ntfy', label: 'ntfy', secret: 'Access token', secretHint: 'Optional, for protected topics.' },
-  { type: 'gotify', label: 'Gotify', secret: 'App token', secretHint: 'Needed unless the URL carries token=.' },
-  { type: 'telegram', label: 'Telegram' },
-];
 
 /** The alert types a new webhook starts with. */
 export const DEFAULT_ALERT_TYPES = ['monitor_down', 'monitor_up'];

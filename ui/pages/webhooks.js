@@ -1,5 +1,6 @@
-// Webhooks: the list with each one's last delivery, create and edit (provider, alert types, cooldown,
-// secret), send a test and show what the destination answered, delete with confirmation.
+// Webhooks: the list with each one's last delivery, create and edit (provider, its options, alert types,
+// cooldown, secret), send a test and show what the destination answered, delete with confirmation. The
+// providers, what their secret is and their option fields come from GET /api/webhooks/providers.
 import { api } from '../lib/api.js';
 import { confirm } from '../lib/confirm.js';
 import { useForm } from '../lib/form.js';
@@ -9,7 +10,7 @@ import { useApi } from '../lib/hooks.js';
 import { noteDroppedSecrets } from '../lib/secrets.js';
 import { can, useSession } from '../lib/session.js';
 import { toast } from '../lib/toast.js';
-import { DEFAULT_ALERT_TYPES, WEBHOOK_PROVIDERS as PROVIDERS } from '../lib/vocabulary.js';
+import { DEFAULT_ALERT_TYPES } from '../lib/vocabulary.js';
 import { Badge } from '../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../components/empty.js';
 import { CheckField, CheckGroup, Field, FormError, SelectField } from '../components/field.js';
@@ -19,8 +20,23 @@ import { Card, Page } from '../components/page.js';
 import { Table } from '../components/table.js';
 
 const AUTO = '';
-const providerOf = (type) => PROVIDERS.find((p) => p.type === type);
-const PROVIDER_OPTIONS = [{ value: AUTO, label: 'Detect from the URL' }, ...PROVIDERS.map((p) => ({ value: p.type, label: p.label }))];
+/** Form fields of provider options are named `options.<field>`: the API's error paths name them the same way. */
+const OPT = 'options.';
+
+/** The option fields of a provider, from its JSON Schema: [{name, title, description, required, pattern}]. */
+function optionFields(provider) {
+  const schema = provider?.options ?? {};
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => ({
+    name, title: p.title ?? humanize(name), description: p.description, required: (schema.required ?? []).includes(name),
+  }));
+}
+
+/** The secret field's hint: what the provider uses it for, or that it uses none. */
+function secretHint(provider) {
+  if (!provider) return 'Only for providers that use one; the provider list says what it is for each.';
+  if (!provider.secret) return 'This provider does not use a secret.';
+  return `${provider.secret.required ? 'Required' : 'Optional'}: ${provider.secret.role}.`;
+}
 
 function LastDelivery({ d }) {
   if (!d) return html`<span class="muted">Never</span>`;
@@ -31,9 +47,10 @@ function LastDelivery({ d }) {
   </div>`;
 }
 
-function WebhookForm({ hook, alertTypes, onDone, onCancel }) {
+function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
   const editing = !!hook;
   const form = useForm({
+    ...Object.fromEntries(Object.entries(hook?.options ?? {}).map(([k, val]) => [OPT + k, String(val)])),
     name: hook?.name ?? '',
     url: hook?.url ?? '',
     type: hook?.type ?? AUTO,
@@ -44,7 +61,8 @@ function WebhookForm({ hook, alertTypes, onDone, onCancel }) {
     remove_secret: false,
   });
   const v = form.values;
-  const provider = providerOf(v.type);
+  const provider = providers.find((p) => p.type === v.type);
+  const fields = optionFields(provider);
   const secretSet = hook?.secret?.set;
 
   const onSubmit = form.submit(async (vals) => {
@@ -57,12 +75,17 @@ function WebhookForm({ hook, alertTypes, onDone, onCancel }) {
     if (!editing || JSON.stringify(vals.alert_types) !== JSON.stringify(hook.alert_types)) body.alert_types = vals.alert_types;
     if (cooldown !== undefined && (!editing || cooldown !== hook.cooldown)) body.cooldown = cooldown;
     if (!editing || vals.enabled !== hook.enabled) body.enabled = vals.enabled;
+    if (provider) {
+      const options = Object.fromEntries(fields.map((f) => [f.name, (vals[OPT + f.name] ?? '').trim()]).filter(([, val]) => val !== ''));
+      if (!editing || vals.type !== hook.type || JSON.stringify(options) !== JSON.stringify(hook.options)) body.options = options;
+    }
     if (vals.secret) body.secret = vals.secret;
     else if (editing && vals.remove_secret) body.secret = null;
     const saved = editing ? await api.put(`/api/webhooks/${hook.id}`, body) : await api.post('/api/webhooks', body);
     onDone(saved);
   });
 
+  const providerChoices = [{ value: AUTO, label: 'Detect from the URL' }, ...providers.map((p) => ({ value: p.type, label: p.label }))];
   const types = (alertTypes ?? []).map((t) => ({ value: t.type, label: humanize(t.type), hint: t.description }));
   return html`<${Modal} title=${editing ? `Edit ${hook.name}` : 'New webhook'} onClose=${onCancel} size="lg"
     footer=${html`
@@ -72,15 +95,16 @@ function WebhookForm({ hook, alertTypes, onDone, onCancel }) {
       <${FormError} form=${form} />
       <div class="grid-2">
         <${Field} form=${form} name="name" label="Name" required autofocus placeholder="Ops channel" />
-        <${SelectField} form=${form} name="type" label="Provider" options=${PROVIDER_OPTIONS}
-          hint=${v.type === AUTO ? 'Slack, Discord, Teams, PagerDuty… are recognised by their address; anything else gets generic JSON.' : undefined} />
+        <${SelectField} form=${form} name="type" label="Provider" options=${providerChoices}
+          hint=${v.type === AUTO ? 'Services with a well-known address are recognised by it; anything else gets generic JSON. Choose the provider to see its options.' : undefined} />
       </div>
       <${Field} form=${form} name="url" label="URL" type="url" required placeholder="https://hooks.example.com/…" spellcheck="false"
         hint=${editing ? 'Tokens in the address are shown as ***; leave it as it is to keep the stored address.' : 'http:// or https://'} />
+      ${fields.length ? html`<div class="grid-2">${fields.map((f) => html`<${Field} key=${f.name} form=${form} name=${OPT + f.name}
+        label=${f.title} hint=${f.description} required=${f.required} spellcheck="false" />`)}</div>` : null}
       <div class="grid-2">
-        <${Field} form=${form} name="secret" label=${provider?.secret ?? 'Secret'} type="password" autocomplete="new-password"
-          placeholder=${secretSet ? 'Stored — type to replace' : ''}
-          hint=${provider?.secretHint ?? (v.type === AUTO ? 'Only for providers that use one: HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify).' : 'This provider does not use a secret.')} />
+        <${Field} form=${form} name="secret" label="Secret" type="password" autocomplete="new-password"
+          placeholder=${secretSet ? 'Stored — type to replace' : ''} hint=${secretHint(provider)} />
         <${Field} form=${form} name="cooldown" label="Cooldown (seconds)" type="number" min="0" max="604800" inputmode="numeric"
           hint=${`Repeats of one alert are held back for ${duration(Number(v.cooldown) || 0)}.`} />
       </div>
@@ -111,6 +135,8 @@ export default function WebhooksPage() {
   const writable = can(s, 'webhooks:write');
   const hooks = useApi('/api/webhooks');
   const alertTypes = useApi('/api/webhooks/alert-types');
+  const providers = useApi('/api/webhooks/providers');
+  const labelOf = (type) => providers.data?.items.find((p) => p.type === type)?.label ?? type;
   const [editing, setEditing] = useState(null); // null, 'new' or a webhook
   const [testing, setTesting] = useState(null); // id being tested
   const [result, setResult] = useState(null); // {hook, result}
@@ -141,7 +167,7 @@ export default function WebhooksPage() {
   const columns = [
     { key: 'name', label: 'Webhook', render: (h) => html`<div class="cell-title">${h.name}${h.enabled ? null : html` <${Badge}>Disabled<//>`}</div>
       <div class="cell-sub mono clip" title=${h.url}>${h.url}</div>` },
-    { key: 'type', label: 'Provider', render: (h) => html`<${Badge} tone="accent">${providerOf(h.type)?.label ?? h.type}<//>` },
+    { key: 'type', label: 'Provider', render: (h) => html`<${Badge} tone="accent">${labelOf(h.type)}<//>` },
     { key: 'alert_types', label: 'Alerts', render: (h) => html`<div class="chips">${h.alert_types.map((t) => html`<${Badge} key=${t}>${humanize(t)}<//>`)}</div>` },
     { key: 'cooldown', label: 'Cooldown', class: 'nowrap', render: (h) => duration(h.cooldown) },
     { key: 'last', label: 'Last delivery', render: (h) => html`<${LastDelivery} d=${h.last_delivery} />` },
@@ -153,7 +179,7 @@ export default function WebhooksPage() {
     </div>` }] : []),
   ];
 
-  const newButton = writable ? html`<button type="button" class="btn btn-primary" onClick=${() => setEditing('new')}><${Icon} name="plus" />New webhook</button>` : null;
+  const newButton = writable ? html`<button type="button" class="btn btn-primary" onClick=${() => setEditing('new')} disabled=${!providers.data}><${Icon} name="plus" />New webhook</button>` : null;
 
   return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${newButton}>
     <${Card} pad=${false}>
@@ -163,7 +189,8 @@ export default function WebhooksPage() {
               empty=${html`<${EmptyState} icon="webhooks" title="No webhooks yet" action=${newButton}>
                 <p>A webhook posts an alert when a monitor goes down, recovers or degrades: to Slack, Teams, PagerDuty or your own endpoint.</p><//>`} />`}
     <//>
-    ${editing ? html`<${WebhookForm} hook=${editing === 'new' ? null : editing} alertTypes=${alertTypes.data?.items}
+    ${editing && providers.data ? html`<${WebhookForm} hook=${editing === 'new' ? null : editing} alertTypes=${alertTypes.data?.items}
+      providers=${providers.data.items}
       onCancel=${() => setEditing(null)}
       onDone=${(saved) => { setEditing(null); toast.ok(`${editing === 'new' ? 'Created' : 'Saved'} ${saved.name}`); noteDroppedSecrets(saved); hooks.reload(); }} />` : null}
     ${result ? html`<${TestResult} hook=${result.hook} result=${result.result} onClose=${() => setResult(null)} />` : null}

@@ -12,6 +12,7 @@ import type { AttemptRecord, Outbox, OutboxRow } from './outbox.js';
 import { providerOf } from './providers/index.js';
 import type { DeliveryContext, OutboundRequest } from './providers/types.js';
 import { redactUrl, scrub, urlSecrets } from './redact.js';
+import { parseOptions } from './options.js';
 import { openWebhook } from './secrets.js';
 import { send, type SendResult } from './sender.js';
 
@@ -33,6 +34,7 @@ export function buildRequest(app: AppContext, w: WebhookRow, alert: Alert, deliv
   const ctx: DeliveryContext = {
     url: w.url,
     secret: w.secret,
+    options: parseOptions(w.options),
     delivery_id: deliveryId,
     sent_at: app.clock.iso(),
     probe: { name: app.config.get().probe.name, version: app.version },

@@ -12,7 +12,7 @@ import { Dispatcher } from './dispatcher.js';
 import { Outbox } from './outbox.js';
 import { webhookRoutes } from './routes.js';
 import { webhookMigrations } from './migrations.js';
-import { sealStoredWebhooks } from './secrets.js';
+import { moveUrlOptions, sealStoredWebhooks } from './secrets.js';
 import { send } from './sender.js';
 import { WebhookService } from './service.js';
 
@@ -41,6 +41,7 @@ export const webhooksModule: Module = {
   migrations: webhookMigrations,
   async register(app: AppContext) {
     await sealStoredWebhooks(app); // secrets an earlier build stored in clear
+    await moveUrlOptions(app); // options an earlier build packed into URLs
     const outbox = new Outbox(app);
     const dispatcher = new Dispatcher(app, outbox, send);
     const service = new WebhookService(app, outbox, send, () => dispatcher.kick());

@@ -93,4 +93,10 @@ export const webhookMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 601,
+    // Filled from URLs that packed them (Telegram's ?chat_id=) at start-up, by options.ts: the URL may be sealed.
+    name: 'webhooks: provider options',
+    up: `ALTER TABLE webhooks ADD COLUMN options TEXT NOT NULL DEFAULT '{}'`,
+  },
 ];

@@ -1,5 +1,5 @@
 // Webhook URLs often are credentials: Slack, Discord, Teams and Mattermost put a token in the path,
-// Telegram the bot token, Google Chat and Gotify a key or token in the query, ntfy's topic is the
+// Telegram the bot token (its provider says how it is shown), Google Chat and Gotify a key or token in the query, ntfy's topic is the
 // password of a public topic. Responses and logs show the URL with those parts replaced by ***; the
 // pieces themselves are also scrubbed from error messages and response excerpts.
 import { providerOf, type WebhookType } from './providers/index.js';
@@ -30,10 +30,11 @@ export function urlSecrets(raw: string, type: WebhookType): UrlSecrets {
   };
   if (u.password) { add(u.password); u.password = MASK; }
   const segs = u.pathname.split('/').slice(1);
-  const secretIdx = new Set(providerOf(type).secretSegments?.(
+  const provider = providerOf(type);
+  const secretIdx = new Set(provider.secretSegments?.(
     segs.map((s) => { try { return decodeURIComponent(s); } catch { return s; } })) ?? []);
   const out = segs.map((s, i) => {
-    if (type === 'telegram' && secretIdx.has(i)) { add(s.slice(3)); return `bot${MASK}`; }
+    if (secretIdx.has(i) && provider.maskSegment) { const m = provider.maskSegment(s); add(m.secret); return m.shown; }
     if (secretIdx.has(i) || looksLikeToken(s)) { add(s); return MASK; }
     return s;
   });

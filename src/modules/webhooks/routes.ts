@@ -1,11 +1,12 @@
-// The six webhook endpoints of SPEC.md, "Webhooks". Scopes: webhooks:read for GET, webhooks:write for
-// the rest (the registry enforces the method/scope pairing).
+// The six webhook endpoints of SPEC.md, "Webhooks", and the providers the web form renders from.
+// Scopes: webhooks:read for GET, webhooks:write for the rest (the registry enforces the method/scope pairing).
 import { actorOf, reply, route, type AnyRoute } from '../../core/http/registry.js';
 import { alertTypes } from './alert-types.js';
 import { listOf } from '../../core/http/schemas.js';
 import {
   AlertTypeSchema, CreateWebhookBody, IdParams, TestResultSchema, UpdatedWebhookSchema, UpdateWebhookBody, WebhookSchema,
 } from './schemas.js';
+import { providerList, ProviderSchema } from './options.js';
 import type { WebhookService } from './service.js';
 
 export function webhookRoutes(svc: WebhookService): AnyRoute[] {
@@ -34,6 +35,18 @@ export function webhookRoutes(svc: WebhookService): AnyRoute[] {
       handler: () => {
         const items = alertTypes().map((t) => ({ type: t.type, description: t.description, severity: t.severity, source: t.source,
           recovery: !!t.recovery }));
+        return { items, total: items.length };
+      },
+    }),
+
+    route({
+      method: 'GET', path: '/api/webhooks/providers', scope: 'webhooks:read',
+      summary: 'Webhook providers, with their options as JSON Schema',
+      description: 'Each provider\'s label, where its request format is documented, what the webhook\'s secret is for it, and the ' +
+        'options a webhook of that type takes (title and description per field; required ones listed). The web form renders from it.',
+      response: listOf(ProviderSchema),
+      handler: () => {
+        const items = providerList();
         return { items, total: items.length };
       },
     }),

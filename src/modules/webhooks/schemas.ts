@@ -7,6 +7,7 @@ import { iso } from '../../core/clock.js';
 import { ALERT_OUTCOMES } from './alert.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import type { WebhookConfig } from './config.js';
+import { parseOptions } from './options.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
 
 // ---- configuration ---------------------------------------------------------------------------------
@@ -62,8 +63,11 @@ const Secret = z.union([
   z.string().min(1).max(LIMITS.secret).regex(/^[^\r\n]*$/, 'A secret is one line'),
   z.null(),
   SecretMarker,
-]).describe('Write-only. HMAC key (generic), routing key (PagerDuty), API key (Opsgenie), token (ntfy, Gotify). ' +
-  'Shown as {set: true|false}; null removes it.');
+]).describe('Write-only; its role depends on the provider (GET /api/webhooks/providers). Shown as {set: true|false}; null removes it.');
+
+/** Checked by the provider's own schema (service.ts), so only the shape here. */
+const Options = z.record(z.string(), z.unknown())
+  .describe('Provider options (GET /api/webhooks/providers lists each provider\'s as JSON Schema), e.g. Telegram\'s chat_id');
 
 const WebhookFields = {
   name: z.string().trim().min(1).max(LIMITS.name),
@@ -74,6 +78,7 @@ const WebhookFields = {
     .describe('Seconds after a delivery during which further alerts of the same type about the same subject are not sent (default 300)'),
   enabled: z.boolean().describe('A disabled webhook sends nothing (default true)'),
   secret: Secret,
+  options: Options,
 };
 
 export const CreateWebhookBody = z.strictObject({
@@ -84,6 +89,7 @@ export const CreateWebhookBody = z.strictObject({
   cooldown: WebhookFields.cooldown.optional(),
   enabled: WebhookFields.enabled.optional(),
   secret: WebhookFields.secret.optional(),
+  options: WebhookFields.options.optional(),
 });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 
@@ -118,6 +124,7 @@ export const WebhookSchema = z.object({
   cooldown: z.number().int(),
   enabled: z.boolean(),
   secret: SecretMarker,
+  options: z.record(z.string(), z.unknown()).describe('The provider\'s options'),
   pending_deliveries: z.number().int().describe('Deliveries waiting in the outbox'),
   last_delivery: LastDelivery.describe('The latest attempt or test'),
   created_at: z.string(),
@@ -196,6 +203,8 @@ export interface WebhookRow {
   enabled: number;
   /** Stored sealed (secrets.ts); open it before use. */
   secret: string | null;
+  /** The provider's options, JSON (options.ts). */
+  options: string;
   created_at: number;
   updated_at: number;
 }
@@ -230,6 +239,7 @@ export function webhookOut(r: WebhookRow, extra: { url: string; pending: number;
     cooldown: r.cooldown,
     enabled: r.enabled === 1,
     secret: secretShown(r.secret != null),
+    options: parseOptions(r.options),
     pending_deliveries: extra.pending,
     last_delivery: extra.last,
     created_at: iso(r.created_at),

@@ -2,11 +2,13 @@
 // key, a Telegram bot token, a token= query value, a password...), are stored sealed with the machine
 // key (core/secretbox.ts): sealed when written, opened only to deliver or test, and to show the URL
 // redacted. A URL without such parts stays readable, so a database restored onto another probe still
-// shows where each webhook points.
+// shows where each webhook points. Also here: options an earlier build packed into a (sealed) URL move
+// out of it at start-up.
 import type { AppContext } from '../../core/context.js';
 import { isSealed, SecretUnreadableError, type SecretBox } from '../../core/secretbox.js';
 import type { WebhookRow } from './schemas.js';
-import type { WebhookType } from './providers/index.js';
+import { parseOptions, unpackUrl } from './options.js';
+import { providerOf, type WebhookType } from './providers/index.js';
 import { MASK, redactUrl, urlSecrets } from './redact.js';
 
 /** A clear URL that holds secret parts for this provider. */
@@ -79,4 +81,29 @@ export async function sealStoredWebhooks(app: Pick<AppContext, 'store' | 'secret
   }, 'sync');
   await app.store.checkpoint();
   log.info('sealed webhook secrets stored in clear by an earlier build', { webhooks: sealed });
+}
+
+type OptionsRow = Pick<WebhookRow, 'id' | 'url' | 'type' | 'options'>;
+
+/**
+ * Start-up: options an earlier build packed into the URL's query move into `options`, in one write
+ * (a migration cannot: the URL is sealed with the machine key when it holds a token). Idempotent; a URL
+ * this probe cannot open is left as it is.
+ */
+export async function moveUrlOptions(app: Pick<AppContext, 'store' | 'secretbox' | 'log'>): Promise<void> {
+  const box = app.secretbox;
+  const moves = app.store.all<OptionsRow>('SELECT id, url, type, options FROM webhooks').flatMap((r) => {
+    const url = clearUrl(box, r);
+    if (url === null) return [];
+    const p = providerOf(r.type);
+    const out = unpackUrl(p, url, parseOptions(r.options));
+    if (out.url === url) return [];
+    return [{ id: r.id, url: sealUrl(box, out.url, r.type), options: JSON.stringify(out.options) }];
+  });
+  if (!moves.length) return;
+  await app.store.write((tx) => {
+    for (const m of moves) tx.run('UPDATE webhooks SET url = ?, options = ? WHERE id = ?', [m.url, m.options, m.id]);
+  }, 'sync');
+  app.log.child('webhooks').info('moved provider options out of webhook URLs (an earlier build packed them in the query)',
+    { webhooks: moves.length });
 }

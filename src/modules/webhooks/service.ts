@@ -16,6 +16,7 @@ import {
   type WebhookRow,
 } from './schemas.js';
 import type { Outbox } from './outbox.js';
+import { checkOptions, parseOptions, unpackUrl } from './options.js';
 import { defaultType, providerOf, type WebhookType } from './providers/index.js';
 import { MASK, redactUrl, scrub, urlSecrets } from './redact.js';
 import { clearSecret, clearUrl, openWebhook, sealSecret, sealUrl, shownUrl } from './secrets.js';
@@ -77,9 +78,10 @@ export class WebhookService {
    * Provider rules that need the URL, type and secret together; errors name `url`, `type` or `secret`.
    * `url` null: the stored URL cannot be decrypted here and is kept as it is, so only the secret rule applies.
    */
-  private check(url: string | null, type: WebhookType, hasSecret: boolean, typeGiven: boolean, secretDropped = false): void {
+  private check(url: string | null, type: WebhookType, hasSecret: boolean, typeGiven: boolean, optionErrors: FieldError[],
+    secretDropped = false): void {
     const p = providerOf(type);
-    const errors: FieldError[] = [];
+    const errors: FieldError[] = [...optionErrors];
     if (p.secret?.required && !hasSecret) errors.push({ path: 'secret', message: `${p.label} needs a secret: ${p.secret.role}` });
     for (const e of (url === null ? undefined : p.check?.(new URL(url), hasSecret)) ?? []) {
       errors.push(e.path === 'url' && typeGiven ? { path: 'url', message: `${e.message} (type ${type})` } : e);
@@ -104,19 +106,23 @@ export class WebhookService {
     }
     const type = input.type ?? defaultType(input.url);
     const secret = WebhookService.secretAfter(input.secret, null);
-    this.check(input.url, type, secret != null, input.type !== undefined);
+    // Options packed into the URL's query (as before they were fields) are taken out of it.
+    const unpacked = unpackUrl(providerOf(type), input.url, input.options ?? {});
+    const options = checkOptions(providerOf(type), unpacked.options);
+    this.check(unpacked.url, type, secret != null, input.type !== undefined, options.errors);
     const id = randomUUID();
     const now = this.now();
     const box = this.app.secretbox;
     const row = await this.app.store.write((tx) => {
-      tx.run(`INSERT INTO webhooks (id, name, url, type, alert_types, cooldown, enabled, secret, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, input.name, sealUrl(box, input.url, type), type, JSON.stringify(input.alert_types ?? DEFAULT_ALERT_TYPES),
-        input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret), now, now]);
+      tx.run(`INSERT INTO webhooks (id, name, url, type, alert_types, cooldown, enabled, secret, options, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, input.name, sealUrl(box, unpacked.url, type), type, JSON.stringify(input.alert_types ?? DEFAULT_ALERT_TYPES),
+        input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret),
+        JSON.stringify(options.options), now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
-        id, type, url: redactUrl(input.url, type), alert_types: subscribedTypes(r.alert_types), cooldown: r.cooldown,
-        enabled: r.enabled === 1, secret_set: secret != null,
+        id, type, url: redactUrl(unpacked.url, type), options: options.options, alert_types: subscribedTypes(r.alert_types),
+        cooldown: r.cooldown, enabled: r.enabled === 1, secret_set: secret != null,
       }));
       return r;
     }, 'sync');
@@ -131,8 +137,12 @@ export class WebhookService {
     const oldSecret = clearSecret(box, old);
     // The redacted URL sent back (as a form does) keeps the stored one.
     const keepUrl = input.url === undefined || (oldUrl !== null && (input.url === redactUrl(oldUrl, old.type) || input.url === oldUrl));
-    const url = keepUrl ? oldUrl : input.url!;
-    const type = input.type ?? (keepUrl ? old.type : defaultType(url!));
+    const type = input.type ?? (keepUrl ? old.type : defaultType(input.url!));
+    // Options left out stay while the provider does; options packed into a new URL's query are taken out of it.
+    const given = input.options ?? (type === old.type ? parseOptions(old.options) : {});
+    const unpacked = keepUrl ? { url: oldUrl, options: given } : unpackUrl(providerOf(type), input.url!, given);
+    const url = unpacked.url;
+    const options = checkOptions(providerOf(type), unpacked.options);
     // Stored secrets are bound to the destination: the URL's origin and the provider type.
     const moved = type !== old.type || (!keepUrl && (oldUrl === null || originOf(url!) !== originOf(oldUrl)));
     if (moved && keepUrl && input.url !== oldUrl && (oldUrl === null || urlSecrets(oldUrl, old.type).pieces.length > 0)) {
@@ -145,7 +155,7 @@ export class WebhookService {
     const secret = typeof input.secret === 'string'
       ? (input.secret === oldSecret ? old.secret : sealSecret(box, input.secret))
       : WebhookService.secretAfter(input.secret, dropped.length ? null : old.secret);
-    this.check(url, type, secret !== null, input.type !== undefined, dropped.length > 0);
+    this.check(url, type, secret !== null, input.type !== undefined, options.errors, dropped.length > 0);
     const next = {
       name: input.name ?? old.name,
       // A kept clear URL is sealed when the new type finds a token in it.
@@ -155,14 +165,16 @@ export class WebhookService {
       cooldown: input.cooldown ?? old.cooldown,
       enabled: input.enabled === undefined ? old.enabled : input.enabled ? 1 : 0,
       secret,
+      options: JSON.stringify(options.options),
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
     if (!changed.length) return this.out(old);
     const now = this.now();
     const row = await this.app.store.write((tx) => {
       if (!tx.get('SELECT 1 AS x FROM webhooks WHERE id = ?', [id])) throw notFound('Webhook');
-      tx.run(`UPDATE webhooks SET name = ?, url = ?, type = ?, alert_types = ?, cooldown = ?, enabled = ?, secret = ?, updated_at = ?
-              WHERE id = ?`, [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, now, id]);
+      tx.run(`UPDATE webhooks SET name = ?, url = ?, type = ?, alert_types = ?, cooldown = ?, enabled = ?, secret = ?, options = ?,
+              updated_at = ? WHERE id = ?`,
+      [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, next.options, now, id]);
       const cancelled = next.enabled === 0 && old.enabled === 1 ? this.cancelPending(tx, old, 'the webhook was disabled') : 0;
       this.app.audit.insert(tx, by.auditEntry('webhooks.update', next.name, {
         id, fields: changed, type, url: url === null ? MASK : redactUrl(url, type),

@@ -1,7 +1,8 @@
-// Telegram Bot API sendMessage (https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>): the chat
-// (and optional message_thread_id) come from the URL's query and go into the JSON body; the bot token in
-// the path is redacted. HTML parse mode, so only <, > and & need escaping.
+// Telegram Bot API sendMessage (https://api.telegram.org/bot<token>/sendMessage): the chat (and optional
+// forum topic) are the webhook's options and go into the JSON body; the bot token in the path is
+// redacted (shown as bot***). HTML parse mode, so only <, > and & need escaping.
 // https://core.telegram.org/bots/api#sendmessage
+import { z } from 'zod';
 import type { Alert } from '../alert.js';
 import { clip, facts, hostOf, jsonRequest, MARK, toneOf } from './format.js';
 import type { DeliveryContext, Provider } from './types.js';
@@ -10,25 +11,26 @@ export const htmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, 
 
 const idValue = (v: string): string | number => (/^-?\d{1,15}$/.test(v) ? Number(v) : v);
 
+/** The options, and where an earlier build packed them: the URL's query (`?chat_id=…&message_thread_id=…`). */
+export const TelegramOptions = z.strictObject({
+  chat_id: z.string().trim().regex(/^(-?\d{1,15}|@[A-Za-z][A-Za-z0-9_]{3,31})$/, 'A chat id (-1001234567890) or @channelname')
+    .meta({ title: 'Chat' }).describe('The chat id (a number, negative for groups) or @channelname of a public channel'),
+  message_thread_id: z.string().trim().regex(/^\d{1,15}$/, 'A topic id is a number').optional()
+    .meta({ title: 'Topic' }).describe('Optional: the topic (message thread) id in a forum supergroup'),
+});
+
 export const telegram: Provider = {
   type: 'telegram',
   label: 'Telegram',
   reference: 'https://core.telegram.org/bots/api#sendmessage',
   matches: (u) => hostOf(u) === 'api.telegram.org',
-  check: (u) => {
-    const errors = [];
-    if (!/\/bot[^/]+\/sendMessage\/?$/.test(u.pathname))
-      errors.push({ path: 'url', message: 'Expected https://api.telegram.org/bot<token>/sendMessage?chat_id=<chat>' });
-    else if (!u.searchParams.get('chat_id'))
-      errors.push({ path: 'url', message: 'Add the chat to the URL: ?chat_id=<chat id or @channel>' });
-    return errors;
-  },
+  options: TelegramOptions,
+  check: (u) => (/\/bot[^/]+\/sendMessage\/?$/.test(u.pathname) && !u.search ? []
+    : [{ path: 'url', message: 'Expected https://api.telegram.org/bot<token>/sendMessage (the chat is an option)' }]),
   secretSegments: (segs) => segs.flatMap((s, i) => (s.startsWith('bot') && s.length > 3 ? [i] : [])),
+  maskSegment: (s) => ({ shown: 'bot***', secret: s.slice(3) }),
   build(alert: Alert, ctx: DeliveryContext) {
-    const u = new URL(ctx.url);
-    const chat = u.searchParams.get('chat_id') ?? '';
-    const thread = u.searchParams.get('message_thread_id');
-    u.search = '';
+    const { chat_id: chat, message_thread_id: thread } = TelegramOptions.parse(ctx.options);
     const lines = [
       `${MARK[toneOf(alert)]} <b>${htmlEscape(alert.title)}</b>`,
       htmlEscape(alert.message),
@@ -38,7 +40,7 @@ export const telegram: Provider = {
     // Clipping may cut an entity or tag in half; cut the plain lines instead when the whole is too long.
     let text = lines.join('\n');
     if ([...text].length > 4096) text = [lines[0], htmlEscape(clip(alert.message, 3500))].join('\n');
-    return jsonRequest(u.href, {
+    return jsonRequest(ctx.url, {
       chat_id: idValue(chat),
       ...(thread ? { message_thread_id: idValue(thread) } : {}),
       text,
