@@ -25,6 +25,9 @@ test('every declared stage needs only the request\'s inputs and what earlier sta
       assert.ok((INPUTS as readonly string[]).includes(n) || earlier.length, `${s.name} needs ${n}: no earlier stage adds it`);
       // Per-host stages of one phase run together on a host: one cannot wait for another.
       if (s.perHost) assert.ok(!earlier.some((e) => e.perHost && e.phase === s.phase), `${s.name} needs ${n} from a per-host stage beside it`);
+      // They run as one group, so a stage of that phase that waits for one of them comes after all of them.
+      const group = STAGES.filter((e) => e.perHost && e.phase === s.phase);
+      if (earlier.some((e) => e.perHost && e.phase === s.phase)) assert.ok(group.every((e) => STAGES.indexOf(e) < i), `${s.name} sits among the per-host stages it waits for`);
     }
     for (const p of s.adds.products ?? []) assert.ok(PRODUCTS.includes(p), `${s.name}: ${p}`);
     for (const f of s.adds.host ?? []) assert.ok(hostFields.includes(f), `${s.name} adds host.${f}, not in the result schema`);
@@ -70,8 +73,10 @@ test('stages run by what they need; progress comes from the weights; a late per-
     { name: 'c', phase: 'liveness', needs: ['neighbours'], adds: { products: ['macs'] }, weight: 10,
       async run() { order.push('c+'); } },
     { name: 'skipped', phase: 'liveness', needs: ['links'], adds: {}, weight: 10, async run() { order.push('skipped'); } },
-    { name: 'name', phase: 'identify', needs: ['hosts'], adds: { host: ['hostname'] }, weight: 20,
-      perHost: () => ({ each: async (h) => { h.hostname = 'early'; } }) },
+    { name: 'name', phase: 'identify', needs: ['hosts'], adds: { products: ['agents'], host: ['hostname'] }, weight: 10,
+      perHost: () => ({ each: async (h) => { await tick(); h.hostname = 'early'; } }) },
+    { name: 'agents', phase: 'identify', needs: ['agents'], adds: {}, weight: 10,
+      async run(ctx) { order.push(`agents after ${[...ctx.state.hosts.values()].map((h) => h.hostname).join()}`); } },
     { name: 'late', phase: 'neighbours', needs: ['hosts'], adds: { host: ['device_id'] }, weight: 20,
       perHost: () => ({ each: async (h) => { h.device_id = 'device-1'; } }) },
   ];
@@ -80,6 +85,7 @@ test('stages run by what they need; progress comes from the weights; a late per-
   assert.deepEqual(order.slice(0, 2), ['a+', 'b+']);
   assert.ok(order.indexOf('c+') > order.indexOf('b-'));
   assert.ok(!order.includes('skipped'), 'a stage without its inputs (no links) does not run');
+  assert.ok(order.includes('agents after early'), 'a scan-wide stage waits for the per-host stage whose product it needs');
   assert.deepEqual(messages.filter((m) => m.type === 'phase').map((m) => m.data!.phase), ['liveness', 'identify', 'neighbours']);
 
   const pcts = messages.filter((m) => m.type === 'progress').map((m) => m.progress);

@@ -69,22 +69,30 @@ export async function runPipeline(deps: PipelineDeps, state: ScanState, ctl: Job
     if (signal.aborted) return;
     if (!stages.some((s) => s.phase === phase)) continue;
     ctl.emit('phase', { phase, message: PHASE_MESSAGES[phase](state) });
-    const finished = new Map<Stage, Promise<void>>();
-    const after = (stage: Stage) => Promise.all(inPhase.slice(0, inPhase.indexOf(stage))
-      .filter((s) => s.adds.products?.some((p) => stage.needs.includes(p))).map((s) => finished.get(s)));
-    for (const stage of inPhase.filter((s) => s.run)) {
-      finished.set(stage, after(stage).then(async () => {
-        if (signal.aborted) return;
-        await stage.run!(contextOf(stage));
-        done.set(stage, 1);
-        report();
-      }));
-    }
     const hostStages = inPhase.filter((s) => s.perHost);
-    if (hostStages.length) {
-      const group = Promise.all(hostStages.map(after)).then(() => runPerHost(hostStages, state, contextOf, done, hostPassed, signal));
-      for (const s of hostStages) finished.set(s, group);
-    }
+    const finished = new Map<Stage, Promise<void>>();
+    // A stage's promise, made on first use: the earlier stages it waits for are made first, whatever the list order.
+    const finishedOf = (stage: Stage): Promise<void> => {
+      let p = finished.get(stage);
+      if (p) return p;
+      const hostGroup = hostStages.find((s) => finished.has(s));
+      if (stage.perHost && hostGroup) p = finished.get(hostGroup)!;
+      else if (stage.perHost) {
+        p = Promise.all(hostStages.map(after)).then(() => runPerHost(hostStages, state, contextOf, done, hostPassed, signal));
+      } else {
+        p = after(stage).then(async () => {
+          if (signal.aborted) return;
+          await stage.run!(contextOf(stage));
+          done.set(stage, 1);
+          report();
+        });
+      }
+      finished.set(stage, p);
+      return p;
+    };
+    const after = (stage: Stage) => Promise.all(inPhase.slice(0, inPhase.indexOf(stage))
+      .filter((s) => s.adds.products?.some((p) => stage.needs.includes(p))).map(finishedOf));
+    for (const stage of inPhase) finishedOf(stage);
     await Promise.all(finished.values());
   }
   if (!signal.aborted) report();
