@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
+import { ScanResult } from '../../src/modules/v1sion/scan/result.js';
 import { assertProblem, startTestApp, type TestApp } from '../helpers/harness.js';
 
 let dir: string;
@@ -114,6 +115,16 @@ test('a loopback scan streams phases, hosts and a final message; its result has 
   assert.equal(s.body.nodes.length, 6);
   assert.equal(s.body.scan_job_id, finished);
   assert.deepEqual(s.body.subnets, ['127.0.0.0/29']);
+});
+
+test('the result is what its schema says, and the OpenAPI document describes it from that schema', async () => {
+  const res = await api('GET', `/api/v1sion/scan/${finished}/result`);
+  assert.equal(res.status, 200, res.text);
+  ScanResult.parse(res.body);
+  const doc = (await api('GET', '/api/openapi.json')).body;
+  const schema = doc.paths['/api/v1sion/scan/{job_id}/result'].get.responses['200'].content['application/json'].schema;
+  assert.deepEqual(Object.keys(schema.properties).sort(), Object.keys(ScanResult.shape).sort());
+  assert.deepEqual(Object.keys(schema.properties.hosts.items.properties).sort(), Object.keys(res.body.hosts[0]).sort());
 });
 
 test('cancel stops a scan within a second and leaves no program running', async () => {

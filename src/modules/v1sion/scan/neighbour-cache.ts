@@ -6,6 +6,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { run } from '../../../core/exec.js';
 import { canonicalIp, normaliseMac } from '../../../core/ip.js';
+import { inCidr } from './ranges.js';
+import type { ScanState } from './state.js';
 
 export interface NeighbourEntry { ip: string; mac: string; iface: string; state: string }
 
@@ -80,4 +82,17 @@ export async function readNeighbourCache(signal: AbortSignal, program = 'ip'): P
 /** Pings ff02::1 on a link (two echo requests): every IPv6 node on it answers, and lands in the cache. */
 export async function allNodesPing(iface: string, signal: AbortSignal): Promise<void> {
   await run('ping', ['-6', '-c', '2', '-i', '0.5', '-w', '2', `ff02::1%${iface}`], { signal, timeoutMs: 5000, maxBytes: 256 * 1024 });
+}
+
+/**
+ * Reads the kernel's neighbour table into the scan: a confirmed entry (REACHABLE, PERMANENT) inside the
+ * subnet proves a host; a STALE one only lends its MAC to a host another source found.
+ */
+export async function readNeighboursInto(state: ScanState, signal: AbortSignal): Promise<void> {
+  for (const n of await readNeighbourCache(signal)) {
+    if (!inCidr(state.plan.subnet, n.ip)) continue;
+    const known = state.hosts.get(n.ip);
+    if (n.confirmed) state.alive(n.ip, 'arp').mac ??= n.mac;
+    else if (known) known.mac ??= n.mac;
+  }
 }

@@ -7,6 +7,7 @@ import type { AppContext } from '../../../core/context.js';
 import { HttpError, invalid, type FieldError } from '../../../core/errors.js';
 import { brainServicesOf } from '../../brain/index.js';
 import { snmpServicesOf, v3Missing } from '../../snmp/index.js';
+import type { CredentialLabel } from './result.js';
 import { V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS, type SnmpTarget, type SnmpVersion, type V3Params } from '../../snmp/contracts.js';
 
 /** SPEC.md's value is "2c"; the walk's spellings are accepted too. */
@@ -55,10 +56,7 @@ export const CredentialFields = {
 const _CredentialFieldsObject = z.object(CredentialFields);
 export type CredentialFieldValues = z.output<typeof _CredentialFieldsObject>;
 
-/** How a credential appears in a result: a reference, never a secret. */
-export type CredentialLabel =
-  | { credential_id: string; short_id: string; name: string; version: SnmpVersion }
-  | { inline: true; version: SnmpVersion; position: number };
+export type { CredentialLabel };
 
 /** One credential to try, secrets resolved. `key` is unique within the request. */
 export interface ScanCredential {

@@ -1,102 +1,120 @@
-// The shape of a scan result: hosts (one per live address), devices (hosts merged by identity, plus
-// neighbours seen only through LLDP/CDP) and links between devices. Credentials appear only as
-// references (CredentialLabel): no secret is ever part of a result.
-import type { CredentialLabel } from './request.js';
+// The shape of a scan result, once, as zod: hosts (one per live address), devices (hosts merged by
+// identity, plus neighbours seen only through LLDP/CDP) and links between devices. The types below are
+// inferred from it and the result route's OpenAPI schema is it. Credentials appear only as references
+// (CredentialLabel): no secret is ever part of a result. Objects are strict so the contract test that
+// parses a real result fails when a stage adds a field without declaring it here.
+import { z } from 'zod';
+import { SNMP_VERSIONS } from '../../snmp/contracts.js';
 
 export const LIVENESS_SOURCES = ['icmp', 'arp', 'tcp', 'snmp'] as const;
 export type LivenessSource = (typeof LIVENESS_SOURCES)[number];
 
-export interface SnmpFacts {
-  credential: CredentialLabel | null;
-  version: 'v1' | 'v2c' | 'v3' | null;
-  vendor_key: string | null;
-  vendor: string | null;
-  kind: string | null;
-  model: string | null;
-  os: string | null;
-  os_version: string | null;
-  serial: string | null;
-  sys_name: string | null;
-  sys_descr: string | null;
-  sys_object_id: string | null;
-  sys_location: string | null;
-  /** sysServices bits (2 layer 2, 4 layer 3, 64 applications), when the agent has it (absent in older results). */
-  sys_services?: number | null;
-  engine_id: string | null;
-  /** Why identification stopped short (an agent that answered the engine probe only, a read error). */
-  note: string | null;
-}
+const SnmpVersion = z.enum(SNMP_VERSIONS);
 
-export interface ScanHost {
-  ip: string;
-  alive_by: LivenessSource[];
-  rtt_ms: number | null;
-  mac: string | null;
-  mac_vendor: string | null;
-  hostname: string | null;
-  open_ports: number[];
-  snmp: SnmpFacts | null;
-  /** The device this address belongs to. */
-  device_id: string | null;
-}
+/** How a credential appears in a result: a reference, never a secret. */
+export const CredentialLabel = z.union([
+  z.strictObject({ credential_id: z.string(), short_id: z.string(), name: z.string(), version: SnmpVersion }),
+  z.strictObject({ inline: z.literal(true), version: SnmpVersion, position: z.number().int() }),
+]);
+export type CredentialLabel = z.infer<typeof CredentialLabel>;
+
+export const SnmpFacts = z.strictObject({
+  credential: CredentialLabel.nullable(),
+  version: SnmpVersion.nullable(),
+  vendor_key: z.string().nullable(),
+  vendor: z.string().nullable(),
+  kind: z.string().nullable(),
+  model: z.string().nullable(),
+  os: z.string().nullable(),
+  os_version: z.string().nullable(),
+  serial: z.string().nullable(),
+  sys_name: z.string().nullable(),
+  sys_descr: z.string().nullable(),
+  sys_object_id: z.string().nullable(),
+  sys_location: z.string().nullable(),
+  sys_services: z.number().int().nullable().optional()
+    .describe('sysServices bits (2 layer 2, 4 layer 3, 64 applications), when the agent has it (absent in older results)'),
+  engine_id: z.string().nullable(),
+  note: z.string().nullable().describe('Why identification stopped short (an agent that answered the engine probe only, a read error)'),
+});
+export type SnmpFacts = z.infer<typeof SnmpFacts>;
+
+export const ScanHost = z.strictObject({
+  ip: z.string(),
+  alive_by: z.array(z.enum(LIVENESS_SOURCES)).describe('The liveness sources that found it'),
+  rtt_ms: z.number().nullable(),
+  mac: z.string().nullable(),
+  mac_vendor: z.string().nullable(),
+  hostname: z.string().nullable(),
+  open_ports: z.array(z.number().int()),
+  snmp: SnmpFacts.nullable(),
+  device_id: z.string().nullable().describe('The device this address belongs to'),
+});
+export type ScanHost = z.infer<typeof ScanHost>;
 
 export const DEVICE_KINDS = ['router', 'switch', 'firewall', 'access_point', 'server', 'host', 'unknown'] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
-export interface ScanDevice {
-  id: string;
-  name: string;
-  kind: DeviceKind;
-  addresses: string[];
-  macs: string[];
-  vendor_key: string | null;
-  vendor: string | null;
-  model: string | null;
-  serial: string | null;
-  sys_name: string | null;
-  engine_id: string | null;
-  chassis_id: string | null;
-  /** scan: it answered in the subnet; neighbour: only another device's LLDP/CDP table names it. */
-  seen: 'scan' | 'neighbour';
-  /** What merged its addresses into one device. */
-  merged_by: string[];
-}
+export const ScanDevice = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(DEVICE_KINDS),
+  addresses: z.array(z.string()),
+  macs: z.array(z.string()),
+  vendor_key: z.string().nullable(),
+  vendor: z.string().nullable(),
+  model: z.string().nullable(),
+  serial: z.string().nullable(),
+  sys_name: z.string().nullable(),
+  engine_id: z.string().nullable(),
+  chassis_id: z.string().nullable(),
+  seen: z.enum(['scan', 'neighbour'])
+    .describe('scan: it answered in the subnet; neighbour: only another device\'s LLDP/CDP table names it'),
+  merged_by: z.array(z.string()).describe('What merged its addresses into one device'),
+});
+export type ScanDevice = z.infer<typeof ScanDevice>;
 
-export interface ScanLink {
-  from: string;
-  to: string;
-  from_port: string | null;
-  to_port: string | null;
-  source: 'lldp' | 'cdp' | 'fdb';
-}
+export const ScanLink = z.strictObject({
+  from: z.string(),
+  to: z.string(),
+  from_port: z.string().nullable(),
+  to_port: z.string().nullable(),
+  source: z.enum(['lldp', 'cdp', 'fdb']),
+});
+export type ScanLink = z.infer<typeof ScanLink>;
 
-/** A route read from a layer-3 device's table: offered for import (POST /api/v1sion/routes), never stored by the scan. */
-export interface ScanRoute {
-  device_id: string;
-  /** The address the table was read from. */
-  agent: string;
-  table: string;
-  destination: string;
-  next_hop: string | null;
-  interface: string | null;
-  metric: number | null;
-  protocol: string | null;
-}
+export const ScanRoute = z.strictObject({
+  device_id: z.string(),
+  agent: z.string().describe('The address the table was read from'),
+  table: z.string(),
+  destination: z.string(),
+  next_hop: z.string().nullable(),
+  interface: z.string().nullable(),
+  metric: z.number().nullable(),
+  protocol: z.string().nullable(),
+}).describe('A route read from a layer-3 device\'s table: offered for import (POST /api/v1sion/routes), never stored by the scan');
+export type ScanRoute = z.infer<typeof ScanRoute>;
 
-export interface ScanCounts { addresses: number; live: number; snmp: number; devices: number; links: number }
+export const ScanCounts = z.strictObject({
+  addresses: z.number().int(), live: z.number().int(), snmp: z.number().int(), devices: z.number().int(), links: z.number().int(),
+});
+export type ScanCounts = z.infer<typeof ScanCounts>;
 
-export interface ScanResult {
-  job_id: string;
-  subnet: string;
-  state: 'running' | 'completed' | 'failed' | 'cancelled';
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  counts: ScanCounts;
-  hosts: ScanHost[];
-  devices: ScanDevice[];
-  links: ScanLink[];
-  /** Routes of layer-3 devices offered for import (absent in results kept by builds before routes). */
-  routes?: ScanRoute[];
-  warnings: string[];
-}
+export const SCAN_STATES = ['running', 'completed', 'failed', 'cancelled'] as const;
+
+export const ScanResult = z.strictObject({
+  job_id: z.string(),
+  subnet: z.string(),
+  state: z.enum(SCAN_STATES),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  counts: ScanCounts,
+  hosts: z.array(ScanHost).describe('One per live address, in address order'),
+  devices: z.array(ScanDevice),
+  links: z.array(ScanLink),
+  routes: z.array(ScanRoute).optional()
+    .describe('Routes of layer-3 devices offered for import (absent in results kept by builds before routes)'),
+  warnings: z.array(z.string()),
+});
+export type ScanResult = z.infer<typeof ScanResult>;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { actorOf, reply, route } from '../../../core/http/registry.js';
 import { listOf, paging } from '../../../core/http/schemas.js';
 import { CredentialFields } from './request.js';
+import { ScanCounts, ScanResult } from './result.js';
 import type { ScanService } from './service.js';
 
 const JobParams = z.object({ job_id: z.uuid() });
@@ -20,9 +21,9 @@ const ListQuery = z.object({
   ...paging(100, 20),
   subnet: z.string().max(64).optional().describe('Only scans of this network (CIDR; compared in canonical form)'),
 }).strict();
-const Counts = z.object({ addresses: z.number(), live: z.number(), snmp: z.number(), devices: z.number(), links: z.number() }).partial();
 const KeptScanSchema = z.object({
-  job_id: z.string(), subnet: z.string(), state: z.string(), started_at: z.string(), finished_at: z.string().nullable(), counts: Counts,
+  job_id: z.string(), subnet: z.string(), state: z.string(), started_at: z.string(), finished_at: z.string().nullable(),
+  counts: ScanCounts.partial(),
 });
 const LocalSubnets = z.object({
   items: z.array(z.object({
@@ -68,9 +69,9 @@ export function scanRoutes(svc: ScanService) {
     route({
       method: 'GET', path: '/api/v1sion/scan/:job_id/result', scope: 'v1sion:read',
       summary: 'Final scan result',
-      description: '{job_id, subnet, state, started_at, finished_at, duration_ms, counts, hosts, devices, links, warnings}. ' +
+      description: 'Hosts, devices, links, routes offered for import and warnings (the response schema). ' +
         '409 while the scan runs; the newest results are kept across restarts, older ones answer 404.',
-      params: JobParams,
+      params: JobParams, response: ScanResult,
       handler: (ctx) => svc.result(ctx.params.job_id),
     }),
     route({

@@ -9,11 +9,12 @@ import { HttpError, invalid, notFound, tooMany } from '../../../core/errors.js';
 import { openSse, streamJob } from '../../../core/http/sse.js';
 import { formatCidr, parseCidr } from '../../../core/ip.js';
 import type { DiscoveryCredentials } from '../credentials/service.js';
-import { errorText, runPipeline, ScanState, type ScanPlan } from './pipeline.js';
+import { errorText, runPipeline } from './pipeline.js';
 import { checkSubnet, linksIn, localLinks, sweepAddresses } from './ranges.js';
 import { resolveCredentials, type CredentialFieldValues } from './request.js';
 import type { ScanResult } from './result.js';
 import { ScanResults } from './results.js';
+import { ScanState, type ScanPlan } from './state.js';
 
 export const SCAN_JOB = 'v1sion.scan';
 const ACTIVE = new Set(['queued', 'running']);
@@ -59,8 +60,11 @@ export class ScanService {
       let failure: unknown;
       try {
         await runPipeline({
-          app: this.app, tcpPorts: settings.tcp_ports, reverseDns: settings.reverse_dns, dnsServers: settings.dns_servers,
-          snmpTiming: { timeout_ms: settings.snmp_timeout_ms, retries: settings.snmp_retries },
+          app: this.app,
+          settings: {
+            tcpPorts: settings.tcp_ports, reverseDns: settings.reverse_dns, dnsServers: settings.dns_servers,
+            snmpTiming: { timeout_ms: settings.snmp_timeout_ms, retries: settings.snmp_retries },
+          },
         }, state, ctl);
       } catch (e) {
         failure = e;

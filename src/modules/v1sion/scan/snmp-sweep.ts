@@ -6,6 +6,7 @@
 // subnet (which costs the probe no neighbour entry), 1,024 addresses in flight.
 import { sweepSnmp, type SweepAnswer } from '../../snmp/index.js';
 import type { ScanCredential } from './request.js';
+import type { StageContext } from './stages/types.js';
 
 export type { SweepAnswer };
 
@@ -22,4 +23,15 @@ export function snmpSweep(addresses: readonly string[], credentials: readonly Sc
     communities, port, timeoutMs: timing.timeout_ms, retries: timing.retries, engineProbe: true, signal, concurrency: IN_FLIGHT,
     onAnswer: (a: SweepAnswer) => onAnswer(a.host, a),
   });
+}
+
+/** Sweeps these addresses with the scan's credentials: each agent that answers is alive by SNMP and its answer kept for identification. */
+export async function sweepInto(ctx: StageContext, addresses: readonly string[], timing = ctx.settings.snmpTiming): Promise<void> {
+  if (!addresses.length) return;
+  try {
+    const got = await snmpSweep(addresses, ctx.plan.credentials, timing, ctx.signal, (ip) => { ctx.state.alive(ip, 'snmp'); });
+    for (const [ip, a] of got) ctx.state.work.answers.set(ip, a);
+  } catch (e) {
+    ctx.fail('SNMP sweep', e);
+  }
 }

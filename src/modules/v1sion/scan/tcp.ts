@@ -4,6 +4,9 @@
 import { connect } from 'node:net';
 import { pool } from './pool.js';
 
+/** How long a connect may take: a LAN host answers in milliseconds, a routed one well within a second. */
+export const TCP_TIMEOUT_MS = 1000;
+
 export type TcpOutcome = 'open' | 'closed' | 'silent';
 
 /** One connect attempt; never rejects. */
