@@ -19,9 +19,9 @@ export interface CrudResource {
   path: string;
   /** A valid create body; each call must give a new one (names are often unique). Called only inside tests. */
   create: (n: number) => Body;
-  /** A PUT body; each of its fields comes back as sent. */
-  update: Body;
-  /** A PATCH body, for a resource that has PATCH: its fields change and the others stay. */
+  /** A PUT body, for a resource that has PUT: each of its fields comes back as sent. */
+  update?: Body;
+  /** A PATCH body, for a resource that has PATCH: its fields change and the others stay. At least one of the two. */
   patch?: Body;
   /** Fields that make a create body a 400 naming the field: [fields, field]; a function when a value exists only later. */
   invalid: [Body | (() => Body), string][];
@@ -48,6 +48,9 @@ export interface CrudResource {
 export function crudSuite(app: () => TestApp, r: CrudResource): void {
   const idField = r.idField ?? 'id';
   const hasGet = r.get !== false;
+  // The change the history, 404 and access tests make: PUT where the resource has it, else PATCH.
+  const [changeMethod, change] = r.update ? ['PUT', r.update] : ['PATCH', r.patch];
+  if (!change) throw new Error(`${r.name}: give update (PUT) or patch (PATCH)`);
   let n = 0;
   let t: TestApp;
   let admin: string;
@@ -122,13 +125,16 @@ export function crudSuite(app: () => TestApp, r: CrudResource): void {
       });
     }
 
-    test(`${r.name}: PUT changes the fields given`, async () => {
-      const id = idOf(await created());
-      const res = await api('PUT', `${r.path}/${id}`, r.update);
-      assert.equal(res.status, 200, res.text);
-      assertEcho(r.update, res.body);
-      if (hasGet) assertEcho(r.update, (await api('GET', `${r.path}/${id}`)).body);
-    });
+    if (r.update) {
+      const update = r.update;
+      test(`${r.name}: PUT changes the fields given`, async () => {
+        const id = idOf(await created());
+        const res = await api('PUT', `${r.path}/${id}`, update);
+        assert.equal(res.status, 200, res.text);
+        assertEcho(update, res.body);
+        if (hasGet) assertEcho(update, (await api('GET', `${r.path}/${id}`)).body);
+      });
+    }
 
     if (r.patch) {
       const patch = r.patch;
@@ -145,7 +151,7 @@ export function crudSuite(app: () => TestApp, r: CrudResource): void {
       const history = r.history;
       test(`${r.name}: history records create, update and delete, and outlives the record`, async () => {
         const id = idOf(await created());
-        assert.equal((await api('PUT', `${r.path}/${id}`, r.update)).status, 200);
+        assert.equal((await api(changeMethod, `${r.path}/${id}`, change)).status, 200);
         const h = await api('GET', history(id));
         assert.equal(h.status, 200, h.text);
         assert.deepEqual(h.body.items.map((e: Body) => e.action), ['update', 'create'], 'newest first');
@@ -169,7 +175,7 @@ export function crudSuite(app: () => TestApp, r: CrudResource): void {
     test(`${r.name}: an unknown id is a 404`, async () => {
       const id = randomUUID();
       if (hasGet) assertProblem(await api('GET', `${r.path}/${id}`), 404);
-      assertProblem(await api('PUT', `${r.path}/${id}`, r.update), 404);
+      assertProblem(await api(changeMethod, `${r.path}/${id}`, change), 404);
       assertProblem(await api('DELETE', `${r.path}/${id}`), 404);
     });
 
@@ -186,7 +192,7 @@ export function crudSuite(app: () => TestApp, r: CrudResource): void {
       if (hasGet) assert.equal((await api('GET', `${r.path}/${id}`, undefined, viewer.key)).status, 200);
       for (const opts of [{ key: viewer.key }, { cookie: viewer.cookie }]) {
         assertProblem(await t.request('POST', r.path, { ...opts, body: r.create(++n) }), 403);
-        assertProblem(await t.request('PUT', `${r.path}/${id}`, { ...opts, body: r.update }), 403);
+        assertProblem(await t.request(changeMethod, `${r.path}/${id}`, { ...opts, body: change }), 403);
         assertProblem(await t.request('DELETE', `${r.path}/${id}`, opts), 403);
       }
     });
@@ -209,7 +215,7 @@ export function crudSuite(app: () => TestApp, r: CrudResource): void {
         assert.equal((await api('GET', r.path, undefined, op.key)).status, 200);
         for (const opts of [{ key: op.key }, { cookie: op.cookie }]) {
           assertProblem(await t.request('POST', r.path, { ...opts, body: r.create(++n) }), 403);
-          assertProblem(await t.request('PUT', `${r.path}/${id}`, { ...opts, body: r.update }), 403);
+          assertProblem(await t.request(changeMethod, `${r.path}/${id}`, { ...opts, body: change }), 403);
           assertProblem(await t.request('DELETE', `${r.path}/${id}`, opts), 403);
         }
       });

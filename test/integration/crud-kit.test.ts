@@ -92,3 +92,11 @@ crudSuite(app, {
   update: { name: 'kit hook renamed', cooldown: 600, enabled: false },
   invalid: [[{ url: 'not a url' }, 'url'], [{ cooldown: -1 }, 'cooldown'], [{ alert_types: ['no_such_alert'] }, 'alert_types.0']],
 });
+
+crudSuite(app, {
+  name: 'discovery sessions', path: '/api/v1sion/sessions', scopes: { read: 'v1sion:read', write: 'v1sion:write' },
+  create: (n) => ({ name: `kit session ${n}`, subnets: ['10.77.0.0/24'], notes: 'first floor' }),
+  patch: { name: 'kit session renamed' },
+  invalid: [[{ name: '' }, 'name'], [{ nodes: 'all of them' }, 'nodes'], [{ colour: 'red' }, 'colour']],
+  listFilters: { q: { query: { q: 'needle' }, body: { name: 'kit session needle' } } },
+});
