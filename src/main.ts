@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createAudit } from './core/audit/index.js';
 import { createAuth } from './core/auth/index.js';
 import { systemClock, type Clock } from './core/clock.js';
-import { ConfigService, type ConfigSections } from './core/config.js';
+import { ConfigService, type ConfigSections } from './core/config/index.js';
 import type { AppContext, Module } from './core/context.js';
 import { EventBus } from './core/events.js';
 import { createHttpApp, type HttpApp } from './core/http/app.js';

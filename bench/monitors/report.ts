@@ -45,7 +45,7 @@ export interface Figures {
   retention: ReturnType<typeof retentionIn>;
 }
 
-/** The store's defaults (src/core/config.ts: store.checkpoint_mb, checkpoint_age_minutes, snapshot_kib_per_minute). */
+/** The store's defaults (src/core/config/schema.ts: store.checkpoint_mb, checkpoint_age_minutes, snapshot_kib_per_minute). */
 const CHECKPOINT_BYTES = 8 * 1024 * 1024;
 const CHECKPOINT_AGE_MIN = 10;
 const SNAPSHOT_BYTES_PER_MIN = 32 * 1024;

@@ -7,7 +7,7 @@ import type { AuditEntryInput } from './audit/types.js';
 import type { AuthServices } from './auth/index.js';
 import type { AccessRule, Principal } from './auth/scopes.js';
 import type { Clock } from './clock.js';
-import type { ConfigSections, ConfigService } from './config.js';
+import type { ConfigSections, ConfigService } from './config/index.js';
 import type { EventBus } from './events.js';
 import type { JobManager } from './jobs.js';
 import type { Logger } from './log.js';

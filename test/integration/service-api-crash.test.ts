@@ -23,7 +23,7 @@ const TERM_ROUNDS = new Set([9, 17, 25]);
 /** Rounds whose SIGKILL is timed to land in start-up (module loading, snapshot load, replay, migrations). */
 const isStartupRound = (round: number) => round % 4 === 3;
 const KEY_CLIENTS = 4;
-/** store.checkpoint_mb: 1 is the smallest value src/core/config.ts accepts. */
+/** store.checkpoint_mb: 1 is the smallest value src/core/config/schema.ts accepts. */
 const CHECKPOINT_BYTES = 1024 * 1024;
 const ADMIN = { username: 'root-admin', password: 'correct horse battery staple' };
 const CONFIG_YAML = `server:

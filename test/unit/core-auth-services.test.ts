@@ -12,7 +12,7 @@ import { roleScopes, type Scope } from '../../src/core/auth/scopes.js';
 import { needsRehash, verifyPassword } from '../../src/core/auth/passwords.js';
 import { hashToken } from '../../src/core/auth/sessions.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { ConfigService } from '../../src/core/config.js';
+import { ConfigService } from '../../src/core/config/index.js';
 import { HttpError } from '../../src/core/errors.js';
 import { Logger } from '../../src/core/log.js';
 import { coreMigrations } from '../../src/core/schema.js';

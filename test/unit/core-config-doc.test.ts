@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { configSchema } from '../../src/core/config.js';
-import { renderConfigDoc } from '../../src/core/config-doc.js';
+import { configSchema } from '../../src/core/config/index.js';
+import { renderConfigDoc } from '../../src/core/config/docs.js';
 import { configSections } from '../../src/main.js';
 
 test('docs/configuration.md is what the schemas say', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigService, ConfigSchema } from '../../src/core/config.js';
+import { ConfigService, ConfigSchema } from '../../src/core/config/index.js';
 import { HttpError } from '../../src/core/errors.js';
 import { Logger } from '../../src/core/log.js';
 

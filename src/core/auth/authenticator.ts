@@ -2,7 +2,7 @@
 // also holds a session; the explicit credential is the one it meant). No credentials -> null; bad ones
 // -> 401, never a silent fallback to anonymous.
 import type { IncomingMessage } from 'node:http';
-import type { ConfigService } from '../config.js';
+import type { ConfigService } from '../config/index.js';
 
 import { clientIp } from '../net.js';
 import { HttpError } from '../errors.js';

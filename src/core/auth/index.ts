@@ -1,7 +1,7 @@
 // The authentication services, built once by main.ts and carried on AppContext.auth: users, sessions,
 // API keys, the rate limiter, first-run bootstrap and the Authenticator the HTTP core calls.
 import type { Clock } from '../clock.js';
-import type { ConfigService } from '../config.js';
+import type { ConfigService } from '../config/index.js';
 import type { Logger } from '../log.js';
 import type { Store } from '../store/types.js';
 import { ApiKeyService } from './apikeys.js';

@@ -1,6 +1,6 @@
 // The `monitors` section of the configuration: how long history is kept and how many checks run at once.
 import { z } from 'zod';
-import { section } from '../../core/config.js';
+import { section } from '../../core/config/schema.js';
 import type { AppContext } from '../../core/context.js';
 
 export const monitorsConfig = section({
@@ -21,7 +21,7 @@ export const monitorsConfig = section({
 
 export type MonitorConfig = z.infer<typeof monitorsConfig>;
 
-declare module '../../core/config.js' {
+declare module '../../core/config/schema.js' {
   interface ModuleConfig { monitors: MonitorConfig }
 }
 

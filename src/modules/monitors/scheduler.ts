@@ -225,16 +225,12 @@ export class Scheduler {
    * interval change moves the next slot to last check + new interval (at once if that has passed).
    */
   update(s: ScheduleSpec, recheck: boolean): void {
-    const e = this.entries.get(s.pk);
-    if (!e) { this.add(s); return; }
-    const intervalChanged = e.intervalMs !== s.intervalMs;
-    e.intervalMs = s.intervalMs;
-    e.alignMs = s.alignMs ?? 0;
-    e.batched = s.batched ?? false;
-    e.id = s.id;
+    const old = this.entries.get(s.pk);
+    if (!old) { this.add(s); return; }
+    const intervalChanged = old.intervalMs !== s.intervalMs;
+    const wasPaused = old.paused;
+    const e = this.entryFor(s);
     if (s.paused) { this.pause(s.pk); return; }
-    const wasPaused = e.paused;
-    e.paused = false;
     const now = this.clock.now();
     if (recheck || wasPaused) {
       if (e.running && e.controller) {
@@ -357,6 +353,7 @@ export class Scheduler {
 
   // ---- internals -------------------------------------------------------------------------------
 
+  /** The monitor's entry, made or brought up to date with the spec (interval, grid, batching, paused). */
   private entryFor(s: ScheduleSpec): Entry {
     let e = this.entries.get(s.pk);
     if (!e) {

@@ -1,6 +1,6 @@
 // The `snmp` section of the configuration: how walks and reads behave unless a request says otherwise.
 import { z } from 'zod';
-import { section } from '../../core/config.js';
+import { section } from '../../core/config/schema.js';
 
 export const snmpConfig = section({
   timeout_ms: z.number().int().min(100).max(60_000).default(2000).describe('How long to wait for each answer of an agent, in ms'),
@@ -9,6 +9,6 @@ export const snmpConfig = section({
   max_concurrent_walks: z.number().int().min(1).max(64).default(4).describe('Walks run at once; more wait in a queue (then 429)'),
 });
 
-declare module '../../core/config.js' {
+declare module '../../core/config/schema.js' {
   interface ModuleConfig { snmp: z.infer<typeof snmpConfig> }
 }

@@ -4,7 +4,7 @@
 // as {set: true|false}, keeps it when a save leaves it out, and the file holds it sealed; a key that takes
 // effect only at the next start carries `.meta({ restart: true })` (docs/development.md, "Configuration keys").
 import { z } from 'zod';
-import { section } from '../../core/config.js';
+import { section } from '../../core/config/schema.js';
 import { sslConfig } from './ssl/config.js';
 import { updateConfig } from './update/config.js';
 import { oobConfig } from './oob/config.js';
@@ -60,6 +60,6 @@ export const systemConfig = { system, two_factor, smtp, ...sslConfig, ...updateC
 
 export type SystemConfig = z.infer<typeof system>;
 
-declare module '../../core/config.js' {
+declare module '../../core/config/schema.js' {
   interface ModuleConfig { system: SystemConfig; two_factor: z.infer<typeof two_factor>; smtp: z.infer<typeof smtp> }
 }

@@ -2,7 +2,7 @@
 // large, how hard it tries, how many results are kept, and who may read the topology's status badges.
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { section } from '../../core/config.js';
+import { section } from '../../core/config/schema.js';
 import { parseCidr } from '../../core/ip.js';
 
 const Cidr = z.string().refine((s) => parseCidr(s, { loose: true }).ok, 'a network in CIDR notation, e.g. 203.0.113.0/24');
@@ -47,6 +47,6 @@ export const discoveryConfig = section({
     'SSH: all output read from one device; one command gets at most a quarter of it'),
 });
 
-declare module '../../core/config.js' {
+declare module '../../core/config/schema.js' {
   interface ModuleConfig { discovery: z.infer<typeof discoveryConfig> }
 }

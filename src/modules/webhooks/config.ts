@@ -1,6 +1,6 @@
 // The `webhooks` section of the configuration: delivery timeouts, retries and how much history is kept.
 import { z } from 'zod';
-import { section } from '../../core/config.js';
+import { section } from '../../core/config/schema.js';
 
 export const webhooksConfig = section({
   timeout_seconds: z.number().int().min(1).max(60).default(10).describe('How long one delivery attempt may take'),
@@ -14,6 +14,6 @@ export const webhooksConfig = section({
 
 export type WebhookConfig = z.infer<typeof webhooksConfig>;
 
-declare module '../../core/config.js' {
+declare module '../../core/config/schema.js' {
   interface ModuleConfig { webhooks: WebhookConfig }
 }

@@ -15,7 +15,7 @@ let nodemailerModule: Promise<(typeof import('nodemailer'))['default']> | undefi
 const nodemailer = () => (nodemailerModule ??= import('nodemailer').then((m) => m.default));
 import type { Clock } from '../../../core/clock.js';
 import type { Logger } from '../../../core/log.js';
-import type { Config } from '../../../core/config.js';
+import type { Config } from '../../../core/config/index.js';
 
 export type SmtpSettings = Config['smtp'];
 export const MAIL_KINDS = ['password_reset', 'test', 'email_changed'] as const;

@@ -1,11 +1,11 @@
 // The configuration through the API: the YAML file and its JSON form with secrets masked, strict saves
-// (core/config.ts apply(): validate everything, then one atomic write), the CSV export and the import
+// (core/config/service.ts apply(): validate everything, then one atomic write), the CSV export and the import
 // of CSV, YAML or JSON with a dry run. Which keys are secret and which need a restart is declared on the
 // schema (.meta({ secret: true }), .meta({ restart: true })) and read through config.keys().
 import YAML from 'yaml';
 import type { AppContext } from '../../../core/context.js';
 import { badRequest, HttpError, type FieldError } from '../../../core/errors.js';
-import { secretIsSet, type ConfigKeyInfo, type ConfigService } from '../../../core/config.js';
+import { secretIsSet, type ConfigKeyInfo, type ConfigService } from '../../../core/config/index.js';
 import { isSecretMarker, secretShown } from '../../../core/secret-marker.js';
 
 export interface SaveResult {

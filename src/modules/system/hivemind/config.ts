@@ -2,7 +2,7 @@
 // module's sections (../config.ts). The pairing itself (broker, id, secret, CA) is not configuration: it
 // comes from a pairing code and lives in the hivemind_pairing table, its secret sealed.
 import { z } from 'zod';
-import { section } from '../../../core/config.js';
+import { section } from '../../../core/config/schema.js';
 import { parseCidr } from '../../../core/ip.js';
 
 const Cidr = z.string().max(64).refine((s) => parseCidr(s, { loose: true }).ok, 'a network in CIDR notation, e.g. 192.168.1.0/24');
@@ -29,6 +29,6 @@ export type HivemindConfig = z.infer<typeof hivemind>;
 
 export const hivemindConfig = { hivemind };
 
-declare module '../../../core/config.js' {
+declare module '../../../core/config/schema.js' {
   interface ModuleConfig { hivemind: HivemindConfig }
 }

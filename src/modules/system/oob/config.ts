@@ -2,7 +2,7 @@
 // programs are, and how long each call to them may take. Spread into the system module's sections
 // (../config.ts); docs/oob.md explains each.
 import { z } from 'zod';
-import { section } from '../../../core/config.js';
+import { section } from '../../../core/config/schema.js';
 
 // A program name found on PATH, or an absolute path: never options or shell syntax (it is argv[0]).
 const Program = z.string().min(1).max(255)
@@ -31,6 +31,6 @@ export type OobConfig = z.infer<typeof oob>;
 
 export const oobConfig = { oob };
 
-declare module '../../../core/config.js' {
+declare module '../../../core/config/schema.js' {
   interface ModuleConfig { oob: OobConfig }
 }

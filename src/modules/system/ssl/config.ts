@@ -3,7 +3,7 @@
 // sections (../config.ts); docs/ssl.md explains each.
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { section } from '../../../core/config.js';
+import { section } from '../../../core/config/schema.js';
 
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 const ZONE = /^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?$/;
@@ -46,6 +46,6 @@ export type TlsConfig = z.infer<typeof tls>;
 
 export const sslConfig = { tls };
 
-declare module '../../../core/config.js' {
+declare module '../../../core/config/schema.js' {
   interface ModuleConfig { tls: TlsConfig }
 }

@@ -2,7 +2,7 @@
 // (../config.ts). The read-only token of a private source is not configuration: POST /api/update/credentials
 // keeps it in <data dir>/update-credentials.json (0600), where the root helper reads it too.
 import { z } from 'zod';
-import { section } from '../../../core/config.js';
+import { section } from '../../../core/config/schema.js';
 import { SOURCE_URL_HINT, sourceUrlProblem } from './source.js';
 
 const SourceUrl = z.string().max(2048).refine((v) => v === '' || sourceUrlProblem(v) === null, SOURCE_URL_HINT);
@@ -32,6 +32,6 @@ export type UpdateConfig = z.infer<typeof update>;
 
 export const updateConfig = { update };
 
-declare module '../../../core/config.js' {
+declare module '../../../core/config/schema.js' {
   interface ModuleConfig { update: UpdateConfig }
 }
