@@ -249,207 +249,279 @@ function validate(hosts: string[], opts: SweepOptions): void {
   }
 }
 
-/**
- * Sweeps `hosts` (IPv4 and IPv6 addresses, no names) for SNMP agents: a GET of the system group with
- * every community and, unless `engineProbe` is false, an SNMPv3 engine-discovery probe, each round
- * resent up to `retries` times to hosts that have not answered. Resolves with an answer per host that
- * answered anything, keyed by the host as given; on abort, with the answers so far. Rejects only for
- * invalid arguments (a TypeError naming the field, never a community) or an exception from onAnswer.
- */
-export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Map<string, SweepAnswer>> {
-  validate(hosts, opts);
-  const port = opts.port ?? SWEEP_DEFAULTS.port;
-  const timeoutMs = opts.timeoutMs ?? SWEEP_DEFAULTS.timeoutMs;
-  const retries = opts.retries ?? SWEEP_DEFAULTS.retries;
-  const rate = opts.rate ?? SWEEP_DEFAULTS.rate;
-  const concurrency = opts.concurrency ?? SWEEP_DEFAULTS.concurrency;
-  const engineProbe = opts.engineProbe ?? true;
-  const communities = opts.communities;
-  const signal = opts.signal;
-  const started = performance.now();
-  const stats: SweepStats = opts.stats ?? ({} as SweepStats);
-  Object.assign(stats, { hosts: 0, sent: 0, send_errors: 0, received: 0, ignored: 0, answered: 0, elapsed_ms: 0 });
-  const results = new Map<string, SweepAnswer>();
+/** One request waiting in the outbox for its turn under the rate limit. */
+interface Outgoing { h: HostState; kind: Kind; cred: number; oids: readonly string[] }
 
-  const byKey = new Map<string, HostState>();
-  const states: HostState[] = [];
-  for (const host of hosts) {
-    const key = hostKey(host);
-    if (byKey.has(key)) continue;
-    const h: HostState = {
-      host, key, family: isIP(host) as 4 | 6, round: 0, answer: null, cred: null, refetch: null, engine: false,
-      creds: communities.flatMap((c, i) => (!c.allows || c.allows(host) ? [i] : [])), ids: [], timer: null, done: false,
-    };
-    byKey.set(key, h);
-    states.push(h);
-  }
-  stats.hosts = states.length;
-  if (states.length === 0 || signal?.aborted || (communities.length === 0 && !engineProbe)) return results;
+/** One sweep: its shared state as fields, its steps as methods. sweepSnmp() runs one per call. */
+class Sweep {
+  private readonly port: number;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly rate: number;
+  private readonly concurrency: number;
+  private readonly engineProbe: boolean;
+  private readonly communities: SweepCommunity[];
+  private readonly signal: AbortSignal | undefined;
+  private readonly started: number;
+  private readonly stats: SweepStats;
+  private readonly results = new Map<string, SweepAnswer>();
 
-  const templates = communities.map((c) => template(c, ALL_OIDS));
-  const communityBytes = communities.map((c) => Buffer.from(c.community));
-  const pending = new Map<number, Request>();
-  const outbox = new Fifo<{ h: HostState; kind: Kind; cred: number; oids: readonly string[] }>();
-  const sockets = new Map<4 | 6, dgram.Socket>();
-  let next = 0;
-  let inFlight = 0;
-  let finished = 0;
-  let stopped = false;
-  let tokens = Math.max(1, Math.ceil(rate * 4));
-  const burst = tokens;
-  let refilled = performance.now();
-  let drainTimer: NodeJS.Timeout | null = null;
-  let settle!: (e?: unknown) => void;
-  const done = new Promise<Map<string, SweepAnswer>>((resolve, reject) => {
-    settle = (e?: unknown) => (e === undefined ? resolve(results) : reject(e));
+  private readonly byKey = new Map<string, HostState>();
+  private readonly states: HostState[] = [];
+  /** Built by run(), and only when there is something to send. */
+  private templates: Template[] = [];
+  private communityBytes: Buffer[] = [];
+  private readonly pending = new Map<number, Request>();
+  private readonly outbox = new Fifo<Outgoing>();
+  private readonly sockets = new Map<4 | 6, dgram.Socket>();
+  private next = 0;
+  private inFlight = 0;
+  private finished = 0;
+  private stopped = false;
+  private tokens: number;
+  private readonly burst: number;
+  private refilled = 0;
+  private drainTimer: NodeJS.Timeout | null = null;
+  private settle!: (e?: unknown) => void;
+  private readonly done = new Promise<Map<string, SweepAnswer>>((resolve, reject) => {
+    this.settle = (e?: unknown) => (e === undefined ? resolve(this.results) : reject(e));
   });
 
-  const stop = (e?: unknown) => {
-    if (stopped) return;
-    stopped = true;
-    if (drainTimer) clearTimeout(drainTimer);
-    for (const h of states) if (h.timer) clearTimeout(h.timer);
-    outbox.clear();
-    pending.clear();
-    for (const s of sockets.values()) {
+  constructor(hosts: string[], private readonly opts: SweepOptions) {
+    validate(hosts, opts);
+    this.port = opts.port ?? SWEEP_DEFAULTS.port;
+    this.timeoutMs = opts.timeoutMs ?? SWEEP_DEFAULTS.timeoutMs;
+    this.retries = opts.retries ?? SWEEP_DEFAULTS.retries;
+    this.rate = opts.rate ?? SWEEP_DEFAULTS.rate;
+    this.concurrency = opts.concurrency ?? SWEEP_DEFAULTS.concurrency;
+    this.engineProbe = opts.engineProbe ?? true;
+    this.communities = opts.communities;
+    this.signal = opts.signal;
+    this.started = performance.now();
+    this.stats = opts.stats ?? ({} as SweepStats);
+    Object.assign(this.stats, { hosts: 0, sent: 0, send_errors: 0, received: 0, ignored: 0, answered: 0, elapsed_ms: 0 });
+    this.tokens = Math.max(1, Math.ceil(this.rate * 4));
+    this.burst = this.tokens;
+
+    const communities = this.communities;
+    for (const host of hosts) {
+      const key = hostKey(host);
+      if (this.byKey.has(key)) continue;
+      const h: HostState = {
+        host, key, family: isIP(host) as 4 | 6, round: 0, answer: null, cred: null, refetch: null, engine: false,
+        creds: communities.flatMap((c, i) => (!c.allows || c.allows(host) ? [i] : [])), ids: [], timer: null, done: false,
+      };
+      this.byKey.set(key, h);
+      this.states.push(h);
+    }
+    this.stats.hosts = this.states.length;
+  }
+
+  async run(): Promise<Map<string, SweepAnswer>> {
+    const { states, communities, signal } = this;
+    if (states.length === 0 || signal?.aborted || (communities.length === 0 && !this.engineProbe)) return this.results;
+    this.templates = communities.map((c) => template(c, ALL_OIDS));
+    this.communityBytes = communities.map((c) => Buffer.from(c.community));
+    this.refilled = performance.now();
+
+    // One socket per family in use. A family that cannot bind (IPv6 disabled) leaves its hosts unanswered.
+    const families = [...new Set(states.map((h) => h.family))];
+    await Promise.all(families.map((family) => this.bind(family)));
+    if (signal?.aborted) {
+      this.stop();
+      return this.done;
+    }
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.admit();
+    return this.done;
+  }
+
+  private bind(family: 4 | 6): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const s = dgram.createSocket(family === 4 ? 'udp4' : 'udp6');
+      const onBindError = () => { s.close(); resolve(); };
+      s.once('error', onBindError);
+      s.on('message', (msg, rinfo) => {
+        try {
+          this.onMessage(family, msg, rinfo);
+        } catch {
+          this.stats.ignored++; // a datagram must never throw out of the socket handler
+        }
+      });
+      s.bind(0, () => {
+        s.off('error', onBindError);
+        s.on('error', () => { this.stats.send_errors++; });
+        try {
+          // Room for a burst of answers; the kernel caps it at net.core.rmem_max.
+          s.setRecvBufferSize(1 << 20);
+        } catch {
+          // keep the default
+        }
+        this.sockets.set(family, s);
+        resolve();
+      });
+    });
+  }
+
+  private stop(e?: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    for (const h of this.states) if (h.timer) clearTimeout(h.timer);
+    this.outbox.clear();
+    this.pending.clear();
+    for (const s of this.sockets.values()) {
       try {
         s.close();
       } catch {
         // already closed
       }
     }
-    signal?.removeEventListener('abort', onAbort);
-    stats.elapsed_ms = Math.round(performance.now() - started);
-    settle(e);
-  };
-  const onAbort = () => stop();
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.stats.elapsed_ms = Math.round(performance.now() - this.started);
+    this.settle(e);
+  }
 
-  const newId = (): number => {
+  /** A field, not a method: addEventListener and removeEventListener need the same function. */
+  private readonly onAbort = () => this.stop();
+
+  private newId(): number {
     for (;;) {
       const id = ID_MIN + Math.floor(Math.random() * ID_SPAN);
-      if (!pending.has(id)) return id;
+      if (!this.pending.has(id)) return id;
     }
-  };
+  }
 
-  const finish = (h: HostState, readmit = true) => {
+  private finish(h: HostState, readmit = true): void {
     if (h.done) return;
     h.done = true;
     if (h.timer) clearTimeout(h.timer);
-    for (const id of h.ids) pending.delete(id);
+    for (const id of h.ids) this.pending.delete(id);
     h.ids = [];
-    inFlight--;
-    finished++;
-    if (finished === states.length) stop();
-    else if (readmit) admit();
-  };
+    this.inFlight--;
+    this.finished++;
+    if (this.finished === this.states.length) this.stop();
+    else if (readmit) this.admit();
+  }
 
-  const complete = (h: HostState) =>
-    (h.cred !== null || h.creds.length === 0) && (h.engine || !engineProbe) && h.refetch === null;
+  private complete(h: HostState): boolean {
+    return (h.cred !== null || h.creds.length === 0) && (h.engine || !this.engineProbe) && h.refetch === null;
+  }
 
   /** This round's requests for a host: every community until one answered, the engine probe until anything did. */
-  const enqueueRound = (h: HostState): boolean => {
+  private enqueueRound(h: HostState): boolean {
     let n = 0;
     // An agent whose engine answered within the round is up and reachable: a community that did not answer
     // beside it is wrong, not lost, and sending it again would only hold the sweep a full timeout longer.
     if (h.cred === null && (h.round === 0 || !h.engine)) {
-      for (const i of h.creds) outbox.push({ h, kind: 'community', cred: i, oids: ALL_OIDS });
+      for (const i of h.creds) this.outbox.push({ h, kind: 'community', cred: i, oids: ALL_OIDS });
       n += h.creds.length;
     }
-    if (engineProbe && !h.engine && !h.answer) {
-      outbox.push({ h, kind: 'engine', cred: -1, oids: [] });
+    if (this.engineProbe && !h.engine && !h.answer) {
+      this.outbox.push({ h, kind: 'engine', cred: -1, oids: [] });
       n++;
     }
     if (h.refetch && h.cred !== null) {
-      outbox.push({ h, kind: 'refetch', cred: h.cred, oids: h.refetch });
+      this.outbox.push({ h, kind: 'refetch', cred: h.cred, oids: h.refetch });
       n++;
     }
     return n > 0;
-  };
+  }
 
-  const onTimeout = (h: HostState) => {
-    if (h.done || stopped) return;
-    if (h.round >= retries) { finish(h); return; }
+  private onTimeout(h: HostState): void {
+    if (h.done || this.stopped) return;
+    if (h.round >= this.retries) { this.finish(h); return; }
     h.round++;
-    if (!enqueueRound(h)) { finish(h); return; }
-    drain();
-  };
+    if (!this.enqueueRound(h)) { this.finish(h); return; }
+    this.drain();
+  }
 
-  const admit = () => {
-    while (!stopped && inFlight < concurrency && next < states.length) {
-      const h = states[next++]!;
-      inFlight++;
-      if (!sockets.has(h.family) || !enqueueRound(h)) finish(h, false);
+  private admit(): void {
+    const states = this.states;
+    while (!this.stopped && this.inFlight < this.concurrency && this.next < states.length) {
+      const h = states[this.next++]!;
+      this.inFlight++;
+      if (!this.sockets.has(h.family) || !this.enqueueRound(h)) this.finish(h, false);
     }
-    drain();
-  };
+    this.drain();
+  }
 
-  const build = (kind: Kind, cred: number, oids: readonly string[], id: number): Buffer => {
+  private build(kind: Kind, cred: number, oids: readonly string[], id: number): Buffer {
     if (kind === 'engine') return encodeDiscoveryRequest(id);
     if (kind === 'community') {
-      const t = templates[cred]!;
+      const t = this.templates[cred]!;
       const buf = Buffer.from(t.buf);
       buf.writeUInt32BE(id, t.idAt);
       return buf;
     }
-    const c = communities[cred]!;
+    const c = this.communities[cred]!;
     return encodeCommunityMessage(SNMP_VERSION[c.version], c.community,
       encodePdu({ tag: TAG.GetRequest, requestId: id, varbinds: oids.map((oid) => ({ oid })) }));
-  };
+  }
 
-  const sendOne = (item: { h: HostState; kind: Kind; cred: number; oids: readonly string[] }): boolean => {
+  private sendOne(item: Outgoing): boolean {
     const { h, kind, cred, oids } = item;
     // Skip what became pointless while it waited: a finished host, a community after another answered.
     if (h.done || (kind === 'community' && h.cred !== null) || (kind === 'engine' && h.engine)) return false;
-    const socket = sockets.get(h.family);
+    const socket = this.sockets.get(h.family);
     if (!socket) return false;
-    const id = newId();
-    const buf = build(kind, cred, oids, id);
-    pending.set(id, { h, kind, cred, oids, sentAt: performance.now() });
+    const id = this.newId();
+    const buf = this.build(kind, cred, oids, id);
+    this.pending.set(id, { h, kind, cred, oids, sentAt: performance.now() });
     h.ids.push(id);
     if (h.timer) h.timer.refresh();
-    else h.timer = setTimeout(() => onTimeout(h), timeoutMs);
+    else h.timer = setTimeout(() => this.onTimeout(h), this.timeoutMs);
     try {
-      socket.send(buf, port, h.host, (err) => {
-        if (err) stats.send_errors++;
-        else stats.sent++;
-      });
+      socket.send(buf, this.port, h.host, this.onSent);
     } catch {
-      stats.send_errors++; // the socket closed meanwhile
+      this.stats.send_errors++; // the socket closed meanwhile
     }
     return true;
+  }
+
+  /** One callback for every send, not a closure per packet. */
+  private readonly onSent = (err: Error | null) => {
+    if (err) this.stats.send_errors++;
+    else this.stats.sent++;
   };
 
-  function drain(): void {
-    if (stopped || drainTimer) return;
+  private drain(): void {
+    if (this.stopped || this.drainTimer) return;
     const now = performance.now();
-    tokens = Math.min(burst, tokens + (now - refilled) * rate);
-    refilled = now;
-    while (tokens >= 1 && outbox.length > 0) {
-      if (sendOne(outbox.shift()!)) tokens -= 1;
+    this.tokens = Math.min(this.burst, this.tokens + (now - this.refilled) * this.rate);
+    this.refilled = now;
+    while (this.tokens >= 1 && this.outbox.length > 0) {
+      if (this.sendOne(this.outbox.shift()!)) this.tokens -= 1;
     }
-    if (outbox.length > 0) {
-      drainTimer = setTimeout(() => { drainTimer = null; drain(); }, Math.max(1, Math.ceil((1 - tokens) / rate)));
+    if (this.outbox.length > 0) {
+      this.drainTimer = setTimeout(this.onDrainTimer, Math.max(1, Math.ceil((1 - this.tokens) / this.rate)));
     }
   }
 
-  const publish = (h: HostState) => {
-    const a = h.answer!;
-    results.set(h.host, a);
-    if (opts.onAnswer) opts.onAnswer({ ...a, sys: a.sys && { ...a.sys }, engine: a.engine && { ...a.engine } });
+  private readonly onDrainTimer = () => {
+    this.drainTimer = null;
+    this.drain();
   };
 
-  const firstAnswer = (h: HostState, req: Request, now: number): SweepAnswer => {
-    stats.answered++;
+  private publish(h: HostState): void {
+    const a = h.answer!;
+    this.results.set(h.host, a);
+    if (this.opts.onAnswer) this.opts.onAnswer({ ...a, sys: a.sys && { ...a.sys }, engine: a.engine && { ...a.engine } });
+  }
+
+  private firstAnswer(h: HostState, req: Request, now: number): SweepAnswer {
+    this.stats.answered++;
     h.answer = { host: h.host, rtt_ms: Math.round((now - req.sentAt) * 10) / 10, credential: null, version: 'v3', sys: null, engine: null };
     return h.answer;
-  };
+  }
 
-  const onCommunity = (h: HostState, req: Request, m: CommunityMessage, now: number): boolean => {
-    const c = communities[req.cred]!;
-    if (m.version !== SNMP_VERSION[c.version] || !m.community.equals(communityBytes[req.cred]!) || m.pdu.tag !== TAG.Response) return false;
+  private onCommunity(h: HostState, req: Request, m: CommunityMessage, now: number): boolean {
+    const c = this.communities[req.cred]!;
+    if (m.version !== SNMP_VERSION[c.version] || !m.community.equals(this.communityBytes[req.cred]!)) return false;
+    if (m.pdu.tag !== TAG.Response) return false;
     if (req.kind === 'community' && h.cred !== null) return false; // another community answered first
     if (req.kind === 'refetch' && (h.refetch === null || req.oids !== h.refetch)) return false;
-    const a = h.answer ?? firstAnswer(h, req, now);
+    const a = h.answer ?? this.firstAnswer(h, req, now);
     if (req.kind === 'community') {
       h.cred = req.cred;
       a.credential = c.id;
@@ -465,79 +537,56 @@ export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Ma
       h.refetch = rest.length > 0 ? rest : null;
       if (!h.refetch) a.sys = a.sys ?? emptySystem();
       else {
-        outbox.push({ h, kind: 'refetch', cred: req.cred, oids: rest });
-        drain();
+        this.outbox.push({ h, kind: 'refetch', cred: req.cred, oids: rest });
+        this.drain();
       }
     } else {
       h.refetch = null; // an error-status the sweep cannot work around (tooBig, genErr): sys stays null
     }
     return true;
-  };
+  }
 
-  const onEngine = (h: HostState, req: Request, m: V3Message, now: number): boolean => {
+  private onEngine(h: HostState, req: Request, m: V3Message, now: number): boolean {
     const pdu = m.scoped?.pdu;
     const id = m.usm?.engineId;
     if (!id || id.length === 0 || id.length > MAX_ENGINE_ID || h.engine) return false;
     if (pdu && pdu.tag !== TAG.Report && pdu.tag !== TAG.Response) return false;
-    const a = h.answer ?? firstAnswer(h, req, now);
+    const a = h.answer ?? this.firstAnswer(h, req, now);
     h.engine = true;
     a.engine = { id: id.toString('hex'), boots: m.usm!.engineBoots, time: m.usm!.engineTime };
     return true;
-  };
+  }
 
-  const onMessage = (family: 4 | 6, msg: Buffer, rinfo: dgram.RemoteInfo) => {
-    if (stopped) return;
-    stats.received++;
+  private onMessage(family: 4 | 6, msg: Buffer, rinfo: dgram.RemoteInfo): void {
+    if (this.stopped) return;
+    this.stats.received++;
     const now = performance.now();
-    const h = rinfo.port === port ? byKey.get(hostKey(rinfo.address)) : undefined;
+    const h = rinfo.port === this.port ? this.byKey.get(hostKey(rinfo.address)) : undefined;
     const m = h && h.family === family && !h.done ? decodeMessage(msg) : undefined;
-    const req = m ? pending.get(m.version === SNMP_VERSION.v3 ? m.msgId : m.pdu.requestId) : undefined;
+    const req = m ? this.pending.get(m.version === SNMP_VERSION.v3 ? m.msgId : m.pdu.requestId) : undefined;
     let used = false;
     if (m && req && req.h === h) {
-      if (m.version === SNMP_VERSION.v3) used = req.kind === 'engine' && onEngine(h, req, m, now);
-      else used = req.kind !== 'engine' && onCommunity(h, req, m, now);
+      if (m.version === SNMP_VERSION.v3) used = req.kind === 'engine' && this.onEngine(h, req, m, now);
+      else used = req.kind !== 'engine' && this.onCommunity(h, req, m, now);
     }
-    if (!used) { stats.ignored++; return; }
+    if (!used) { this.stats.ignored++; return; }
     try {
-      publish(h!);
+      this.publish(h!);
     } catch (e) {
-      stop(e);
+      this.stop(e);
       return;
     }
-    if (!stopped && complete(h!)) finish(h!);
-  };
-
-  // One socket per family in use. A family that cannot bind (IPv6 disabled) leaves its hosts unanswered.
-  const families = [...new Set(states.map((h) => h.family))];
-  await Promise.all(families.map((family) => new Promise<void>((resolve) => {
-    const s = dgram.createSocket(family === 4 ? 'udp4' : 'udp6');
-    const onBindError = () => { s.close(); resolve(); };
-    s.once('error', onBindError);
-    s.on('message', (msg, rinfo) => {
-      try {
-        onMessage(family, msg, rinfo);
-      } catch {
-        stats.ignored++; // a datagram must never throw out of the socket handler
-      }
-    });
-    s.bind(0, () => {
-      s.off('error', onBindError);
-      s.on('error', () => { stats.send_errors++; });
-      try {
-        // Room for a burst of answers; the kernel caps it at net.core.rmem_max.
-        s.setRecvBufferSize(1 << 20);
-      } catch {
-        // keep the default
-      }
-      sockets.set(family, s);
-      resolve();
-    });
-  })));
-  if (signal?.aborted) {
-    stop();
-    return done;
+    if (!this.stopped && this.complete(h!)) this.finish(h!);
   }
-  signal?.addEventListener('abort', onAbort, { once: true });
-  admit();
-  return done;
+}
+
+/**
+ * Sweeps `hosts` (IPv4 and IPv6 addresses, no names) for SNMP agents: a GET of the system group with
+ * every community and, unless `engineProbe` is false, an SNMPv3 engine-discovery probe, each round
+ * resent up to `retries` times to hosts that have not answered. Resolves with an answer per host that
+ * answered anything, keyed by the host as given; on abort, with the answers so far. Rejects only for
+ * invalid arguments (a TypeError naming the field, never a community) or an exception from onAnswer.
+ */
+export async function sweepSnmp(hosts: string[], opts: SweepOptions): Promise<Map<string, SweepAnswer>> {
+  return new Sweep(hosts, opts).run();
 }
