@@ -42,7 +42,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE } from '../src/core/store/index.js';
 import { MIGRATIONS } from '../src/main.js';
-import { CHANNEL, decodeMessage } from '../src/modules/monitors/channel.js';
+import { CHANNEL, decodeMessage } from '../src/modules/monitors/storage/channel.js';
 import { startDnsmasq, DNS_NAMES, type Dnsmasq } from './monitors/dnsmasq.js';
 import { checkpointsIn, LagCollector, lagFigures, retentionIn, type Interval } from './monitors/lag.js';
 import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';

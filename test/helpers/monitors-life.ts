@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/core/clock.js';
 import type { AppContext } from '../../src/core/context.js';
-import { GRACE_MS } from '../../src/modules/monitors/hour-close.js';
-import { HOUR_MS } from '../../src/modules/monitors/hours.js';
+import { GRACE_MS } from '../../src/modules/monitors/storage/hour-close.js';
+import { HOUR_MS } from '../../src/modules/monitors/storage/hours.js';
 import { monitorsServiceOf } from '../../src/modules/monitors/index.js';
-import { IMAGE_FILE } from '../../src/modules/monitors/warm-image.js';
+import { IMAGE_FILE } from '../../src/modules/monitors/storage/warm-image.js';
 import { startTestApp, type TestApp } from './harness.js';
 
 export interface Life { t: TestApp; clock: ManualClock; key: string; api: (method: string, path: string, body?: unknown) => Promise<any> }

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { GRACE_MS, OFF_GRID_MS } from '../../src/modules/monitors/hour-close.js';
+import { GRACE_MS, OFF_GRID_MS } from '../../src/modules/monitors/storage/hour-close.js';
 import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
 import { START_GRID_MS } from '../../src/modules/monitors/scheduler.js';
 import type { MonitorBusEvent } from '../../src/modules/monitors/contracts.js';

@@ -9,7 +9,7 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { monitorsRetentionOf } from '../../src/modules/monitors/index.js';
-import { IMAGE_FILE } from '../../src/modules/monitors/warm-image.js';
+import { IMAGE_FILE } from '../../src/modules/monitors/storage/warm-image.js';
 import {
   checked, hoursWritten, life, monitorsView as view, okServer, svcOf, tempDir, wholeRead, type Admin, type Life,
 } from '../helpers/monitors-life.js';

@@ -6,10 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import initSqlJs from 'sql.js';
-import { HourRing, HOUR_MS } from '../../src/modules/monitors/hours.js';
+import { HourRing, HOUR_MS } from '../../src/modules/monitors/storage/hours.js';
 import { monitorMigrations } from '../../src/modules/monitors/migrations.js';
-import { uptimePct } from '../../src/modules/monitors/rollups.js';
-import { beatOf, RawHistory, STANDING, standingOf } from '../../src/modules/monitors/history.js';
+import { uptimePct } from '../../src/modules/monitors/storage/rollups.js';
+import { beatOf, RawHistory, STANDING, standingOf } from '../../src/modules/monitors/storage/history.js';
 import {
   beatList, beatSummary, describeHour, hourSegments, reasonText, severity, sortMonitors, summarizeHours, uptimeText,
 // @ts-expect-error plain browser JavaScript without type declarations

@@ -2,8 +2,8 @@
 // in comes out, in order, across pages; retention frees whole pages; reads filter exactly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeMessage, encodeMessage, type StoredResult } from '../../src/modules/monitors/channel.js';
-import { RawHistory } from '../../src/modules/monitors/history.js';
+import { decodeMessage, encodeMessage, type StoredResult } from '../../src/modules/monitors/storage/channel.js';
+import { RawHistory } from '../../src/modules/monitors/storage/history.js';
 
 const T0 = Date.parse('2026-03-01T00:00:00Z');
 

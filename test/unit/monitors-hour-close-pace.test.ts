@@ -2,7 +2,7 @@
 // event loop for about CLOSE_SLICE_MS whatever the machine (fixed batches of 100 held it 15-16 ms here).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLOSE_BATCH, CLOSE_SLICE_MS, nextCloseBatch } from '../../src/modules/monitors/hour-close.js';
+import { CLOSE_BATCH, CLOSE_SLICE_MS, nextCloseBatch } from '../../src/modules/monitors/storage/hour-close.js';
 
 test('a batch is as large as fits in the slice at the last batch pace', () => {
   // 2 monitors in 1 ms: 0.5 ms each, so 8 fit in a 4 ms slice.

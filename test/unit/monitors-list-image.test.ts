@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FULL_CHECK_MS, ListImage } from '../../src/modules/monitors/list-image.js';
-import { HOUR_MS } from '../../src/modules/monitors/hours.js';
+import { HOUR_MS } from '../../src/modules/monitors/storage/hours.js';
 import { Registry, type LiveMonitor } from '../../src/modules/monitors/live.js';
 import type { MonitorRow, MonitorStatus } from '../../src/modules/monitors/schemas.js';
 

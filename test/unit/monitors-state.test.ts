@@ -8,7 +8,7 @@ import { csvCell, csvFilename, csvLine } from '../../src/modules/monitors/events
 import {
   bucketLower, bucketOf, bucketStart, bucketUpper, decodeHist, emptyHist, encodeHist, HIST_BUCKETS, KIND, quantile,
   toRtUnits, uptimePct, windowStart,
-} from '../../src/modules/monitors/rollups.js';
+} from '../../src/modules/monitors/storage/rollups.js';
 import {
   batchGrid, gridOf, phaseOf, phaseSlot, restartPlan, Scheduler, START_GRID_MS, type ScheduleSpec,
 } from '../../src/modules/monitors/scheduler.js';

@@ -4,10 +4,10 @@
 import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
 import { CHECKS, redactSettings } from './checks/index.js';
-import { STANDING, type RawHistory, type StoredResult } from './history.js';
-import { HOUR_MS, hourOf, type HourRing } from './hours.js';
+import { STANDING, type RawHistory, type StoredResult } from './storage/history.js';
+import { HOUR_MS, hourOf, type HourRing } from './storage/hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
-import type { Messages } from './messages.js';
+import type { Messages } from './storage/messages.js';
 import {
   degradedReason, monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
   type ResultOut,
@@ -15,7 +15,7 @@ import {
 import {
   addRollupHist, avgMs, bucketOf, bucketStart, emptyAggregate, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
   type Aggregate, type ResultStatus,
-} from './rollups.js';
+} from './storage/rollups.js';
 import { iso } from '../../core/clock.js';
 import type { CheckType } from './checks/types.js';
 import type { ListImage } from './list-image.js';

@@ -7,8 +7,8 @@
 // the event loop for long. The pass ends with store.reclaim(): freed pages stay in memory until a VACUUM.
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
-import { CHANNEL } from './channel.js';
-import { HOUR_MS } from './hours.js';
+import { CHANNEL } from './storage/channel.js';
+import { HOUR_MS } from './storage/hours.js';
 import { monitorConfig, type MonitorConfig } from './config.js';
 import type { MonitorService } from './service.js';
 

@@ -9,7 +9,7 @@ import type { Actor } from '../../core/audit/types.js';
 import { badRequest, HttpError, notFound, unavailable, type FieldError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
-import { CHANNEL, encodeMessage, type MonitorState } from './channel.js';
+import { CHANNEL, encodeMessage, type MonitorState } from './storage/channel.js';
 import {
   CHECKS, mergeSecrets, minimumTimeout, movesSecrets, redactSettings, secretsNotResent, settingsShapeErrors, validateCheck,
 } from './checks/index.js';
@@ -17,15 +17,15 @@ import { CHECK_TYPES, type CheckType } from './checks/types.js';
 import { monitorConfig } from './config.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
-import { RawHistory } from './history.js';
-import { HourCloser } from './hour-close.js';
-import { capMsOf, HourRing } from './hours.js';
-import { importLegacyResults } from './import-results.js';
+import { RawHistory } from './storage/history.js';
+import { HourCloser } from './storage/hour-close.js';
+import { capMsOf, HourRing } from './storage/hours.js';
+import { importLegacyResults } from './storage/import-results.js';
 import { ListImage } from './list-image.js';
 import { Registry, type LiveMonitor } from './live.js';
-import { loadMonitors } from './load.js';
-import { Messages } from './messages.js';
-import { CHANNEL_DROPPED_TO, readWarmImage, StartupImages } from './warm-image.js';
+import { loadMonitors } from './storage/load.js';
+import { Messages } from './storage/messages.js';
+import { CHANNEL_DROPPED_TO, readWarmImage, StartupImages } from './storage/warm-image.js';
 import {
   LIMITS, normaliseTags, parseJsonObject, parseTags, MONITOR_COLUMNS,
   type CreateMonitorInput, type IncidentOut, type MonitorDetail, type MonitorOut,
@@ -35,7 +35,7 @@ import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
 import type { ListItems } from './stream.js';
 import { iso } from '../../core/clock.js';
-import type { ResultStatus } from './rollups.js';
+import type { ResultStatus } from './storage/rollups.js';
 import { gridOf, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
 import { newStandIn, openSettings, sealSettings } from './secrets.js';
 

@@ -12,7 +12,7 @@
 // A result checked on schedule costs about 4 bytes (dt differs from the interval by a few ms, the message
 // repeats): 24 hours of 2,000 monitors checked every minute fit in about 12 MiB. Whole pages are freed by
 // retention; reads filter by time, so what they return is exact.
-import type { ByteReader, ByteWriter } from '../../core/store/index.js';
+import type { ByteReader, ByteWriter } from '../../../core/store/index.js';
 import type { StoredResult as ChannelResult } from './channel.js';
 import { RESULT_CODE, RESULT_STATUS } from './rollups.js';
 

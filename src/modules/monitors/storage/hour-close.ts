@@ -16,9 +16,9 @@
 // an hour closes, monitor_meta's `rollups_closing_hour` / `rollups_closing_through` say which monitors'
 // rows are written (a crash resumes after them instead of adding the hour to their day rows twice), and
 // a late result of those monitors goes into their rows directly, as for hours before the watermark.
-import type { AppContext } from '../../core/context.js';
-import type { Logger } from '../../core/log.js';
-import type { Tx } from '../../core/store/types.js';
+import type { AppContext } from '../../../core/context.js';
+import type { Logger } from '../../../core/log.js';
+import type { Tx } from '../../../core/store/types.js';
 import type { RawHistory } from './history.js';
 import { HOUR_MS, hourOf, type HourRing } from './hours.js';
 import {

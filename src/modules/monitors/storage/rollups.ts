@@ -7,7 +7,7 @@
 // about 9.3 s up. It is stored sparsely: for each non-empty bucket one byte of index, then the count as
 // an unsigned LEB128 varint. A rollup holding a single timed check stores no min, max or histogram at
 // all (they follow from rt_sum); see expandRollup.
-import type { Tx } from '../../core/store/types.js';
+import type { Tx } from '../../../core/store/types.js';
 
 export const HIST_BUCKETS = 24;
 const HIST_BASE = 10; // 0.1 ms in rt units

@@ -15,8 +15,8 @@
 //            message: varint dictionary id, or (inline) varint length + UTF-8 text
 //   state    u8 status (index in STATES) | varint fail_streak | u8 certificate fields present (0/1)
 //            | [f64 cert_valid_to | f64 cert_checked_at]   (epoch ms; NaN = null)
-import { ByteReader, ByteWriter } from '../../core/store/index.js';
-import type { MonitorStatus } from './schemas.js';
+import { ByteReader, ByteWriter } from '../../../core/store/index.js';
+import type { MonitorStatus } from '../schemas.js';
 import type { ResultStatus } from './rollups.js';
 
 export const CHANNEL = 'monitors.results';

@@ -9,7 +9,7 @@
 // and unknown time is not counted. A tracker per monitor remembers the status and up to when its time has
 // been credited, and the hour closer (hour-close.ts) brings every tracker to the end of an hour before it
 // writes that hour's rollup rows. Credits to hours whose rollups are written already are dropped.
-import type { ByteReader, ByteWriter } from '../../core/store/index.js';
+import type { ByteReader, ByteWriter } from '../../../core/store/index.js';
 import type { Aggregate, ResultStatus } from './rollups.js';
 
 /** Hours kept: the 24 of the window plus the one whose rollup row may still be waiting to be written. */

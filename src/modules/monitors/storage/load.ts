@@ -4,15 +4,15 @@
 // save), then the hourly counts of the last day: written hours from monitor_rollups, the others from the
 // results just loaded. With a start-up image (warm-image.ts), memory starts as the image and only the
 // entries after it are read; what follows is the same.
-import type { Store } from '../../core/store/types.js';
+import type { Store } from '../../../core/store/types.js';
 import { CHANNEL, readMessage, type MessageVisitor, type MonitorState, type StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';
 import { standingOf } from './history.js';
 import { capMsOf, HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
-import type { Registry } from './live.js';
+import type { Registry } from '../live.js';
 import type { Messages } from './messages.js';
 import type { WarmImage } from './warm-image.js';
-import type { MonitorRow, MonitorStatus } from './schemas.js';
+import type { MonitorRow, MonitorStatus } from '../schemas.js';
 import { KIND } from './rollups.js';
 
 export interface LoadParts {

@@ -2,7 +2,7 @@
 // to it by id. Held in memory both ways, so a check result looks its message up without SQL; a new text
 // is added in the result's own write. Messages over 200 characters, and every new one once the dictionary
 // holds 10,000, are stored in the result itself (bounding the cost of texts that are all different).
-import type { Store, Tx } from '../../core/store/types.js';
+import type { Store, Tx } from '../../../core/store/types.js';
 
 const MAX_DICT_MESSAGE = 200;
 /** Above this many entries, new messages are stored inline. */

@@ -2,7 +2,7 @@
 // monitors channel (channel.ts, an `imported` entry per monitor), a batch of monitors per 'group' write
 // that emits their rows and deletes them, so an interrupted start resumes where it stopped. Once done
 // the table stays empty; nothing writes it any more.
-import type { Store } from '../../core/store/types.js';
+import type { Store } from '../../../core/store/types.js';
 import { CHANNEL, encodeMessage, type StoredResult } from './channel.js';
 import { RESULT_STATUS } from './rollups.js';
 
