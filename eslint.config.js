@@ -22,6 +22,17 @@ export default tseslint.config(
     rules: { 'netprobe/module-boundaries': 'error' },
   },
   {
+    // The monitors' storage is used through its index.ts only (test/unit/monitors-storage-boundary.test.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/modules/monitors/storage/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{
+        group: ['**/monitors/storage/*', '!**/monitors/storage/index.js', './storage/*', '!./storage/index.js'],
+        message: 'Use the storage through monitors/storage/index.ts.',
+      }] }],
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: { 'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true }] },
   },

@@ -42,7 +42,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE } from '../src/core/store/index.js';
 import { MIGRATIONS } from '../src/main.js';
-import { CHANNEL, decodeMessage } from '../src/modules/monitors/storage/channel.js';
+import { MONITOR_SERIES } from '../src/modules/monitors/service.js';
+import { decodeMessage } from '../src/modules/monitors/storage/channel.js';
 import { startDnsmasq, DNS_NAMES, type Dnsmasq } from './monitors/dnsmasq.js';
 import { checkpointsIn, LagCollector, lagFigures, retentionIn, type Interval } from './monitors/lag.js';
 import { cpuTimes, io, memory, type CpuTimes } from './monitors/proc.js';
@@ -318,7 +319,7 @@ async function runCount(n: number, peers: Peers): Promise<Figures> {
   try {
     const rows = store.all<{ pk: number; check_type: string }>('SELECT pk, check_type FROM monitors');
     const types = new Map(rows.map((r) => [r.pk, r.check_type]));
-    store.readChannel(CHANNEL, (entry) => {
+    store.readChannel(MONITOR_SERIES.channel, (entry) => {
       const e = decodeMessage(entry.bytes.subarray(entry.start, entry.end));
       if (e.kind !== 'result' || e.result.t < w0 || e.result.t >= w1) return;
       const type = types.get(e.pk) ?? '?';

@@ -18,19 +18,19 @@
 // `rollupDays` > 1 makes the probe older than a day: the hour and day rollup rows of the seeded day are
 // copied to each of the days before it, as a probe that has run that long holds them (hour rows as long as
 // monitors.hour_retention_days, 2 days by default, day rows a year). The raw history stays 24 hours.
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../src/core/context.js';
 import { Logger } from '../../src/core/log.js';
 import { systemClock } from '../../src/core/clock.js';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Store, type Tx } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/main.js';
-import { CHANNEL, decodeMessage, encodeMessage } from '../../src/modules/monitors/storage/channel.js';
+import { decodeMessage, encodeMessage } from '../../src/modules/monitors/storage/channel.js';
 import type { CheckResult, CheckType } from '../../src/modules/monitors/checks/types.js';
-import { hourOf } from '../../src/modules/monitors/storage/hours.js';
+import { hourOf } from '../../src/modules/monitors/storage/index.js';
 import { batchGrid, phaseOf } from '../../src/modules/monitors/scheduler.js';
 import { monitorsConfig } from '../../src/modules/monitors/config.js';
-import { MonitorService } from '../../src/modules/monitors/service.js';
+import { MONITOR_SERIES, MonitorService } from '../../src/modules/monitors/service.js';
 
 export const HISTORY_HOURS = 24;
 
@@ -79,7 +79,7 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
     // The first result of each monitor's real checks, from the monitors channel.
     const texts = new Map(store.all<{ id: number; text: string }>('SELECT id, text FROM monitor_messages').map((r) => [r.id, r.text]));
     const real: { m: number; s: number; rt: number | null; message: string; d: string | null }[] = [];
-    store.readChannel(CHANNEL, (entry) => {
+    store.readChannel(MONITOR_SERIES.channel, (entry) => {
       const e = decodeMessage(entry.bytes.subarray(entry.start, entry.end));
       if (e.kind !== 'result') return;
       const r = e.result;
@@ -123,8 +123,10 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
                 cert_valid_to = NULL, cert_checked_at = NULL, created_at = ?, updated_at = ?`, [base - intervalMs, base - intervalMs]);
       tx.run("INSERT OR REPLACE INTO monitor_meta (key, value) VALUES ('rollups_written_to', ?), ('state_saved_at', ?)",
         [hourOf(base), base]);
-      tx.emit(CHANNEL, encodeMessage({ kind: 'cleared' }));
+      tx.emit(MONITOR_SERIES.channel, encodeMessage({ kind: 'cleared' }));
     }, 'sync');
+    // The start-up image the service wrote at its stop holds the real checks: start-up reads the channel instead.
+    await rm(join(dir, MONITOR_SERIES.imageFile), { force: true });
 
     // ---- the module's own write path, without HTTP: the service's ResultRecorder on this store ----
     let cur: Tx | null = null;
@@ -150,9 +152,9 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
       config: { get: () => ({ monitors: monitorsConfig.parse({}) }), dataDir: dir },
     } as unknown as AppContext;
     const svc = new MonitorService(app);
-    svc.registry.load(store, base);
-    svc.messages.load(store);
-    svc.closer.watermark = hourOf(base); // every seeded hour is still to be written
+    // The channel's entries up to the `cleared` one: none is kept, the watermark is the base hour (every
+    // seeded hour is still to be written), the rows are as reset above.
+    await svc.init();
 
     const random = rng(0x5eed);
     const rtOf = (type: CheckType): number => {
@@ -182,7 +184,7 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
     // ---- the rollups of the closed hours, written as the service writes them once it runs ----
     const writer = new MonitorService({ ...app, store } as AppContext);
     await writer.init();
-    await writer.closer.closeDue();
+    await writer.storage.closer.closeDue();
     // ---- older days' rollups: the seeded day's rows, one day back per write ----
     const firstHour = hourOf(base) * 3600;
     // Hour rows as long as the retention keeps them (the service's first retention pass would delete the rest).
@@ -201,7 +203,7 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
     const n = (sql: string) => store.get<{ n: number }>(sql)?.n ?? 0;
     const info = {
       rounds,
-      results: writer.history.stats().results,
+      results: writer.storage.stats().results,
       rollups: {
         hour: n('SELECT count(*) AS n FROM monitor_rollups WHERE k = 1'),
         day: n('SELECT count(*) AS n FROM monitor_rollups WHERE k = 2'),

@@ -12,8 +12,10 @@ import type { AppContext } from '../../src/core/context.js';
 import { GRACE_MS } from '../../src/modules/monitors/storage/hour-close.js';
 import { HOUR_MS } from '../../src/modules/monitors/storage/hours.js';
 import { monitorsServiceOf } from '../../src/modules/monitors/index.js';
-import { IMAGE_FILE } from '../../src/modules/monitors/storage/warm-image.js';
+import { MONITOR_SERIES } from '../../src/modules/monitors/service.js';
 import { startTestApp, type TestApp } from './harness.js';
+
+const IMAGE_FILE = MONITOR_SERIES.imageFile;
 
 export interface Life { t: TestApp; clock: ManualClock; key: string; api: (method: string, path: string, body?: unknown) => Promise<any> }
 
@@ -44,7 +46,7 @@ export async function life(dir: string, at: number, admin?: Admin): Promise<Life
  * the test goes on; retention keeps the raw results of the hours not yet written.
  */
 export async function hoursWritten(app: AppContext): Promise<void> {
-  const closer = monitorsServiceOf(app)!.closer;
+  const closer = monitorsServiceOf(app)!.storage.closer;
   for (let i = 0; i < 1000; i++) {
     if ((closer.watermark + 1) * HOUR_MS + GRACE_MS > app.clock.now()) return;
     await sleep(10);
@@ -95,7 +97,7 @@ export async function wholeRead(dir: string, at: number, admin: Admin): Promise<
     await rm(join(copy, IMAGE_FILE), { force: true });
     const l = await life(copy, at, admin);
     try {
-      assert.equal(svcOf(l).startup.image, 'none');
+      assert.equal(svcOf(l).storage.startup.image, 'none');
       return await monitorsView(l);
     } finally {
       await l.t.close({ keepData: true });

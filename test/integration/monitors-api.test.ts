@@ -522,7 +522,7 @@ describe('list, stats and tags', () => {
 
     // The list's figures are hourly counts kept in memory, not a scan of raw results: without them, the same.
     const svc = monitorsServiceOf(t.service.app)!;
-    svc.history.drop(svc.registry.byId(a.id)!.row.pk);
+    svc.storage['history'].drop(svc.registry.byId(a.id)!.row.pk);
     assert.equal((await api('GET', `/api/monitors/${a.id}/results`)).body.total, 0);
     const again = (await api('GET', '/api/monitors')).body.monitors.find((m: any) => m.id === a.id);
     assert.deepEqual(again.stats_24h, wa.stats_24h);
@@ -584,7 +584,8 @@ describe('list, stats and tags', () => {
       assert.equal(orphans!.n, 0, `${table} rows of the deleted monitor are gone`);
     }
     const svc = monitorsServiceOf(t.service.app)!;
-    assert.deepEqual([...svc.history.monitors()].filter((pk) => !svc.registry.get(pk)), [], 'its raw results are gone from memory');
+    assert.deepEqual([...svc.storage['history'].monitors()].filter((pk) => !svc.registry.get(pk)), [],
+      'its raw results are gone from memory');
   });
 
   test('clear history deletes results, rollups, closed incidents and events; keeps an open incident; is audited', async () => {

@@ -157,7 +157,7 @@ test('uptime is time: a 7-second outage in an hour is ~99.8 %, not a red hour; m
   // The hour closes (6 minutes after it ends): its rollup row holds the same time, and the figures stay.
   for (let i = 0; i < 7; i++) m = await tick(m0.id, 60_000);
   const svc = monitorsServiceOf(t.service.app);
-  for (let i = 0; i < 200 && svc.closer.watermark * 3_600_000 <= hour0; i++) await sleep(10);
+  for (let i = 0; i < 200 && svc.storage.closer.watermark * 3_600_000 <= hour0; i++) await sleep(10);
   const row = t.service.app.store.get<{ checks: number; ms_up: number; ms_down: number }>(
     'SELECT checks, ms_up, ms_down FROM monitor_rollups WHERE m = (SELECT pk FROM monitors WHERE id = ?) AND k = 1 AND b = ?',
     [m0.id, hour0 / 1000]);

@@ -62,7 +62,7 @@ test('a kill while the start-up image is written never leaves an image that show
       const l = await life(copy, at, admin);
       let got: unknown;
       try {
-        if (/^used/.test(svcOf(l).startup.image)) used++;
+        if (/^used/.test(svcOf(l).storage.startup.image)) used++;
         got = await monitorsView(l);
         results = Object.values(got as Record<string, { results?: { total: number } }>).reduce((n, v) => n + (v.results?.total ?? 0), 0);
       } finally {

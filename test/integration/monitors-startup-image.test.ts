@@ -9,10 +9,12 @@ import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { monitorsRetentionOf } from '../../src/modules/monitors/index.js';
-import { IMAGE_FILE } from '../../src/modules/monitors/storage/warm-image.js';
+import { MONITOR_SERIES } from '../../src/modules/monitors/service.js';
 import {
   checked, hoursWritten, life, monitorsView as view, okServer, svcOf, tempDir, wholeRead, type Admin, type Life,
 } from '../helpers/monitors-life.js';
+
+const IMAGE_FILE = MONITOR_SERIES.imageFile;
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -59,7 +61,7 @@ async function history(dir: string, t0: number): Promise<Life & { admin: Admin; 
     }
   }
   // Let the hour closer write what is due (it runs a little after each hour).
-  for (let i = 0; i < 300 && svcOf(a).closer.watermark * HOUR < Math.floor(a.clock.now() / HOUR) * HOUR; i++) await sleep(10);
+  for (let i = 0; i < 300 && svcOf(a).storage.closer.watermark * HOUR < Math.floor(a.clock.now() / HOUR) * HOUR; i++) await sleep(10);
   return { ...a, ids };
 }
 
@@ -68,7 +70,7 @@ test('a start from the image after a stop shows what reading the whole channel s
   t.after(() => rm(dir, { recursive: true, force: true }));
   const t0 = Date.parse('2026-04-01T09:20:00Z');
   const a = await history(dir, t0);
-  assert.ok(svcOf(a).closer.watermark * HOUR > t0, 'an hour was closed into rollups');
+  assert.ok(svcOf(a).storage.closer.watermark * HOUR > t0, 'an hour was closed into rollups');
   const end = a.clock.now();
   await a.t.close({ keepData: true }); // writes the image
   assert.ok((await readdir(dir)).includes(IMAGE_FILE));
@@ -77,8 +79,8 @@ test('a start from the image after a stop shows what reading the whole channel s
   const b = await life(dir, at, a.admin);
   let got: unknown;
   try {
-    assert.match(svcOf(b).startup.image, /^used/);
-    assert.equal(svcOf(b).startup.entries, 0, 'the image held everything');
+    assert.match(svcOf(b).storage.startup.image, /^used/);
+    assert.equal(svcOf(b).storage.startup.entries, 0, 'the image held everything');
     got = await view(b);
   } finally {
     await b.t.close({ keepData: true });
@@ -91,7 +93,7 @@ test('after a crash, the image and the entries committed after it show what read
   const crashed = await tempDir('startup-image');
   t.after(async () => { for (const d of [dir, crashed]) await rm(d, { recursive: true, force: true }); });
   const a = await history(dir, Date.parse('2026-04-02T09:40:00Z'));
-  await svcOf(a).images.write('interval');
+  await svcOf(a).storage.images.write('interval');
   const [up, down] = a.ids;
   const n = (await a.api('GET', `/api/monitors/${up}/results?limit=1`)).total as number;
   await checked(a, up!, MIN, n + 1); // after the image: in the journal
@@ -104,8 +106,8 @@ test('after a crash, the image and the entries committed after it show what read
   const b = await life(crashed, at, a.admin);
   let got: any;
   try {
-    assert.match(svcOf(b).startup.image, /^used/);
-    assert.ok(svcOf(b).startup.entries >= 2, 'the entries after the image were read');
+    assert.match(svcOf(b).storage.startup.image, /^used/);
+    assert.ok(svcOf(b).storage.startup.entries >= 2, 'the entries after the image were read');
     got = await view(b);
   } finally {
     await b.t.close({ keepData: true });
@@ -126,9 +128,9 @@ test('an image that no longer fits the database is not used, and the whole chann
   copies.push(backup);
   await a.t.service.app.store.flush();
   await cp(dir, backup, { recursive: true });
-  await svcOf(a).images.write('interval');
+  await svcOf(a).storage.images.write('interval');
   const firstImage = await readFile(join(dir, IMAGE_FILE));
-  await svcOf(a).images.write('interval');
+  await svcOf(a).storage.images.write('interval');
   const end = a.clock.now();
   await a.t.close({ keepData: true });
 
@@ -141,7 +143,7 @@ test('an image that no longer fits the database is not used, and the whole chann
     if (config) await writeFile(join(copy, 'config.yaml'), config);
     const l = await life(copy, at, admin);
     try {
-      const said = svcOf(l).startup.image;
+      const said = svcOf(l).storage.startup.image;
       const got = await view(l);
       await rm(join(copy, IMAGE_FILE), { force: true });
       return { said, got };
@@ -194,7 +196,7 @@ test('retention that deletes segments after the image makes it unusable; a stop 
   const a = await history(dir, Date.parse('2026-04-04T09:50:00Z'));
   let aOpen = true;
   t.after(async () => { if (aOpen) await a.t.close(); }); // a failed assertion must not leave the service running
-  await svcOf(a).images.write('interval');
+  await svcOf(a).storage.images.write('interval');
   const [up] = a.ids;
   const n = (await a.api('GET', `/api/monitors/${up}/results?limit=1`)).total as number;
   await checked(a, up!, MIN, n + 1);
@@ -214,13 +216,13 @@ test('retention that deletes segments after the image makes it unusable; a stop 
 
   const b = await life(copy, at, a.admin);
   try {
-    assert.equal(svcOf(b).startup.image, 'not used: check results after it were deleted');
+    assert.equal(svcOf(b).storage.startup.image, 'not used: check results after it were deleted');
   } finally {
     await b.t.close({ keepData: true });
   }
   const c = await life(copy, at + 10_000, a.admin);
   try {
-    assert.match(svcOf(c).startup.image, /^used/, 'the stop wrote a new image');
+    assert.match(svcOf(c).storage.startup.image, /^used/, 'the stop wrote a new image');
   } finally {
     await c.t.close({ keepData: true });
   }

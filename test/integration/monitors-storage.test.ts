@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { cp, readdir, rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { monitorsRetentionOf, monitorsServiceOf } from '../../src/modules/monitors/index.js';
-import { ROWS_PER_WRITE } from '../../src/modules/monitors/retention.js';
+import { ROWS_PER_WRITE } from '../../src/modules/monitors/storage/retention.js';
 import type { TestApp } from '../helpers/harness.js';
 import { checked, hoursWritten, life, okServer, tempDir, type Life } from '../helpers/monitors-life.js';
 
@@ -258,8 +258,13 @@ test('a result of an hour whose rollups are written goes into them (a clock step
     // A scheduled result of that hour, as the scheduler applies it.
     const svc = monitorsServiceOf(a.t.service.app);
     const m = svc.registry.byId(id)!;
+    const times = () => a.t.service.app.store.all<{ k: number; ms_up: number }>(
+      'SELECT r.k, r.ms_up FROM monitor_rollups r JOIN monitors mo ON mo.pk = r.m WHERE mo.id = ? ORDER BY r.k', [id]);
+    const upBefore = times();
+    assert.ok(upBefore.every((r) => r.ms_up > 0), JSON.stringify(upBefore));
     await svc.recorder.apply(m, { status: 'up', response_time_ms: 5, message: 'OK', details: {} }, a.clock.now(), {}, 'group');
     assert.deepEqual(rows(), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }]);
+    assert.deepEqual(times(), upBefore, 'the hour\'s and the day\'s time up stay');
     assert.equal((await a.api('GET', `/api/monitors/${id}`)).stats.checks_24h, 2, 'counted once');
   } finally {
     await a.t.close();
@@ -283,10 +288,10 @@ test('an hour closes a batch of monitors at a time; a late result of a written m
   const [m1, m2] = ids.map((id) => svc.registry.byId(id)!);
   assert.ok(m1!.row.pk < m2!.row.pk, 'written in pk order');
   // One monitor a write, and the closing held after the first.
-  svc.closer.batch = 1;
+  svc.storage.closer.batch = 1;
   let reached!: () => void, release!: () => void;
   const held = new Promise<void>((r) => { reached = r; });
-  svc.closer.betweenBatches = () => { reached(); return new Promise<void>((r) => { release = r; }); };
+  svc.storage.closer.betweenBatches = () => { reached(); return new Promise<void>((r) => { release = r; }); };
   let closing = false;
   void held.then(() => { closing = true; });
   a.clock.advance(8 * 60_000); // 11:06:00.000: a point of every ping grid, so not yet
@@ -296,7 +301,7 @@ test('an hour closes a batch of monitors at a time; a late result of a written m
   await held;
   assert.deepEqual(rows(a, ids[0]!), [{ k: 1, checks: 1 }, { k: 2, checks: 1 }], 'the first monitor is written');
   assert.deepEqual(rows(a, ids[1]!), [], 'the second is not yet');
-  assert.equal(svc.closer.watermark * HOUR, Date.parse('2026-03-06T10:00:00Z'), 'the watermark moves with the last batch');
+  assert.equal(svc.storage.closer.watermark * HOUR, Date.parse('2026-03-06T10:00:00Z'), 'the watermark moves with the last batch');
   // Late results of 10:59 (a clock stepped back): the written monitor's go into its rows, the other's wait for its batch.
   const late = Date.parse('2026-03-06T10:59:30Z');
   for (const m of [m1!, m2!]) await svc.recorder.apply(m, { status: 'up', response_time_ms: 5, message: 'OK', details: {} }, late, {}, 'group');
@@ -304,16 +309,16 @@ test('an hour closes a batch of monitors at a time; a late result of a written m
   assert.deepEqual(rows(a, ids[1]!), []);
   // Stopped while the closing is held: the stop waits for the batch in hand and the closing stops there,
   // as a crash between two batches leaves it; the next start resumes after m1.
-  const stop = svc.closer.stop.bind(svc.closer);
-  svc.closer.stop = () => { const stopped = stop(); release(); return stopped; };
+  const stop = svc.storage.closer.stop.bind(svc.storage.closer);
+  svc.storage.closer.stop = () => { const stopped = stop(); release(); return stopped; };
   aOpen = false;
   await a.t.close({ keepData: true });
   const b = await life(dir, Date.parse('2026-03-06T11:10:00Z'), a.admin);
   try {
     const bsvc = monitorsServiceOf(b.t.service.app);
     b.clock.advance(1000); // the closer's timer (due at once) runs on the clock
-    for (let i = 0; i < 200 && bsvc.closer.watermark * HOUR < Date.parse('2026-03-06T11:00:00Z'); i++) await sleep(10);
-    assert.equal(bsvc.closer.watermark * HOUR, Date.parse('2026-03-06T11:00:00Z'), 'the hour is closed');
+    for (let i = 0; i < 200 && bsvc.storage.closer.watermark * HOUR < Date.parse('2026-03-06T11:00:00Z'); i++) await sleep(10);
+    assert.equal(bsvc.storage.closer.watermark * HOUR, Date.parse('2026-03-06T11:00:00Z'), 'the hour is closed');
     assert.deepEqual(rows(b, ids[0]!), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }], 'the written monitor is not added twice');
     assert.deepEqual(rows(b, ids[1]!), [{ k: 1, checks: 2 }, { k: 2, checks: 2 }], 'the other is written with its late result');
     assert.equal(b.t.service.app.store.all("SELECT key FROM monitor_meta WHERE key LIKE 'rollups_closing%'").length, 0);

@@ -33,7 +33,7 @@ export const monitorsModule: Module = {
     app.bus.on('config.changed', ({ keys }) => {
       if (!keys.some((k) => k.startsWith('monitors'))) return;
       service.scheduler.setMaxConcurrent(monitorConfig(app).max_concurrent_checks);
-      if (keys.includes('monitors.startup_image_hours')) service.images.reschedule();
+      if (keys.includes('monitors.startup_image_hours')) service.storage.images.reschedule();
     });
   },
   start(app: AppContext) {
@@ -41,10 +41,10 @@ export const monitorsModule: Module = {
     s.service.startScheduler();
     s.retention.start();
     app.onShutdown(async () => {
-      await s.service.closer.stop();
+      await s.service.storage.stopRollups();
       await s.retention.stop();
       await s.service.scheduler.stop();
-      await s.service.images.stop(); // after the last result: the image the next start-up reads
+      await s.service.storage.stop(); // after the last result: the start-up image the next start-up reads
     });
   },
 };

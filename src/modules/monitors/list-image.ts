@@ -13,7 +13,7 @@
 // Two buffers take turns: each rebuild writes the one not current. A list reads the current image by
 // index between its pieces and copies the bytes into its own piece before writing, so no socket ever holds
 // an image and a rebuild never changes bytes a write still needs.
-import { hourOf } from './storage/hours.js';
+import { hourOf } from './storage/index.js';
 import type { LiveMonitor, Registry } from './live.js';
 
 /** Items i to next-1 of a list, joined by commas: bytes[start, end). Valid until the event loop turns. */

@@ -9,6 +9,7 @@
 import type { Store } from '../../core/store/types.js';
 import type { PreparedCheck } from './checks/index.js';
 import { MONITOR_COLUMNS, parseTags, type MonitorRow } from './schemas.js';
+import type { SeriesState } from './storage/index.js';
 
 export interface IncidentRow {
   id: string; m: number; opened_at: number; closed_at: number | null; open_message: string | null;
@@ -35,6 +36,26 @@ export interface LiveMonitor {
 }
 
 const DAY = 86_400_000;
+
+/** How long a monitor's status counts after the result that set it (its series' capMs): two intervals plus the timeout. */
+export const capMsOf = (row: { interval_s: number; timeout_s: number }): number => (2 * row.interval_s + row.timeout_s) * 1000;
+
+/** The state fields an entry sets on a monitor's row. */
+export function applyState(row: MonitorRow, state: SeriesState): void {
+  row.status = state.status;
+  row.fail_streak = state.fail_streak;
+  if (state.cert) {
+    row.cert_valid_to = state.cert.valid_to;
+    row.cert_checked_at = state.cert.checked_at;
+  }
+}
+
+/** The last-check fields a result sets on a monitor's row (rt in hundredths of a millisecond). */
+export function applyResult(row: MonitorRow, r: { t: number; rt: number | null }, message: string): void {
+  row.last_check = r.t;
+  row.last_rt = r.rt;
+  row.last_message = message;
+}
 
 export class Registry {
   private byPk = new Map<number, LiveMonitor>();

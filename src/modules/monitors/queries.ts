@@ -1,21 +1,16 @@
-// The read side of the monitors API, from memory: the list and its 24-hour figures (hours.ts), one
-// monitor's stats (hours not yet written come from memory, older ones from monitor_rollups), raw results
-// (history.ts), incidents and the dependency graph. Nothing here writes.
+// The read side of the monitors API, from memory: the list and its 24-hour figures, one monitor's stats
+// and raw results (its series in the storage), incidents and the dependency graph. Nothing here writes.
 import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
 import { CHECKS, redactSettings } from './checks/index.js';
-import { STANDING, type RawHistory, type StoredResult } from './storage/history.js';
-import { HOUR_MS, hourOf, type HourRing } from './storage/hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
-import type { Messages } from './storage/messages.js';
 import {
   degradedReason, monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
   type ResultOut,
 } from './schemas.js';
 import {
-  addRollupHist, avgMs, bucketOf, bucketStart, emptyAggregate, emptyHist, expandRollup, fromRtUnits, KIND, quantile, uptimePct,
-  type Aggregate, type ResultStatus,
-} from './storage/rollups.js';
+  avgMs, fromRtUnits, hourOf, STANDING, uptimePct, type ResultStatus, type SeriesResult, type SeriesStore,
+} from './storage/index.js';
 import { iso } from '../../core/clock.js';
 import type { CheckType } from './checks/types.js';
 import type { ListImage } from './list-image.js';
@@ -26,13 +21,10 @@ const DAY = 86_400_000;
 export interface ReadParts {
   store: Store;
   registry: Registry;
-  history: RawHistory;
-  hours: HourRing;
-  messages: Messages;
+  /** The monitors' results over time. */
+  storage: SeriesStore;
   /** The list's lines kept joined (list-image.ts). */
   image: ListImage;
-  /** The first hour whose rollups are not written yet. */
-  watermark(): number;
 }
 
 /** A monitor as the API shows it (redacted settings cached on the entry until its row changes). */
@@ -82,12 +74,12 @@ export function lineBytes(p: ReadParts, m: LiveMonitor, now: number, h: number, 
 function lineOf(p: ReadParts, m: LiveMonitor, h: number, incidents: number): string {
   const r = m.row;
   if (m.view?.gen !== p.registry.gen) m.view = { gen: p.registry.gen, ...fragments(outOf(p, m)) };
-  const a = p.hours.sum(r.pk, h - 23, h);
+  const a = p.storage.sum(r.pk, h - 23, h);
   return `${m.view.head}${JSON.stringify(r.status)},"last_check":${r.last_check == null ? 'null' : `"${iso(r.last_check)}"`}` +
     `,"response_time":${r.last_rt == null ? 'null' : r.last_rt / 100},"last_message":${JSON.stringify(r.last_message)}` +
     `,"failing_streak":${r.fail_streak},"degraded_reason":${JSON.stringify(degradedReason(r))}${m.view.tail}` +
     `,"stats_24h":{"uptime_pct":${uptimePct(a)},"avg_response_ms":${avgMs(a)},"checks":${a.checks},"incidents":${incidents}}` +
-    `,"beats":"${p.history.beats(r.pk)}"}`;
+    `,"beats":"${p.storage.beats(r.pk)}"}`;
 }
 
 /** A monitor's JSON up to `"status":`, and from `,"degraded_ms"` to before stats_24h. */
@@ -99,14 +91,14 @@ function fragments(o: MonitorOut): { head: string; tail: string } {
   return { head: `${head.slice(0, -1)},"status":`, tail: `,${tail.slice(1, -1)}` };
 }
 
-export function resultOut(p: Pick<ReadParts, 'messages'>, r: StoredResult): ResultOut {
+export function resultOut(r: SeriesResult): ResultOut {
   return {
     at: iso(r.t),
     status: r.status,
     response_time: fromRtUnits(r.rt),
-    message: p.messages.text(r.msg),
-    details: r.d ? parseJsonObject(r.d) : null,
-    manual: !!r.manual,
+    message: r.message,
+    details: r.details ? parseJsonObject(r.details) : null,
+    manual: r.manual,
     monitor_status: r.standing === STANDING.paused ? 'paused' : r.standing === STANDING.failing ? 'degraded' : r.status,
   };
 }
@@ -126,70 +118,26 @@ export function incidentOut(r: IncidentRow, monitorId: string, now: number, fail
   };
 }
 
-type RollupRead = Aggregate & { hist: Uint8Array | null };
-
-/**
- * Uptime, average and (24 h) p95 over windows of hour or day buckets: the written part from monitor_rollups,
- * the rest (hours from the watermark on) from memory, so that nothing is counted twice.
- */
+/** A monitor with its figures: uptime over 24 hours, 7 and 30 days, response times, the last result. */
 export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail {
   const pk = m.row.pk;
-  const h = hourOf(now), w = p.watermark();
-  const sql = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
-    FROM monitor_rollups WHERE m = ? AND k = ? AND b >= ? AND b < ?`;
-  const written = (k: number, from: number, to: number) => p.store.all<RollupRead>(sql, [pk, k, from, to]);
-  const sec = (hour: number) => (hour * HOUR_MS) / 1000;
-
-  // 24 h: counts from memory; min, max and the histogram from the written rows and the unwritten results.
-  const day24 = p.hours.sum(pk, h - 23, h);
-  const hist = emptyHist();
-  let min: number | null = null, max: number | null = null;
-  const spread = (lo: number | null, hi: number | null) => {
-    if (lo != null) min = min == null ? lo : Math.min(min, lo);
-    if (hi != null) max = max == null ? hi : Math.max(max, hi);
-  };
-  for (const r of written(KIND.hour, sec(h - 23), sec(w))) {
-    const e = expandRollup(r);
-    addRollupHist(e, hist);
-    spread(e.rt_min, e.rt_max);
-  }
-  p.history.forEach(pk, (r) => { if (r.rt != null && !r.manual) { hist[bucketOf(r.rt)]! += 1; spread(r.rt, r.rt); } },
-    Math.max(w, h - 23) * HOUR_MS);
-  const p95 = quantile(hist, 0.95, min, max);
-
-  // 7 d and 30 d: UTC days, today's included, from day rows (hour rows are kept only for the 24 h figures).
-  const days = (n: number) => {
-    const day0 = bucketStart(KIND.day, now) - (n - 1) * 86_400;
-    return sum([...written(KIND.day, day0, Number.MAX_SAFE_INTEGER), p.hours.sum(pk, Math.max(w, (day0 * 1000) / HOUR_MS), h)]);
-  };
-  const week = days(7);
-  const month = days(30);
-
-  const last = p.history.last(pk);
+  const s = p.storage.summary(pk, now);
+  const last = p.storage.last(pk);
   return {
     ...outOf(p, m),
     stats: {
-      uptime_24h: uptimePct(day24),
-      uptime_7d: uptimePct(week),
-      uptime_30d: uptimePct(month),
-      p95_response_ms_24h: p95 == null ? null : Math.round(p95) / 100,
-      avg_response_ms_24h: avgMs(day24),
-      checks_24h: day24.checks,
+      uptime_24h: uptimePct(s.day24),
+      uptime_7d: uptimePct(s.week),
+      uptime_30d: uptimePct(s.month),
+      p95_response_ms_24h: s.p95 == null ? null : Math.round(s.p95) / 100,
+      avg_response_ms_24h: avgMs(s.day24),
+      checks_24h: s.day24.checks,
       current_incident: m.open ? incidentOut(m.open, m.row.id, now, m.row.fail_streak) : null,
       cert_days_left: m.row.cert_valid_to == null ? null : Math.floor((m.row.cert_valid_to - now) / DAY),
-      last_result: last ? resultOut(p, last) : null,
+      last_result: last ? resultOut(last) : null,
     },
-    beats: p.history.beats(pk),
+    beats: p.storage.beats(pk),
   };
-}
-
-function sum(rows: Aggregate[]): Aggregate {
-  const a = emptyAggregate();
-  for (const r of rows) {
-    a.checks += r.checks; a.up += r.up; a.degraded += r.degraded; a.down += r.down; a.rt_sum += r.rt_sum; a.rt_count += r.rt_count;
-    a.ms_up += r.ms_up; a.ms_degraded += r.ms_degraded; a.ms_down += r.ms_down;
-  }
-  return a;
 }
 
 /** One hour of a monitor's timeline: the time (seconds) its status was up, degraded and down, and its checks. */
@@ -199,10 +147,10 @@ export interface TimelineHour { up: number; degraded: number; down: number; chec
  * The time-weighted status of the last `hours` hours (the current one last), per monitor, from memory:
  * what the status bars draw. Seconds with one decimal; an hour with no known time has zeros.
  */
-export function timeline(p: Pick<ReadParts, 'hours'>, m: LiveMonitor, now: number, hours: number): TimelineHour[] {
+export function timeline(p: Pick<ReadParts, 'storage'>, m: LiveMonitor, now: number, hours: number): TimelineHour[] {
   const h = hourOf(now);
   const sec = (ms: number) => Math.round(ms / 100) / 10;
-  return p.hours.perHour(m.row.pk, h - hours + 1, h).map((a) => (a
+  return p.storage.perHour(m.row.pk, h - hours + 1, h).map((a) => (a
     ? { up: sec(a.ms_up), degraded: sec(a.ms_degraded), down: sec(a.ms_down), checks: a.checks, uptime_pct: uptimePct(a) }
     : { up: 0, degraded: 0, down: 0, checks: 0, uptime_pct: null }));
 }
@@ -211,8 +159,8 @@ export function results(p: ReadParts, m: LiveMonitor,
   q: { limit: number; offset: number; since?: string; until?: string; status?: ResultStatus }): { items: ResultOut[]; total: number } {
   const from = q.since ? Date.parse(q.since) : -Infinity;
   const to = q.until ? Date.parse(q.until) : Infinity;
-  const r = p.history.query(m.row.pk, { from, to, status: q.status, limit: q.limit, offset: q.offset });
-  return { total: r.total, items: r.items.map((x) => resultOut(p, x)) };
+  const r = p.storage.query(m.row.pk, { from, to, status: q.status, limit: q.limit, offset: q.offset });
+  return { total: r.total, items: r.items.map(resultOut) };
 }
 
 /** Incidents overlapping [since, until], newest first. */

@@ -1,27 +1,20 @@
 // Check results: running a monitor's check (with a guard past its timeout) and applying what it found
-// in one write: the channel entry (the raw result and the monitor's state after it), and statements only
-// for what else it changes (incidents, events, a new message, rollups of a closed hour). Memory follows at
-// commit; bus events go out after it. See docs/monitors.md, "Storage".
+// in one write: the result and the monitor's state after it into its series (storage/index.ts: a channel
+// entry, a new message, rollups of a closed hour), and statements only for what else it changes
+// (incidents, events). Memory follows at commit; bus events go out after it. See docs/monitors.md, "Storage".
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Tx } from '../../core/store/types.js';
-import { CHANNEL, encodeMessage, type MonitorState, type StoredResult } from './storage/channel.js';
 import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
 import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
 import { insertEvent } from './events-log.js';
-import type { RawHistory } from './storage/history.js';
-import type { HourCloser } from './storage/hour-close.js';
-import { standingOf } from './storage/history.js';
-import { capMsOf, type HourRing } from './storage/hours.js';
-import type { IncidentRow, LiveMonitor, Registry } from './live.js';
-import { applyResult, applyState } from './storage/load.js';
-import type { Messages } from './storage/messages.js';
+import { applyResult, applyState, capMsOf, type IncidentRow, type LiveMonitor, type Registry } from './live.js';
 import { parseJsonObject, type ResultOut } from './schemas.js';
 import { incidentOut } from './queries.js';
 import { iso } from '../../core/clock.js';
-import { addToRollups, fromRtUnits, toRtUnits } from './storage/rollups.js';
+import { fromRtUnits, toRtUnits, type SeriesState, type SeriesStore } from './storage/index.js';
 import { openSettings } from './secrets.js';
 import { certFacts, certValidTo, detailsJson, nextState } from './state.js';
 
@@ -37,24 +30,18 @@ export interface Applied {
   certificate: MonitorCertificateEvent | null;
 }
 
-/** What applying results needs of the service's in-memory state. */
+/** What applying results needs of the service: the monitors and their series. */
 export interface ResultParts {
   registry: Registry;
-  history: RawHistory;
-  hours: HourRing;
-  messages: Messages;
-  closer: HourCloser;
+  storage: SeriesStore;
 }
 
 export class ResultRecorder {
   private readonly registry: Registry;
-  private readonly history: RawHistory;
-  private readonly hours: HourRing;
-  private readonly messages: Messages;
-  private readonly closer: HourCloser;
+  private readonly storage: SeriesStore;
 
   constructor(private readonly app: AppContext, parts: ResultParts) {
-    ({ registry: this.registry, history: this.history, hours: this.hours, messages: this.messages, closer: this.closer } = parts);
+    ({ registry: this.registry, storage: this.storage } = parts);
   }
 
   /**
@@ -106,8 +93,8 @@ export class ResultRecorder {
   }
 
   /**
-   * Applies one result: the channel entry (raw result and the monitor's new state), and statements only
-   * for what else it changes (incidents, events, a new message, rollups of a closed hour), in one write;
+   * Applies one result: into the monitor's series with its new state (storage/index.ts), and statements
+   * only for what else it changes (incidents, events), in one write;
    * memory follows at commit. Returns null when the monitor is gone, or paused and the check was a
    * scheduled one.
    */
@@ -132,12 +119,10 @@ export class ResultRecorder {
       const certDue = validTo != null && (row.cert_checked_at == null || t - row.cert_checked_at >= DAY);
       const keepDetails = status !== 'up' || trans.changed || manual || certDue;
       const d = keepDetails ? detailsJson(result.details ?? {}) : null;
-      const stored: StoredResult = { t, status, rt, msg: this.messages.ref(tx, message), d, manual };
-      const state: MonitorState = { status: trans.status, fail_streak: trans.fail_streak };
+      const state: SeriesState = { status: trans.status, fail_streak: trans.fail_streak };
       if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
-      // A result of an hour whose rollups are written already goes into them now (a manual check counts in
-      // no figure: uptime is time, and response times are the schedule's).
-      if (this.closer.isLate(t, row.pk) && !manual) addToRollups(tx, row.pk, t, status, rt, false);
+      // A manual check counts in no figure: uptime is time, and response times are the schedule's.
+      this.storage.append(tx, row.pk, { t, status, rt, message, details: d, manual }, state, capMsOf(row));
 
       let incident: IncidentRow | null = null;
       if (trans.openIncident) {
@@ -162,7 +147,6 @@ export class ResultRecorder {
           to_status: trans.status, message, actor: opts.manualBy ?? null,
           details: { result: status, response_time: fromRtUnits(rt) } });
       }
-      tx.emit(CHANNEL, encodeMessage({ kind: 'result', pk: row.pk, result: stored, state }));
 
       const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
         monitor_status: trans.status === 'unknown' ? status : trans.status };
@@ -179,10 +163,7 @@ export class ResultRecorder {
       const opened = trans.openIncident ? incident : null;
       tx.onCommit(() => {
         applyState(row, state);
-        applyResult(row, stored, message);
-        this.history.append(row.pk, stored, standingOf(status, trans.status));
-        if (!manual) this.hours.add(row.pk, t, status, rt);
-        this.hours.observe(row.pk, t, trans.status, capMsOf(row));
+        applyResult(row, { t, rt }, message);
         if (opened) m.open = opened;
         this.registry.changed(m);
       });

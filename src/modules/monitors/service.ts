@@ -1,15 +1,15 @@
 // The monitor service: CRUD and reads, pause, manual checks, clearing history. Changes made through the
 // API are 'sync' writes. The other concerns live beside it: check results and their write (results.ts),
 // the state machine (state.ts), the dependency graph (dependencies.ts), the bus contract (contracts.ts),
-// the scheduler (scheduler.ts). The state lives in memory (live.ts, history.ts, hours.ts), loaded at
-// start-up (load.ts); reads are in queries.ts. See docs/monitors.md, "Storage".
+// the scheduler (scheduler.ts). Monitors live in memory (live.ts); their results over time are a series
+// each in the storage (storage/index.ts), loaded at start-up; reads are in queries.ts. See
+// docs/monitors.md, "Storage".
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import type { Actor } from '../../core/audit/types.js';
 import { badRequest, HttpError, notFound, unavailable, type FieldError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
-import { CHANNEL, encodeMessage, type MonitorState } from './storage/channel.js';
 import {
   CHECKS, mergeSecrets, minimumTimeout, movesSecrets, redactSettings, secretsNotResent, settingsShapeErrors, validateCheck,
 } from './checks/index.js';
@@ -17,15 +17,10 @@ import { CHECK_TYPES, type CheckType } from './checks/types.js';
 import { monitorConfig } from './config.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
-import { RawHistory } from './storage/history.js';
-import { HourCloser } from './storage/hour-close.js';
-import { capMsOf, HourRing } from './storage/hours.js';
-import { importLegacyResults } from './storage/import-results.js';
 import { ListImage } from './list-image.js';
-import { Registry, type LiveMonitor } from './live.js';
-import { loadMonitors } from './storage/load.js';
-import { Messages } from './storage/messages.js';
-import { CHANNEL_DROPPED_TO, readWarmImage, StartupImages } from './storage/warm-image.js';
+import { applyResult, applyState, capMsOf, Registry, type LiveMonitor } from './live.js';
+import { rowImage } from './row-image.js';
+import { SeriesStore, type ResultStatus, type SeriesNames, type SeriesState } from './storage/index.js';
 import {
   LIMITS, normaliseTags, parseJsonObject, parseTags, MONITOR_COLUMNS,
   type CreateMonitorInput, type IncidentOut, type MonitorDetail, type MonitorOut,
@@ -35,7 +30,6 @@ import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
 import type { ListItems } from './stream.js';
 import { iso } from '../../core/clock.js';
-import type { ResultStatus } from './storage/rollups.js';
 import { gridOf, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
 import { newStandIn, openSettings, sealSettings } from './secrets.js';
 
@@ -46,6 +40,12 @@ export type { DependencyNode } from './dependencies.js';
 
 const HOUR = 3_600_000;
 const STATE_SAVED = 'state_saved_at';
+
+/** The monitors' series: their channel, tables and start-up image (migrations.ts). */
+export const MONITOR_SERIES: SeriesNames = {
+  channel: 'monitors.results', rollups: 'monitor_rollups', messages: 'monitor_messages', meta: 'monitor_meta',
+  imageFile: 'netprobe.monitors.image', legacyResults: 'monitor_results',
+};
 
 
 /** Why a stored secret is missing after an update that moved the monitor (see movesSecrets). */
@@ -61,7 +61,7 @@ function spec(row: MonitorRow): ScheduleSpec {
     alignMs: gridOf(intervalMs, batched), batched };
 }
 
-const stateOf = (row: MonitorRow): MonitorState => ({ status: row.status, fail_streak: row.fail_streak });
+const stateOf = (row: MonitorRow): SeriesState => ({ status: row.status, fail_streak: row.fail_streak });
 
 
 // ---- the service -------------------------------------------------------------------------------
@@ -69,14 +69,8 @@ const stateOf = (row: MonitorRow): MonitorState => ({ status: row.status, fail_s
 export class MonitorService {
   readonly scheduler: Scheduler;
   readonly registry = new Registry();
-  readonly history = new RawHistory();
-  readonly hours = new HourRing();
-  readonly messages = new Messages();
-  readonly closer: HourCloser;
-  /** The start-up image, written at every stop and every few hours (warm-image.ts). */
-  readonly images: StartupImages;
-  /** What start-up did with the image ('none', 'used (...)' or 'not used: why') and how many channel entries it read. */
-  startup = { image: 'none', entries: 0 };
+  /** Every monitor's results over time: a series each, its key the monitor's pk. */
+  readonly storage: SeriesStore;
   private readonly store: Store;
   private readonly log: Logger;
   private readonly reads: q.ReadParts;
@@ -86,19 +80,26 @@ export class MonitorService {
   constructor(private readonly app: AppContext) {
     this.store = app.store;
     this.log = app.log.child('monitors');
-    this.closer = new HourCloser(app, this.history, this.hours, (pk) => {
-      const m = this.registry.get(pk);
-      return m ? capMsOf(m.row) : null;
+    this.storage = new SeriesStore(app, {
+      names: MONITOR_SERIES, log: this.log,
+      settings: () => {
+        const c = monitorConfig(app);
+        return { rawRetentionHours: c.raw_retention_hours, imageEveryHours: c.startup_image_hours };
+      },
+      capOf: (pk) => {
+        const m = this.registry.get(pk);
+        return m ? capMsOf(m.row) : null;
+      },
+      keys: () => [...this.registry.all()].map((m) => m.row.pk).sort((a, b) => a - b),
+      section: rowImage(this.registry),
+      // The dropped entries may be a monitor's last: its state goes into the table first (unless saved since).
+      beforeDrop: async (cut) => { if (this.stateSavedAt() < cut) await this.saveState(); },
     });
-    this.hours.floorHour = () => this.closer.watermark;
     this.reads = {
-      store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
+      store: this.store, registry: this.registry, storage: this.storage,
       image: new ListImage(this.registry, (m, now, h, gen) => q.lineBytes(this.reads, m, now, h, gen)),
-      watermark: () => this.closer.watermark,
     };
     this.recorder = new ResultRecorder(app, this);
-    this.images = new StartupImages(app, { store: this.store, registry: this.registry, history: this.history, hours: this.hours },
-      () => this.closer.watermark, this.log);
     this.scheduler = new Scheduler({
       clock: app.clock,
       log: this.log,
@@ -109,33 +110,30 @@ export class MonitorService {
 
   private now(): number { return this.app.clock.now(); }
 
-  /** Start-up: an earlier build's raw results into the channel, then everything into memory (load.ts). */
+  /**
+   * Start-up: the monitors (their rows, parents and open incidents), then their series (storage/), whose
+   * latest entries say each monitor's state: the table holds it only as of its last save.
+   */
   async init(): Promise<void> {
     const t0 = performance.now();
-    const imported = await importLegacyResults(this.store);
-    await this.closer.load();
-    const now = this.now();
-    const retention = monitorConfig(this.app).raw_retention_hours;
-    const image = readWarmImage(this.app.config.dataDir, this.store, retention, now);
-    const got = loadMonitors({
-      store: this.store, registry: this.registry, history: this.history, hours: this.hours, messages: this.messages,
-      watermark: this.closer.watermark, now, keepFrom: now - retention * HOUR, image: image && 'install' in image ? image : null,
-    });
-    // Whether the image served, and why not: a slow start-up says why here.
-    this.startup.entries = got.entries;
-    this.startup.image = !image ? 'none' : 'unused' in image ? `not used: ${image.unused}` : got.image === 'used'
-      ? `used (${image.bytes} bytes, written ${new Date(image.writtenAt).toISOString()})` : `not used: ${got.image}`;
+    this.registry.load(this.store, this.now());
+    const got = await this.storage.load();
+    for (const [pk, l] of got.latest) {
+      const row = this.registry.get(pk)!.row;
+      if (l.state) applyState(row, l.state);
+      if (l.result) applyResult(row, l.result, l.result.message);
+    }
+    const startup = this.storage.startup;
     this.log.info('monitors loaded', {
-      monitors: this.registry.size, results: got.results, channel_entries: got.entries, imported_rows: imported,
-      startup_image: this.startup.image, ms: Math.round(performance.now() - t0),
+      monitors: this.registry.size, results: got.results, channel_entries: startup.entries, imported_rows: got.imported,
+      startup_image: startup.image, ms: Math.round(performance.now() - t0),
     });
   }
 
   /** Loads every monitor into the scheduler and starts the hourly rollups (start-up). */
   startScheduler(): void {
     this.scheduler.load([...this.registry.all()].map((m) => spec(m.row)));
-    this.closer.start();
-    this.images.start();
+    this.storage.start();
     const max = monitorConfig(this.app).max_concurrent_checks;
     this.log.info('monitor scheduler started', { monitors: this.registry.size, max_concurrent: max });
     this.warmUp();
@@ -388,8 +386,7 @@ export class MonitorService {
         // The certificate facts were the old target's: the state in the channel says so too.
         row.cert_valid_to = null;
         row.cert_checked_at = null;
-        const state = { ...stateOf(row), cert: { valid_to: null, checked_at: null } };
-        tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: row.pk, state, t: now }));
+        this.storage.setState(tx, row.pk, { ...stateOf(row), cert: { valid_to: null, checked_at: null } }, now, capMsOf(row));
       }
       if (parentsChanged) setParents(tx, this.registry, old.pk, input.parents!);
       const before = configOf(q.outOf(this.reads, live));
@@ -417,20 +414,14 @@ export class MonitorService {
     const now = this.now();
     await this.store.write((tx) => {
       if (!this.registry.get(old.pk)) throw notFound('Monitor');
-      const results = this.history.count(old.pk);
-      tx.run('DELETE FROM monitor_rollups WHERE m = ?', [old.pk]);
+      const results = this.storage.forget(tx, old.pk);
       const incidents = tx.run('DELETE FROM monitor_incidents WHERE m = ?', [old.pk]).changes;
       tx.run('DELETE FROM monitor_parents WHERE m = ? OR parent = ?', [old.pk, old.pk]);
       tx.run('DELETE FROM monitors WHERE pk = ?', [old.pk]);
       insertEvent(tx, { t: now, kind: 'deleted', monitor_id: id, monitor_name: old.name, from_status: old.status, actor: by.actor,
         details: { results_deleted: results, incidents_deleted: incidents } });
       this.app.audit.insert(tx, by.auditEntry('monitors.delete', old.name, { id, check_type: old.check_type, target: old.target }));
-      // Its channel entries stay until retention drops them; start-up skips entries of unknown monitors.
-      tx.onCommit(() => {
-        this.registry.remove(old.pk);
-        this.history.drop(old.pk);
-        this.hours.forget(old.pk);
-      });
+      tx.onCommit(() => this.registry.remove(old.pk));
     }, 'sync');
     this.scheduler.remove(old.pk);
     this.app.bus.emit('monitor.deleted', { id, name: old.name });
@@ -450,16 +441,13 @@ export class MonitorService {
       const to: MonitorStatus = from === 'paused' ? 'unknown' : 'paused';
       tx.run('UPDATE monitors SET status = ?, fail_streak = 0, updated_at = ? WHERE pk = ?', [to, now, cur.row.pk]);
       if (to === 'paused') this.recorder.closeOpenIncident(tx, cur, now, 'monitor paused');
-      tx.emit(CHANNEL, encodeMessage({ kind: 'state', pk: cur.row.pk, state: { status: to, fail_streak: 0 }, t: now }));
+      // Paused and unknown time does not count in uptime (storage/hours.ts).
+      this.storage.setState(tx, cur.row.pk, { status: to, fail_streak: 0 }, now, capMsOf(cur.row));
       insertEvent(tx, { t: now, kind: to === 'paused' ? 'paused' : 'resumed', monitor_id: cur.row.id, monitor_name: cur.row.name,
         from_status: from, to_status: to, actor: by.actor });
       this.app.audit.insert(tx, by.auditEntry(to === 'paused' ? 'monitors.pause' : 'monitors.resume', cur.row.name, { id: cur.row.id }));
       let put = cur;
-      tx.onCommit(() => {
-        // Paused and unknown time does not count in uptime (hours.ts).
-        this.hours.stop(cur.row.pk, now, capMsOf(cur.row));
-        put = this.registry.put({ ...cur.row, status: to, fail_streak: 0, updated_at: now });
-      });
+      tx.onCommit(() => { put = this.registry.put({ ...cur.row, status: to, fail_streak: 0, updated_at: now }); });
       return () => put;
     }, 'sync');
     const updated = m();
@@ -503,41 +491,25 @@ export class MonitorService {
     Promise<{ deleted: { results: number; rollups: number; incidents: number; events: number }; kept_open_incidents: number }> {
     const now = this.now();
     const out = await this.store.write((tx) => {
+      // The channel's results go too: what they say of each monitor's state is saved in the table first.
+      this.saveStateIn(tx, now);
+      const series = this.storage.clear(tx);
       const deleted = {
-        results: this.history.stats().results + tx.run('DELETE FROM monitor_results').changes,
-        rollups: tx.run('DELETE FROM monitor_rollups').changes,
+        ...series,
         incidents: tx.run('DELETE FROM monitor_incidents WHERE closed_at IS NOT NULL').changes,
         events: tx.run('DELETE FROM monitor_events').changes,
       };
-      tx.run('DELETE FROM monitor_messages');
-      // The channel's results go too: what they say of each monitor's state is saved in the table first.
-      this.saveStateIn(tx, now);
-      tx.emit(CHANNEL, encodeMessage({ kind: 'cleared' }));
       const kept = tx.get<{ n: number }>('SELECT count(*) AS n FROM monitor_incidents')?.n ?? 0;
       insertEvent(tx, { t: now, kind: 'history_cleared', actor: by.actor, details: { deleted, kept_open_incidents: kept } });
       this.app.audit.insert(tx, by.auditEntry('monitors.history_cleared', null, { ...deleted, kept_open_incidents: kept }));
       tx.onCommit(() => {
-        this.history.clear();
-        this.hours.clear();
-        this.messages.clear();
         for (const m of this.registry.all()) m.closed = [];
         this.registry.touch();
       });
       return { deleted, kept_open_incidents: kept };
     }, 'sync');
-    await this.store.dropChannelBefore(CHANNEL, Infinity, (lsn) => this.channelDropping(lsn));
+    await this.storage.dropCleared();
     return out;
-  }
-
-  /**
-   * Before channel segments holding entries up to `lastLsn` are deleted: a start-up image older than that
-   * can no longer be completed from the channel (warm-image.ts). 'sync': on disk before the deletion.
-   */
-  async channelDropping(lastLsn: number): Promise<void> {
-    await this.store.write((tx) => {
-      tx.run(`INSERT INTO monitor_meta (key, value) VALUES (?, ?)
-        ON CONFLICT(key) DO UPDATE SET value = max(value, excluded.value)`, [CHANNEL_DROPPED_TO, lastLsn]);
-    }, 'sync');
   }
 
   /**

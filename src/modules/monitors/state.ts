@@ -1,7 +1,7 @@
 // What a check result does to a monitor, as pure functions: the state machine (status, failure run,
 // incidents) and the facts kept from a result (details within their size bound, certificate expiry).
 import type { MonitorStatus } from './schemas.js';
-import type { ResultStatus } from './storage/rollups.js';
+import type { ResultStatus } from './storage/index.js';
 
 const DAY = 86_400_000;
 const MAX_DETAILS = 4096;

@@ -1,14 +1,15 @@
-// The monitors channel (docs/store.md, "Channels"): one entry per check result, carrying the result and
-// the monitor's state after it, plus a few entries for API changes of that state. Entries replace the
+// The results channel's entries (docs/store.md, "Channels"): one entry per result, carrying the result and
+// its series' state after it, plus a few entries for other changes of that state. Entries replace a
 // raw-results table: the store journals them with the transaction and keeps them in segment files, never
-// in the snapshot. See docs/monitors.md, "Storage".
+// in the snapshot. The monitors' channel is `monitors.results`, a series key a monitor's pk. See
+// docs/monitors.md, "Storage".
 //
 //   entry    u8 kind, then:
-//     1 result    varint monitor pk, result, state
-//     2 state     varint monitor pk, state, [varint t]    (pause, resume, a changed target clearing the certificate;
-//                                                          t, epoch ms, since uptime is time: absent in older entries)
-//     3 cleared   (nothing)                               (history cleared: earlier results are gone)
-//     4 imported  varint monitor pk, varint n, n results  (rows of the raw-results table of an earlier build)
+//     1 result    varint key, result, state
+//     2 state     varint key, state, [varint t]    (pause, resume, a changed target clearing the certificate;
+//                                                   t, epoch ms, since uptime is time: absent in older entries)
+//     3 cleared   (nothing)                        (history cleared: earlier results are gone)
+//     4 imported  varint key, varint n, n results  (rows of the raw-results table of an earlier build)
 //   result   varint t (epoch ms) | u8 flags | [varint rt] | message | [UTF-8 details]
 //            flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 message inline, 16 details present,
 //                   32 manual check ("check now": not counted in uptime or response times; older entries lack it)
@@ -16,14 +17,16 @@
 //   state    u8 status (index in STATES) | varint fail_streak | u8 certificate fields present (0/1)
 //            | [f64 cert_valid_to | f64 cert_checked_at]   (epoch ms; NaN = null)
 import { ByteReader, ByteWriter } from '../../../core/store/index.js';
-import type { MonitorStatus } from '../schemas.js';
 import type { ResultStatus } from './rollups.js';
 
-export const CHANNEL = 'monitors.results';
+/** What a series is after a result or a change: a result's status, or paused, or not known yet. */
+export type SeriesStatus = 'up' | 'down' | 'degraded' | 'paused' | 'unknown';
 
 const enum Kind { Result = 1, State = 2, Cleared = 3, Imported = 4 }
 const STATUS_CODES: readonly ResultStatus[] = ['down', 'up', 'degraded'];
-const STATES: readonly MonitorStatus[] = ['up', 'down', 'degraded', 'paused', 'unknown'];
+/** On disk as the index here: the order never changes (the start-up image keeps the same codes). */
+export const SERIES_STATES: readonly SeriesStatus[] = ['up', 'down', 'degraded', 'paused', 'unknown'];
+const STATES = SERIES_STATES;
 const F_RT = 4, F_INLINE = 8, F_DETAILS = 16, F_MANUAL = 32;
 
 export interface StoredResult {
@@ -39,16 +42,17 @@ export interface StoredResult {
   manual?: boolean;
 }
 
-export interface MonitorState {
-  status: MonitorStatus;
+/** A series' state after an entry: a monitor's status, failure run and certificate expiry. */
+export interface SeriesState {
+  status: SeriesStatus;
   fail_streak: number;
   /** Present when the entry sets them (a TLS check, or a change that cleared them). */
   cert?: { valid_to: number | null; checked_at: number | null };
 }
 
 export type ChannelMessage =
-  | { kind: 'result'; pk: number; result: StoredResult; state: MonitorState }
-  | { kind: 'state'; pk: number; state: MonitorState; t?: number }
+  | { kind: 'result'; pk: number; result: StoredResult; state: SeriesState }
+  | { kind: 'state'; pk: number; state: SeriesState; t?: number }
   | { kind: 'cleared' }
   | { kind: 'imported'; pk: number; results: StoredResult[] };
 
@@ -74,9 +78,9 @@ export function encodeMessage(m: ChannelMessage): Uint8Array {
  * the next (start-up reads millions without allocating): copy what must be kept.
  */
 export interface MessageVisitor {
-  result(pk: number, r: StoredResult, state: MonitorState): void;
+  result(pk: number, r: StoredResult, state: SeriesState): void;
   /** `t`: when (epoch ms), NaN for entries written before it was recorded. */
-  state(pk: number, state: MonitorState, t: number): void;
+  state(pk: number, state: SeriesState, t: number): void;
   cleared(): void;
   /** One of the results of an `imported` entry. */
   imported(pk: number, r: StoredResult): void;
@@ -84,7 +88,7 @@ export interface MessageVisitor {
 
 const reader = new ByteReader(new Uint8Array(0));
 const scratch: StoredResult = { t: 0, status: 'up', rt: null, msg: 0, d: null, manual: false };
-const scratchState: MonitorState = { status: 'unknown', fail_streak: 0 };
+const scratchState: SeriesState = { status: 'unknown', fail_streak: 0 };
 
 /** Reads the entry in `buf[start, end)` into the visitor. */
 export function readMessage(buf: Uint8Array, start: number, end: number, v: MessageVisitor): void {
@@ -111,7 +115,7 @@ export function readMessage(buf: Uint8Array, start: number, end: number, v: Mess
 /** One entry as a value (tests and the bench; start-up uses readMessage). */
 export function decodeMessage(data: Uint8Array): ChannelMessage {
   let out: ChannelMessage | null = null;
-  const copy = (s: MonitorState): MonitorState =>
+  const copy = (s: SeriesState): SeriesState =>
     (s.cert ? { ...s, cert: { ...s.cert } } : { status: s.status, fail_streak: s.fail_streak });
   readMessage(data, 0, data.length, {
     result: (pk, r, state) => {
@@ -169,7 +173,7 @@ function readResult(r: ByteReader, into: StoredResult): StoredResult {
   return into;
 }
 
-function writeState(w: ByteWriter, s: MonitorState): void {
+function writeState(w: ByteWriter, s: SeriesState): void {
   w.u8(STATES.indexOf(s.status));
   w.varint(s.fail_streak);
   w.u8(s.cert ? 1 : 0);
@@ -181,7 +185,7 @@ function writeState(w: ByteWriter, s: MonitorState): void {
 
 const scratchCert = { valid_to: null as number | null, checked_at: null as number | null };
 
-function readState(r: ByteReader, into: MonitorState): MonitorState {
+function readState(r: ByteReader, into: SeriesState): SeriesState {
   const status = STATES[r.u8()];
   if (!status) throw new Error('bad monitor status');
   into.status = status;

@@ -1,9 +1,9 @@
-// Writes the rollups of each hour once it has closed: one hour row per monitor (counts, response-time
+// Writes the rollups of each hour once it has closed: one hour row per series (counts, response-time
 // sum, min, max and histogram, from the raw results in memory) and that hour added to the monitor's day
 // row, in one 'group' write with the new watermark. Results used to update both rows with every check,
 // which made every check journal a statement; now an hour costs one record for all monitors.
 //
-// The watermark `rollups_written_to` (monitor_meta) is the first hour not yet written. A result of an
+// The watermark `rollups_written_to` (the meta table: monitor_meta) is the first hour not yet written. A result of an
 // hour before it (a check that ran across the closing, a clock that stepped back, the first hour after an
 // upgrade from a build that wrote rollups per check) is added to its rows directly, in its own write
 // (rollups.ts addToRollups). An hour closes GRACE_MS after it ends, when every check that started in it
@@ -13,12 +13,13 @@
 // 2,000 monitors held the event loop for about 160 ms and started 55 checks more than 20 ms late. Batches
 // of a fixed 100 still held it 15-16 ms each, and the first (code not yet compiled) about 100 ms, so each
 // batch is sized from the last one's time to take about CLOSE_SLICE_MS, starting small. While
-// an hour closes, monitor_meta's `rollups_closing_hour` / `rollups_closing_through` say which monitors'
+// an hour closes, the meta table's `rollups_closing_hour` / `rollups_closing_through` say which monitors'
 // rows are written (a crash resumes after them instead of adding the hour to their day rows twice), and
 // a late result of those monitors goes into their rows directly, as for hours before the watermark.
 import type { AppContext } from '../../../core/context.js';
 import type { Logger } from '../../../core/log.js';
 import type { Tx } from '../../../core/store/types.js';
+import type { SeriesNames } from './names.js';
 import type { RawHistory } from './history.js';
 import { HOUR_MS, hourOf, type HourRing } from './hours.js';
 import {
@@ -34,15 +35,15 @@ export const GRACE_MS = 6 * 60_000;
 export const OFF_GRID_MS = 525;
 /** Monitors per write while an hour closes, at most. */
 export const CLOSE_BATCH = 100;
-/** The first write's monitors, while nothing tells yet how long one takes (its code is not compiled yet either). */
+/** The first write's series, while nothing tells yet how long one takes (its code is not compiled yet either). */
 const FIRST_BATCH = 2;
 /** What one write should hold the event loop for, about (ms). */
 export const CLOSE_SLICE_MS = 4;
 const WATERMARK = 'rollups_written_to';
 const CLOSING_HOUR = 'rollups_closing_hour';
 const CLOSING_THROUGH = 'rollups_closing_through';
-const UPSERT = `INSERT OR REPLACE INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist,
-    ms_up, ms_degraded, ms_down)
+const upsert = (table: string) => `INSERT OR REPLACE INTO ${table} (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min,
+    rt_max, hist, ms_up, ms_degraded, ms_down)
   SELECT j.value->>0, ?, ?, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
          j.value->>8, unhex(j.value->>9), j.value->>10, j.value->>11, j.value->>12
     FROM json_each(?) AS j`;
@@ -63,14 +64,17 @@ export class HourCloser {
   /** The scheduled closeDue() in progress. */
   private running: Promise<unknown> | null = null;
   private readonly log: Logger;
+  private readonly upsert: string;
 
   /**
-   * `hours` holds each hour's time-weighted status (hours.ts); `capOf` says how long a monitor's status
-   * counts after a result (null: the monitor is gone).
+   * `hours` holds each hour's time-weighted status (hours.ts); `capOf` says how long a series' status
+   * counts after a result (null: the series is gone).
    */
-  constructor(private readonly app: AppContext, private readonly history: RawHistory, private readonly hours: HourRing,
-    private readonly capOf: (pk: number) => number | null) {
-    this.log = app.log.child('monitors');
+  constructor(private readonly app: Pick<AppContext, 'store' | 'clock'>, private readonly names: SeriesNames,
+    private readonly history: RawHistory, private readonly hours: HourRing, private readonly capOf: (pk: number) => number | null,
+    log: Logger) {
+    this.log = log;
+    this.upsert = upsert(names.rollups);
   }
 
   /**
@@ -79,7 +83,7 @@ export class HourCloser {
    */
   async load(): Promise<void> {
     const store = this.app.store;
-    const meta = (key: string) => store.get<{ value: number }>('SELECT value FROM monitor_meta WHERE key = ?', [key])?.value;
+    const meta = (key: string) => store.get<{ value: number }>(`SELECT value FROM ${this.names.meta} WHERE key = ?`, [key])?.value;
     const row = meta(WATERMARK);
     if (row != null) {
       this.watermark = row;
@@ -88,9 +92,9 @@ export class HourCloser {
       if (hour === row && through != null) this.closing = { hour, through };
       return;
     }
-    const newest = store.get<{ b: number | null }>('SELECT max(b) AS b FROM monitor_rollups WHERE k = ?', [KIND.hour])?.b;
+    const newest = store.get<{ b: number | null }>(`SELECT max(b) AS b FROM ${this.names.rollups} WHERE k = ?`, [KIND.hour])?.b;
     const w = newest == null ? hourOf(this.app.clock.now()) : newest / 3600 + 1;
-    await store.write((tx) => setWatermark(tx, w), 'sync');
+    await store.write((tx) => this.setWatermark(tx, w), 'sync');
     this.watermark = w;
   }
 
@@ -157,7 +161,7 @@ export class HourCloser {
         const hours: unknown[][] = [];
         const days = new Map(tx.all<RollupRow>(
           `SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
-             FROM monitor_rollups WHERE k = ? AND b = ? AND m IN (SELECT value FROM json_each(?))`,
+             FROM ${this.names.rollups} WHERE k = ? AND b = ? AND m IN (SELECT value FROM json_each(?))`,
           [KIND.day, day, JSON.stringify(batch)]).map((r) => [r.m, totalsOf(expandRollup(r))]));
         for (const pk of batch) {
           const cap = this.capOf(pk);
@@ -177,17 +181,18 @@ export class HourCloser {
           days.set(pk, d);
         }
         if (hours.length) {
-          tx.run(UPSERT, [KIND.hour, b, JSON.stringify(hours)]);
+          tx.run(this.upsert, [KIND.hour, b, JSON.stringify(hours)]);
           const changed = hours.map((r) => rowOf(r[0] as number, days.get(r[0] as number)!));
-          tx.run(UPSERT, [KIND.day, day, JSON.stringify(changed)]);
+          tx.run(this.upsert, [KIND.day, day, JSON.stringify(changed)]);
         }
         if (last) {
-          setWatermark(tx, hour + 1);
-          tx.run('DELETE FROM monitor_meta WHERE key IN (?, ?)', [CLOSING_HOUR, CLOSING_THROUGH]);
+          this.setWatermark(tx, hour + 1);
+          tx.run(`DELETE FROM ${this.names.meta} WHERE key IN (?, ?)`, [CLOSING_HOUR, CLOSING_THROUGH]);
           tx.onCommit(() => { this.watermark = hour + 1; this.closing = null; });
         } else {
           const through = batch[batch.length - 1]!;
-          tx.run('INSERT OR REPLACE INTO monitor_meta (key, value) VALUES (?, ?), (?, ?)', [CLOSING_HOUR, hour, CLOSING_THROUGH, through]);
+          tx.run(`INSERT OR REPLACE INTO ${this.names.meta} (key, value) VALUES (?, ?), (?, ?)`,
+            [CLOSING_HOUR, hour, CLOSING_THROUGH, through]);
           tx.onCommit(() => { this.closing = { hour, through }; });
         }
       }, 'group');
@@ -198,15 +203,16 @@ export class HourCloser {
       if (this.running && this.stopped) return; // stopping: the next start-up goes on from the saved progress
     }
   }
+
+  private setWatermark(tx: Tx, hour: number): void {
+    tx.run(`INSERT INTO ${this.names.meta} (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      [WATERMARK, hour]);
+  }
 }
 
 /** The next batch: as many monitors as fit in CLOSE_SLICE_MS at the pace of the last batch (`done` in `tookMs`), 1 to `max`. */
 export function nextCloseBatch(done: number, tookMs: number, max: number): number {
   return Math.max(1, Math.min(max, Math.floor((done * CLOSE_SLICE_MS) / Math.max(tookMs, 0.001))));
-}
-
-function setWatermark(tx: Tx, hour: number): void {
-  tx.run('INSERT INTO monitor_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [WATERMARK, hour]);
 }
 
 const emptyTotals = (): Totals => ({ ...emptyAggregate(), hist: emptyHist() });

@@ -1,12 +1,12 @@
-// Per-monitor counts and times of the last 26 hours, in memory and updated as each result arrives: the
-// list's 24-hour figures (GET /api/monitors) read them without touching SQL, and single monitors read the
-// hours not yet written to monitor_rollups from here. Typed arrays indexed by a dense slot per monitor, so
-// 2,000 monitors cost about 2.5 MiB.
+// Per-series counts and times of the last 26 hours, in memory and updated as each result arrives: the
+// monitors list's 24-hour figures (GET /api/monitors) read them without touching SQL, and single series
+// read the hours not yet written to the rollups table from here. Typed arrays indexed by a dense slot per
+// series, so 2,000 monitors cost about 2.5 MiB.
 //
-// Times: uptime is time, not a count of checks (docs/monitors.md, "Uptime"). Each monitor's status holds
+// Times: uptime is time, not a count of checks (docs/monitors.md, "Uptime"). Each series' status holds
 // from the result that set it until the next result (manual checks included: they can change the status),
-// for at most `capMs` (two intervals plus the timeout: beyond that nobody looked, the probe was off); paused
-// and unknown time is not counted. A tracker per monitor remembers the status and up to when its time has
+// for at most `capMs` (the user's: a monitor's two intervals plus its timeout; beyond that nobody looked,
+// the probe was off); paused and unknown time is not counted. A tracker per series remembers the status and up to when its time has
 // been credited, and the hour closer (hour-close.ts) brings every tracker to the end of an hour before it
 // writes that hour's rollup rows. Credits to hours whose rollups are written already are dropped.
 import type { ByteReader, ByteWriter } from '../../../core/store/index.js';
@@ -280,9 +280,6 @@ export class HourRing {
 /** A monitor's status as time counts it (index in the times of a cell, -1: not counted) and its credit. */
 interface Tracker { status: number; from: number; to: number }
 const TIME_INDEX: Record<string, number> = { up: 0, degraded: 1, down: 2 };
-
-/** How long a status counts after the result that set it: two intervals plus the timeout. */
-export const capMsOf = (row: { interval_s: number; timeout_s: number }): number => (2 * row.interval_s + row.timeout_s) * 1000;
 
 /** Offset of each status's counter after `checks`: up, degraded, down. */
 const RESULT_CODE_INDEX: Record<ResultStatus, number> = { up: 0, degraded: 1, down: 2 };

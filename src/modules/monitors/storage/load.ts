@@ -1,26 +1,29 @@
-// Start-up of the monitors' in-memory state: the rows, then the monitors channel read back in commit order
-// into the raw history (results within retention, and any of hours whose rollups are not written yet) and
-// into each monitor's state (the latest entry wins over the table, which holds it only as of its last
-// save), then the hourly counts of the last day: written hours from monitor_rollups, the others from the
-// results just loaded. With a start-up image (warm-image.ts), memory starts as the image and only the
-// entries after it are read; what follows is the same.
+// Start-up of the storage's memory: the results channel read back in commit order into the raw history
+// (results within retention, and any of hours whose rollups are not written yet), the hour ring's time,
+// and each series' latest result and state, which its user applies (the monitors' table holds them only
+// as of its last save); then the hourly counts of the last day: written hours from the rollups table, the
+// others from the results just loaded. With a start-up image (warm-image.ts), memory starts as the image
+// and only the entries after it are read; what follows is the same.
 import type { Store } from '../../../core/store/types.js';
-import { CHANNEL, readMessage, type MessageVisitor, type MonitorState, type StoredResult } from './channel.js';
+import { readMessage, type MessageVisitor, type SeriesState, type SeriesStatus, type StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';
 import { standingOf } from './history.js';
-import { capMsOf, HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
-import type { Registry } from '../live.js';
+import { HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
 import type { Messages } from './messages.js';
-import type { WarmImage } from './warm-image.js';
-import type { MonitorRow, MonitorStatus } from '../schemas.js';
+import type { SeriesNames } from './names.js';
+import type { ImageSection, WarmImage } from './warm-image.js';
 import { KIND } from './rollups.js';
 
 export interface LoadParts {
   store: Store;
-  registry: Registry;
+  names: SeriesNames;
   history: RawHistory;
   hours: HourRing;
   messages: Messages;
+  /** The user's part of the start-up image. */
+  section: ImageSection;
+  /** How long a series' status counts after a result (hours.ts); null for a series that is gone: its entries are skipped. */
+  capOf(key: number): number | null;
   /** The first hour whose rollups are not written (hour-close.ts). */
   watermark: number;
   now: number;
@@ -30,52 +33,48 @@ export interface LoadParts {
   image?: WarmImage | null;
 }
 
-/** The state fields an entry sets on a monitor's row. */
-export function applyState(row: MonitorRow, state: MonitorState): void {
-  row.status = state.status;
-  row.fail_streak = state.fail_streak;
-  if (state.cert) {
-    row.cert_valid_to = state.cert.valid_to;
-    row.cert_checked_at = state.cert.checked_at;
-  }
-}
-
-/** The last-check fields a result sets on a monitor's row. */
-export function applyResult(row: MonitorRow, r: Pick<StoredResult, 't' | 'rt'>, message: string): void {
-  row.last_check = r.t;
-  row.last_rt = r.rt;
-  row.last_message = message;
+/** A series' latest entries in the channel: its last result (time, rt units, message) and its state after the last entry. */
+export interface SeriesLatest {
+  result: { t: number; rt: number | null; message: string } | null;
+  state: SeriesState | null;
 }
 
 /**
- * A monitor's latest entries while the channel is read: kept in fields that hold numbers unboxed (made
- * with doubles), and applied to its row once at the end, so that millions of entries allocate nothing.
+ * A series' latest entries while the channel is read: kept in fields that hold numbers unboxed (made
+ * with doubles), and handed on once at the end, so that millions of entries allocate nothing.
  */
 interface Last {
-  /** How long the monitor's status counts after a result (hours.ts capMsOf), looked up once. */
+  /** How long the series' status counts after a result (LoadParts.capOf), looked up once. */
   cap: number;
   result: boolean; t: number; rt: number; msg: number | string;
-  state: boolean; status: MonitorStatus; streak: number;
+  state: boolean; status: SeriesStatus; streak: number;
   cert: boolean; certTo: number; certAt: number;
 }
 
-export function loadMonitors(p: LoadParts): { entries: number; results: number; image: 'used' | string | null } {
-  const { store, registry, history, hours, messages } = p;
-  registry.load(store, p.now);
+export interface Loaded {
+  entries: number;
+  results: number;
+  image: 'used' | string | null;
+  /** Each series with entries read from the channel (not those the image held and nothing changed since). */
+  latest: Map<number, SeriesLatest>;
+}
+
+export function loadSeries(p: LoadParts): Loaded {
+  const { store, history, hours, messages } = p;
   messages.load(store);
   let after = 0;
   let image: 'used' | string | null = null;
-  // Hours before the watermark are read from monitor_rollups, unless the image was taken at the same
+  // Hours before the watermark are read from the rollups table, unless the image was taken at the same
   // watermark: then its cells of those hours are what the rows say (hour-close.ts wrote them from it).
   let hoursInImage = false;
   if (p.image) {
     hoursInImage = p.image.watermark === p.watermark;
     try {
-      p.image.install({ store, registry, history, hours }, hoursInImage ? -Infinity : p.watermark);
+      p.image.install({ store, names: p.names, history, hours, section: p.section }, hoursInImage ? -Infinity : p.watermark);
       after = p.image.lsn;
       image = 'used';
     } catch (err) {
-      history.clear(); // rows are set only once the whole image has read well
+      history.clear(); // the user's section is applied only once the whole image has read well
       hours.clear();
       hoursInImage = false;
       image = `malformed: ${(err as Error).message}`;
@@ -84,15 +83,15 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number; 
   const last = new Map<number, Last>();
   const lastOf = (pk: number): Last | undefined => {
     let l = last.get(pk);
-    const m = l ? undefined : registry.get(pk);
-    if (m) {
-      l = { cap: capMsOf(m.row), result: false, t: 0.5, rt: 0.5, msg: 0, state: false, status: 'unknown', streak: 0, cert: false,
+    const cap = l ? null : p.capOf(pk);
+    if (cap != null) {
+      l = { cap, result: false, t: 0.5, rt: 0.5, msg: 0, state: false, status: 'unknown', streak: 0, cert: false,
         certTo: 0.5, certAt: 0.5 };
       last.set(pk, l);
     }
-    return l; // undefined for a monitor deleted since
+    return l; // undefined for a series that is gone
   };
-  const setState = (l: Last, s: MonitorState) => {
+  const setState = (l: Last, s: SeriesState) => {
     l.state = true;
     l.status = s.status;
     l.streak = s.fail_streak;
@@ -130,32 +129,32 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number; 
       // long as it would have counted).
       if (state.status === 'paused' || state.status === 'unknown') hours.stop(pk, Number.isNaN(t) ? Infinity : t, l.cap);
     },
-    // What came before is gone, and the table holds the state as it was then (saved with the clearing).
+    // What came before is gone, and the user's table holds the state as it was then (saved with the clearing).
     cleared() {
       history.clear();
       hours.clear();
       last.clear();
     },
     // Rows of an earlier build's table: history only (their hours' rollups were written with them).
-    imported(pk, r) { if (registry.get(pk)) add(pk, r, 0); },
+    imported(pk, r) { if (p.capOf(pk) != null) add(pk, r, 0); },
   };
-  store.readChannel(CHANNEL, (e) => {
+  store.readChannel(p.names.channel, (e) => {
     entries++;
     readMessage(e.bytes, e.start, e.end, visitor);
   }, after);
   if (after > 0) {
-    // The image holds monitors deleted since, and results retention has cut since: as if never read.
-    for (const pk of [...history.monitors()]) if (!registry.get(pk)) history.drop(pk);
-    for (const pk of [...hours.monitors()]) if (!registry.get(pk)) hours.forget(pk);
+    // The image holds series gone since, and results retention has cut since: as if never read.
+    for (const pk of [...history.monitors()]) if (p.capOf(pk) == null) history.drop(pk);
+    for (const pk of [...hours.monitors()]) if (p.capOf(pk) == null) hours.forget(pk);
     history.trim(Math.min(p.keepFrom, p.watermark * HOUR_MS));
   }
+  const latest = new Map<number, SeriesLatest>();
   for (const [pk, l] of last) {
-    const row = registry.get(pk)!.row;
-    if (l.state) {
-      applyState(row, { status: l.status, fail_streak: l.streak,
-        cert: l.cert ? { valid_to: nullIfNaN(l.certTo), checked_at: nullIfNaN(l.certAt) } : undefined });
-    }
-    if (l.result) applyResult(row, { t: l.t, rt: nullIfNaN(l.rt) }, messages.text(l.msg));
+    latest.set(pk, {
+      state: l.state ? { status: l.status, fail_streak: l.streak,
+        cert: l.cert ? { valid_to: nullIfNaN(l.certTo), checked_at: nullIfNaN(l.certAt) } : undefined } : null,
+      result: l.result ? { t: l.t, rt: nullIfNaN(l.rt), message: messages.text(l.msg) } : null,
+    });
   }
   // Hours already written: their counts come from the rollup rows (unless the image holds them).
   if (!hoursInImage) {
@@ -163,13 +162,13 @@ export function loadMonitors(p: LoadParts): { entries: number; results: number; 
     type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number;
       rt_count: number; ms_up: number; ms_degraded: number; ms_down: number };
     for (const r of store.all<HourRow>(
-      `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down FROM monitor_rollups
+      `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down FROM ${p.names.rollups}
         WHERE k = ? AND b >= ? AND b < ?`,
       [KIND.hour, (first * HOUR_MS) / 1000, (p.watermark * HOUR_MS) / 1000])) {
-      if (registry.get(r.m)) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);
+      if (p.capOf(r.m) != null) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);
     }
   }
-  return { entries, results, image };
+  return { entries, results, image, latest };
 }
 
 const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);

@@ -1,5 +1,5 @@
-// The result-message dictionary: "HTTP 200 OK" is stored once in monitor_messages and each result refers
-// to it by id. Held in memory both ways, so a check result looks its message up without SQL; a new text
+// The result-message dictionary: "HTTP 200 OK" is stored once in its table (monitor_messages for the
+// monitors) and each result refers to it by id. Held in memory both ways, so a check result looks its message up without SQL; a new text
 // is added in the result's own write. Messages over 200 characters, and every new one once the dictionary
 // holds 10,000, are stored in the result itself (bounding the cost of texts that are all different).
 import type { Store, Tx } from '../../../core/store/types.js';
@@ -13,8 +13,11 @@ export class Messages {
   private byId = new Map<number, string>();
   private nextId = 1;
 
+  /** `table`: (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE). */
+  constructor(private readonly table: string) {}
+
   load(store: Pick<Store, 'all'>): void {
-    for (const r of store.all<{ id: number; text: string }>('SELECT id, text FROM monitor_messages')) this.set(r.id, r.text);
+    for (const r of store.all<{ id: number; text: string }>(`SELECT id, text FROM ${this.table}`)) this.set(r.id, r.text);
   }
 
   get size(): number { return this.byId.size; }
@@ -31,7 +34,7 @@ export class Messages {
     if (hit !== undefined) return hit;
     if (this.byId.size >= MAX_DICT) return text;
     const id = this.nextId++;
-    tx.run('INSERT INTO monitor_messages (id, text) VALUES (?, ?)', [id, text]);
+    tx.run(`INSERT INTO ${this.table} (id, text) VALUES (?, ?)`, [id, text]);
     tx.onCommit(() => this.set(id, text));
     return id;
   }
@@ -41,7 +44,15 @@ export class Messages {
     return [...this.byId.keys()].filter((id) => !used.has(id));
   }
 
-  forget(ids: readonly number[]): void {
+  /** Deletes the entries of `ids` in this write; memory follows at commit. Returns how many rows went. */
+  delete(tx: Tx, ids: readonly number[]): number {
+    if (!ids.length) return 0;
+    const n = tx.run(`DELETE FROM ${this.table} WHERE id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)]).changes;
+    tx.onCommit(() => this.forget(ids));
+    return n;
+  }
+
+  private forget(ids: readonly number[]): void {
     for (const id of ids) {
       const text = this.byId.get(id);
       this.byId.delete(id);

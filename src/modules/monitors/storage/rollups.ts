@@ -1,5 +1,5 @@
-// Rollups: per-monitor aggregates per minute, hour and day, updated incrementally as each result arrives
-// (in the same write as the result), and the stats read from them. Stats never scan raw results.
+// Rollups: per-series aggregates per hour and day (hour-close.ts writes them once an hour has closed;
+// earlier builds also kept minutes), their response-time histogram, and the figures read from them.
 //
 // Response times are INTEGER hundredths of a millisecond ("rt units") in the database. The histogram
 // has HIST_BUCKETS log-scale buckets: bucket 0 holds times below 0.1 ms, bucket i (1..22) holds
@@ -127,33 +127,16 @@ export function bucketStart(k: RollupKind, tMs: number): number {
   return s - (((s % BUCKET_SECONDS[k]) + BUCKET_SECONDS[k]) % BUCKET_SECONDS[k]);
 }
 
-// ---- incremental update ------------------------------------------------------------------------
+// ---- a late result ------------------------------------------------------------------------------
 
 interface RollupRow {
   checks: number; up: number; degraded: number; down: number;
   rt_sum: number; rt_count: number; rt_min: number | null; rt_max: number | null; hist: Uint8Array | null;
 }
 
-const SELECT_ROLLUP = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist
-  FROM monitor_rollups WHERE m = ? AND k = ? AND b = ?`;
-const upsertRollups = (kinds: readonly RollupKind[]) => `INSERT OR REPLACE INTO monitor_rollups
-  (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist)
-  VALUES ${kinds.map((k) => `(?, ${k}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).join(', ')}`;
-const ALL_KINDS = [KIND.minute, KIND.hour, KIND.day] as const;
-const COARSE_KINDS = [KIND.hour, KIND.day] as const;
-const UPSERT_ALL = upsertRollups(ALL_KINDS);
-const UPSERT_COARSE = upsertRollups(COARSE_KINDS);
-
-/**
- * Whether a monitor gets minute rollups. Checked once a minute or less often, each minute holds at most
- * one check, so its raw result (kept as long as minute rollups) already is that minute's aggregate:
- * storing both would double the memory of the largest table for nothing.
- */
-export const needsMinuteRollups = (intervalS: number): boolean => intervalS < 60;
-
 /**
  * A rollup with a single timed check is stored skinny: rt_min, rt_max and hist are NULL (they equal
- * rt_sum and its one bucket). This fills them in again. Most minute rollups are such rows.
+ * rt_sum and its one bucket). This fills them in again.
  */
 export function expandRollup<T extends { rt_sum: number; rt_count: number; rt_min: number | null; rt_max: number | null }>(r: T): T {
   if (r.rt_count === 1 && r.rt_min == null) { r.rt_min = r.rt_sum; r.rt_max = r.rt_sum; }
@@ -168,16 +151,16 @@ export function addRollupHist(r: { hist?: Uint8Array | null; rt_sum: number; rt_
 }
 
 /**
- * Adds one result to the hour and day rollups of monitor `m`, and to its minute rollup when
- * `withMinute` (see needsMinuteRollups): a point read per kind and one statement (journaled with the
- * resulting values, so replay is deterministic).
+ * Adds one result to the hour and day rows of series `m` in `table` (a result of an hour whose rows are
+ * written already, hour-close.ts): a point read per kind and one statement (journaled with the resulting
+ * values, so replay is deterministic). Earlier builds also kept minute rows; none are written any more.
  */
-export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatus, rt: number | null, withMinute: boolean): void {
+export function addToRollups(tx: Tx, table: string, m: number, tMs: number, status: ResultStatus, rt: number | null): void {
   const params: (number | Uint8Array | null)[] = [];
-  const kinds = withMinute ? ALL_KINDS : COARSE_KINDS;
-  for (const k of kinds) {
+  for (const k of COARSE_KINDS) {
     const b = bucketStart(k, tMs);
-    const row = tx.get<RollupRow>(SELECT_ROLLUP, [m, k, b]);
+    const row = tx.get<RollupRow>(`SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist
+      FROM ${table} WHERE m = ? AND k = ? AND b = ?`, [m, k, b]);
     const r: RollupRow = row ? expandRollup(row)
       : { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, hist: null };
     r.checks += 1;
@@ -196,8 +179,16 @@ export function addToRollups(tx: Tx, m: number, tMs: number, status: ResultStatu
     params.push(m, b, r.checks, r.up, r.degraded, r.down, r.rt_sum, r.rt_count,
       skinny ? null : r.rt_min, skinny ? null : r.rt_max, skinny ? null : hist);
   }
-  tx.run(withMinute ? UPSERT_ALL : UPSERT_COARSE, params);
+  // Not INSERT OR REPLACE: that deletes the row first, and the columns not named here (the hour's and the
+  // day's time up, degraded and down) would start again from 0.
+  tx.run(`INSERT INTO ${table} (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist)
+    VALUES ${COARSE_KINDS.map((k) => `(?, ${k}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).join(', ')}
+    ON CONFLICT (m, k, b) DO UPDATE SET checks = excluded.checks, up = excluded.up, degraded = excluded.degraded,
+      down = excluded.down, rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min,
+      rt_max = excluded.rt_max, hist = excluded.hist`, params);
 }
+
+const COARSE_KINDS = [KIND.hour, KIND.day] as const;
 
 // ---- stats -------------------------------------------------------------------------------------
 

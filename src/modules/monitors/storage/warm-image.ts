@@ -1,22 +1,24 @@
-// The start-up image: the monitors' memory (raw history, the hour ring and its trackers, each monitor's
-// last state) written to one file at every stop and every few hours, so that start-up reads it and only
-// the channel entries committed after it, instead of 24 hours of entries (2.9 million at 2,000 monitors,
-// about 2 s on the bench machine). See docs/monitors.md, "Start-up image".
+// The start-up image: the storage's memory (raw history, the hour ring and its trackers) and its user's
+// section (the monitors: each monitor's last state) written to one file at every stop and every few
+// hours, so that start-up reads it and only the channel entries committed after it, instead of 24 hours
+// of entries (2.9 million at 2,000 monitors, about 2 s on the bench machine). See docs/monitors.md,
+// "Start-up image".
 //
-//   file     netprobe.monitors.image in the data directory, replaced whole (writeFileAtomic)
+//   file     SeriesNames.imageFile (netprobe.monitors.image) in the data directory, replaced whole (writeFileAtomic)
 //   header   32 bytes: "NPMIMG\r\n" | u32 LE version | u32 LE CRC-32 of the body | f64 LE body length | 8 reserved
 //   body     f64 id | f64 LSN | f64 written at | f64 watermark | f64 raw_retention_hours
 //            | history (history.ts writeImage) | the hour ring (hours.ts writeImage)
-//            | varint n, n rows: varint pk | u8 status | varint fail_streak | f64 last_check | f64 last_rt
-//              | f64 cert_valid_to | f64 cert_checked_at (NaN = null) | u8 message present | [utf8 last_message]
+//            | the user's section (ImageSection; the monitors': varint n, n rows: varint pk | u8 status
+//              | varint fail_streak | f64 last_check | f64 last_rt | f64 cert_valid_to | f64 cert_checked_at
+//              (NaN = null) | u8 message present | [utf8 last_message])
 //
 // The image holds exactly the channel entries up to its LSN: it is taken in one turn of the event loop
 // with the store's committedLsn() (every entry's in-memory effect runs in its write's onCommit). It is
 // used only when all of these hold, else start-up reads the whole channel as before:
-// - its id is the one monitor_meta holds (written with the image, durable before the file is renamed into
+// - its id is the one the meta table holds (written with the image, durable before the file is renamed into
 //   place): a database restored from a backup, or one an older build went on writing, holds another;
 // - its LSN is not past the database's (a database rolled back);
-// - no channel segment holding entries after it was deleted (monitor_meta `channel_dropped_to`, written
+// - no channel segment holding entries after it was deleted (the meta table's `channel_dropped_to`, written
 //   before retention or a history clear deletes segments);
 // - it kept results as long as the configuration now asks, and is younger than that (an older build that
 //   ran on the files meanwhile keeps no record of what its retention deleted).
@@ -28,27 +30,36 @@ import type { AppContext } from '../../../core/context.js';
 import { writeFileAtomic } from '../../../core/files.js';
 import type { Logger } from '../../../core/log.js';
 import { ByteReader, ByteWriter, type Store } from '../../../core/store/index.js';
-import { monitorConfig } from '../config.js';
 import type { RawHistory } from './history.js';
 import type { HourRing } from './hours.js';
-import type { Registry } from '../live.js';
-import type { MonitorStatus } from '../schemas.js';
+import type { SeriesNames } from './names.js';
 
-export const IMAGE_FILE = 'netprobe.monitors.image';
 const MAGIC = Buffer.from('NPMIMG\r\n', 'latin1');
 const VERSION = 1;
 const HEADER_BYTES = 32;
-const STATES: readonly MonitorStatus[] = ['up', 'down', 'degraded', 'paused', 'unknown'];
 
-/** monitor_meta keys. */
+/** Meta table keys. */
 export const IMAGE_ID = 'image_id';
 export const CHANNEL_DROPPED_TO = 'channel_dropped_to';
 
+/** The storage user's part of the image (the monitors: each monitor's state), after the storage's own. */
+export interface ImageSection {
+  /** About how many bytes write() adds (the buffer's first size). */
+  sizeHint(): number;
+  write(w: ByteWriter): void;
+  /**
+   * Reads the section whole and returns what puts it into memory, called only once the whole image has
+   * read well (a malformed image changes nothing). Throws on a malformed section.
+   */
+  read(r: ByteReader): () => void;
+}
+
 export interface ImageParts {
   store: Store;
-  registry: Registry;
+  names: SeriesNames;
   history: RawHistory;
   hours: HourRing;
+  section: ImageSection;
 }
 
 /** An image read from disk and checked, not yet installed. */
@@ -63,8 +74,8 @@ export interface WarmImage {
   install(parts: ImageParts, fromHour: number): void;
 }
 
-const meta = (store: Store, key: string): number | undefined =>
-  store.get<{ value: number }>('SELECT value FROM monitor_meta WHERE key = ?', [key])?.value;
+const meta = (store: Store, table: string, key: string): number | undefined =>
+  store.get<{ value: number }>(`SELECT value FROM ${table} WHERE key = ?`, [key])?.value;
 
 /**
  * Writes the image of what memory holds now. Returns its size, or null when the store refused the write
@@ -76,22 +87,15 @@ export async function writeWarmImage(dir: string, p: ImageParts, o: { now: numbe
   // The id's write and the snapshot of memory in one turn: the LSN is this write's, and memory holds
   // every entry up to it and none after.
   const recorded = p.store.write((tx) => {
-    tx.run('INSERT OR REPLACE INTO monitor_meta (key, value) VALUES (?, ?)', [IMAGE_ID, id]);
+    tx.run(`INSERT OR REPLACE INTO ${p.names.meta} (key, value) VALUES (?, ?)`, [IMAGE_ID, id]);
   }, 'group');
   const lsn = p.store.committedLsn();
-  const w = new ByteWriter(HEADER_BYTES + p.history.stats().pages * 1100 + p.registry.size * 1600 + 4096);
+  const w = new ByteWriter(HEADER_BYTES + p.history.stats().pages * 1100 + p.section.sizeHint() + 4096);
   w.raw(Buffer.alloc(HEADER_BYTES));
   w.f64(id); w.f64(lsn); w.f64(o.now); w.f64(o.watermark); w.f64(o.rawRetentionHours);
   p.history.writeImage(w);
   p.hours.writeImage(w, -Infinity);
-  w.varint(p.registry.size);
-  for (const m of p.registry.all()) {
-    const r = m.row;
-    w.varint(r.pk); w.u8(STATES.indexOf(r.status)); w.varint(r.fail_streak);
-    w.f64(r.last_check ?? NaN); w.f64(r.last_rt ?? NaN); w.f64(r.cert_valid_to ?? NaN); w.f64(r.cert_checked_at ?? NaN);
-    w.u8(r.last_message == null ? 0 : 1);
-    if (r.last_message != null) w.utf8(r.last_message);
-  }
+  p.section.write(w);
   const buf = w.view();
   const body = buf.subarray(HEADER_BYTES);
   MAGIC.copy(buf, 0);
@@ -105,7 +109,7 @@ export async function writeWarmImage(dir: string, p: ImageParts, o: { now: numbe
   }
   // The entries up to the LSN (and the id) on disk before the image that counts on them.
   await p.store.flush();
-  await writeFileAtomic(join(dir, IMAGE_FILE), buf);
+  await writeFileAtomic(join(dir, p.names.imageFile), buf);
   return { bytes: buf.length, lsn };
 }
 
@@ -113,13 +117,15 @@ export async function writeWarmImage(dir: string, p: ImageParts, o: { now: numbe
  * Reads the image and checks it against the database and the configuration: the image, or why it is
  * not used (null when there is none). Leftover temp files of an interrupted write are removed.
  */
-export function readWarmImage(dir: string, store: Store, rawRetentionHours: number, now: number): WarmImage | { unused: string } | null {
+export function readWarmImage(dir: string, store: Store, names: SeriesNames, rawRetentionHours: number, now: number):
+  WarmImage | { unused: string } | null {
+  const file = names.imageFile;
   for (const f of readdirSync(dir)) {
-    if (f.startsWith(`.${IMAGE_FILE}.`) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
+    if (f.startsWith(`.${file}.`) && f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
   }
   let buf: Buffer;
   try {
-    buf = readFileSync(join(dir, IMAGE_FILE));
+    buf = readFileSync(join(dir, file));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { unused: `unreadable: ${(err as Error).message}` };
@@ -132,12 +138,12 @@ export function readWarmImage(dir: string, store: Store, rawRetentionHours: numb
   const id = r.f64(), lsn = r.f64(), writtenAt = r.f64();
   const watermark = r.f64();
   const retention = r.f64();
-  if (meta(store, IMAGE_ID) !== id) {
+  if (meta(store, names.meta, IMAGE_ID) !== id) {
     return { unused: 'the database does not hold its id (a newer image was being written, or the database was restored '
       + 'or written on by another build)' };
   }
   if (lsn > store.committedLsn()) return { unused: 'it is newer than the database' };
-  if ((meta(store, CHANNEL_DROPPED_TO) ?? 0) > lsn) return { unused: 'check results after it were deleted' };
+  if ((meta(store, names.meta, CHANNEL_DROPPED_TO) ?? 0) > lsn) return { unused: 'check results after it were deleted' };
   // Older than retention: what an older build's retention deleted since is not recorded (belt and braces).
   if (now - writtenAt > rawRetentionHours * 3_600_000) return { unused: `it is older than ${rawRetentionHours} h` };
   if (retention < rawRetentionHours) {
@@ -148,35 +154,12 @@ export function readWarmImage(dir: string, store: Store, rawRetentionHours: numb
     install(parts, fromHour) {
       parts.history.readImage(r);
       parts.hours.readImage(r, fromHour);
-      // Rows: read whole before any is changed, so that a malformed image changes none.
-      const rows: { pk: number; status: MonitorStatus; streak: number; lastCheck: number; lastRt: number; validTo: number;
-        checkedAt: number; message: string | null }[] = [];
-      for (let n = r.varint(); n > 0; n--) {
-        const pk = r.varint();
-        const status = STATES[r.u8()];
-        if (!status) throw new Error('image: bad monitor status');
-        const streak = r.varint();
-        const lastCheck = r.f64(), lastRt = r.f64(), validTo = r.f64(), checkedAt = r.f64();
-        const message = r.u8() ? r.utf8() : null;
-        rows.push({ pk, status, streak, lastCheck, lastRt, validTo, checkedAt, message });
-      }
-      if (!r.done) throw new Error('image: bytes after the rows');
-      for (const x of rows) {
-        const row = parts.registry.get(x.pk)?.row;
-        if (!row) continue; // deleted since: its entries are skipped too
-        row.status = x.status;
-        row.fail_streak = x.streak;
-        row.last_check = nullIfNaN(x.lastCheck);
-        row.last_rt = nullIfNaN(x.lastRt);
-        row.cert_valid_to = nullIfNaN(x.validTo);
-        row.cert_checked_at = nullIfNaN(x.checkedAt);
-        row.last_message = x.message;
-      }
+      const apply = parts.section.read(r);
+      if (!r.done) throw new Error('image: bytes after its last section');
+      apply();
     },
   };
 }
-
-const nullIfNaN = (v: number): number | null => (Number.isNaN(v) ? null : v);
 
 /** Writes the image every `startup_image_hours` and at stop, one write at a time. */
 export class StartupImages {
@@ -184,7 +167,9 @@ export class StartupImages {
   private writing: Promise<unknown> | null = null;
   private stopped = true;
 
-  constructor(private readonly app: AppContext, private readonly parts: ImageParts, private readonly watermark: () => number,
+  /** `settings`: how often to write one (hours, 0: only at stop) and how long raw results are kept. */
+  constructor(private readonly app: Pick<AppContext, 'clock' | 'config'>, private readonly parts: ImageParts,
+    private readonly watermark: () => number, private readonly settings: () => { everyHours: number; rawRetentionHours: number },
     private readonly log: Logger) {}
 
   start(): void {
@@ -206,10 +191,9 @@ export class StartupImages {
     const run = async () => {
       this.log.debug('writing the start-up image', { why }); // the crash test aims its kills here
       const t0 = performance.now();
-      const c = monitorConfig(this.app);
       try {
         const got = await writeWarmImage(this.app.config.dataDir, this.parts,
-          { now: this.app.clock.now(), watermark: this.watermark(), rawRetentionHours: c.raw_retention_hours });
+          { now: this.app.clock.now(), watermark: this.watermark(), rawRetentionHours: this.settings().rawRetentionHours });
         if (got) this.log.info('start-up image written', { why, bytes: got.bytes, lsn: got.lsn, ms: Math.round(performance.now() - t0) });
       } catch (err) {
         this.log.warn('writing the start-up image failed; the next start-up reads the whole channel', { err: err as Error });
@@ -229,7 +213,7 @@ export class StartupImages {
   }
 
   private schedule(): void {
-    const hours = monitorConfig(this.app).startup_image_hours;
+    const hours = this.settings().everyHours;
     if (this.stopped || hours <= 0) return;
     this.timer = this.app.clock.setTimeout(() => {
       this.timer = null;

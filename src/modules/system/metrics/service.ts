@@ -138,7 +138,7 @@ export class MetricsService {
       }
       if (r.last_rt != null) rt.push(`netprobe_monitor_response_time_seconds{${labels}} ${num(r.last_rt / 100_000)}\n`);
       if (r.last_check != null) last.push(`netprobe_monitor_last_check_timestamp_seconds{${labels}} ${num(r.last_check / 1000)}\n`);
-      const a = svc.hours.sum(r.pk, from, to);
+      const a = svc.storage.sum(r.pk, from, to);
       checks.push(`netprobe_monitor_checks_24h{${labels}} ${a.checks}\n`);
       down.push(`netprobe_monitor_failed_checks_24h{${labels}} ${a.down}\n`);
     }
