@@ -11,9 +11,9 @@
 // instead of one per result: only the journal's record boundaries differ. Then a second MonitorService
 // starts on the store as the service would (loading the channel) and writes the rollups of every closed
 // hour (its HourCloser); closing the store moves the channel entries into a segment file. The seeded
-// checks reuse what the real first check of each monitor returned (message and details; the
-// status_change row keeps the details, as the service does), with response times drawn from the real
-// first checks of monitors of the same type.
+// checks reuse what the real first check of each monitor returned (message, details and measurements:
+// a ping's loss; the status_change row keeps the details, as the service does), with response times
+// drawn from the real first checks of monitors of the same type.
 //
 // `rollupDays` > 1 makes the probe older than a day: the hour and day rollup rows of the seeded day are
 // copied to each of the days before it, as a probe that has run that long holds them (hour rows as long as
@@ -48,7 +48,11 @@ export interface SeedInfo {
 }
 
 
-interface Template { pk: number; id: string; type: CheckType; intervalMs: number; message: string; details: Record<string, unknown> }
+interface Template {
+  pk: number; id: string; type: CheckType; intervalMs: number; message: string; details: Record<string, unknown>;
+  /** The named measurements of the real check (ping: loss_pct), or none. */
+  measurements?: Record<string, number>;
+}
 
 /** Deterministic PRNG (mulberry32), so two runs seed the same response times. */
 function rng(seed: number): () => number {
@@ -78,13 +82,16 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
       'SELECT pk, id, check_type, interval_s FROM monitors ORDER BY pk');
     // The first result of each monitor's real checks, from the monitors channel.
     const texts = new Map(store.all<{ id: number; text: string }>('SELECT id, text FROM monitor_messages').map((r) => [r.id, r.text]));
-    const real: { m: number; s: number; rt: number | null; message: string; d: string | null }[] = [];
+    const measureNames = new Map(store.all<{ id: number; name: string }>('SELECT id, name FROM monitor_measures').map((r) => [r.id, r.name]));
+    const real: { m: number; s: number; rt: number | null; message: string; d: string | null; x?: Record<string, number> }[] = [];
     store.readChannel(MONITOR_SERIES.channel, (entry) => {
       const e = decodeMessage(entry.bytes.subarray(entry.start, entry.end));
       if (e.kind !== 'result') return;
       const r = e.result;
       const message = typeof r.msg === 'string' ? r.msg : texts.get(r.msg) ?? '';
-      real.push({ m: e.pk, s: r.status === 'up' ? 1 : 0, rt: r.rt, message, d: r.d });
+      const x = r.x?.length ? Object.fromEntries(Array.from({ length: r.x.length / 2 }, (_, i) =>
+        [measureNames.get(r.x![2 * i]!) ?? '?', r.x![2 * i + 1]! / 100])) : undefined;
+      real.push({ m: e.pk, s: r.status === 'up' ? 1 : 0, rt: r.rt, message, d: r.d, x });
     });
     const first = new Map<number, (typeof real)[number]>();
     for (const r of real) if (!first.has(r.m)) first.set(r.m, r);
@@ -96,7 +103,7 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
       if (r.s !== 1) throw new Error(`monitor ${m.id} (${m.check_type}) is not up: ${r.message}`);
       if (m.interval_s !== 60) throw new Error(`monitor ${m.id} has interval ${m.interval_s}; the bench seeds 60 s monitors`);
       templates.push({ pk: m.pk, id: m.id, type: m.check_type, intervalMs: m.interval_s * 1000, message: r.message ?? '',
-        details: r.d ? JSON.parse(r.d) as Record<string, unknown> : {} });
+        details: r.d ? JSON.parse(r.d) as Record<string, unknown> : {}, measurements: r.x });
     }
     const typeOf = new Map(monitors.map((m) => [m.pk, m.check_type]));
     for (const r of real) {
@@ -168,7 +175,8 @@ export async function seedHistory(dir: string, rollupDays = 1, hourDays?: number
         try {
           for (const { t, phase } of order) {
             const at = base + k * intervalMs + phase;
-            const result: CheckResult = { status: 'up', response_time_ms: rtOf(t.type), message: t.message, details: t.details };
+            const result: CheckResult = { status: 'up', response_time_ms: rtOf(t.type), message: t.message, details: t.details,
+              measurements: t.measurements };
             pending.push(svc.recorder.apply(svc.registry.get(t.pk)!, result, at, {}, 'group'));
           }
         } finally {

@@ -1,7 +1,8 @@
-// A response-time chart on uPlot, which is loaded (with its stylesheet) only when a chart is first
-// shown, so it never weighs on the first page load. Down and degraded stretches are shaded behind the
-// line; the line breaks where a check got no answer. Follows the theme (colours are read from the CSS
-// variables, and the chart is redrawn when the system theme changes) and the width of its box.
+// A chart of a monitor's checks over time on uPlot (the response time, or a named measurement such as a
+// ping's loss), which is loaded (with its stylesheet) only when a chart is first shown, so it never
+// weighs on the first page load. Down and degraded stretches are shaded behind the line; the line breaks
+// where a check has no value. Follows the theme (colours are read from the CSS variables, and the chart
+// is redrawn when the system theme changes) and the width of its box.
 import { dateTime, ms } from '../lib/format.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { loadStylesheet } from '../lib/stylesheet.js';
@@ -53,7 +54,10 @@ function bandsPlugin(statusRef) {
   };
 }
 
-function options(width, height, statusRef, spanRef, count) {
+/** What the line shows unless told: response times in ms. */
+const RESPONSE = { label: 'Response time', format: ms, missing: 'no answer' };
+
+function options(width, height, statusRef, spanRef, count, series) {
   const axis = { stroke: css('--muted'), grid: { stroke: css('--border'), width: 1 }, ticks: { stroke: css('--border'), width: 1 }, font: '12px system-ui, sans-serif' };
   const accent = css('--accent');
   return {
@@ -62,15 +66,16 @@ function options(width, height, statusRef, spanRef, count) {
     legend: { live: true },
     scales: {
       x: { time: true, range: (_u, min, max) => spanRef.current ?? [min, max] },
-      y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.15 : 10] },
+      // From 0, or below it for values that go negative (days left on an expired certificate).
+      y: { range: (_u, min, max) => [min < 0 ? min * 1.15 : 0, max > 0 ? max * 1.15 : 10] },
     },
-    axes: [{ ...axis, space: 90 }, { ...axis, size: 62, values: (_u, splits) => splits.map((v) => (v === null ? '' : ms(v))) }],
+    axes: [{ ...axis, space: 90 }, { ...axis, size: 62, values: (_u, splits) => splits.map((v) => (v === null ? '' : series.format(v))) }],
     series: [
       { label: 'Time', value: (_u, v) => (v === null ? '—' : dateTime(new Date(v * 1000).toISOString())) },
       {
-        label: 'Response time', stroke: accent, width: 1.75, spanGaps: false,
+        label: series.label, stroke: accent, width: 1.75, spanGaps: false,
         fill: alpha(accent, 0.12),
-        value: (_u, v, _s, idx) => (idx === null || idx === undefined ? '—' : v === null ? 'no answer' : ms(v)),
+        value: (_u, v, _s, idx) => (idx === null || idx === undefined ? '—' : v === null ? series.missing : series.format(v)),
         // Few checks: mark each one (a single answer has no line to draw).
         points: { show: count <= 60, size: 5 },
       },
@@ -80,11 +85,13 @@ function options(width, height, statusRef, spanRef, count) {
 }
 
 /**
- * @param {{data: {t: number[], rt: (number|null)[], status: string[]}, span?: [number, number], height?: number, label: string}} props
- *   t in epoch seconds, oldest first; rt in ms (null: no answer); status per check (up, degraded, down);
- *   span the time axis from and to (epoch seconds), else the data's own extent
+ * @param {{data: {t: number[], rt: (number|null)[], status: string[]}, span?: [number, number], height?: number, label: string,
+ *   series?: {label: string, format: (v: number) => string, missing: string}}} props
+ *   t in epoch seconds, oldest first; rt the values (ms unless `series` says otherwise; null: none); status per
+ *   check (up, degraded, down); span the time axis from and to (epoch seconds), else the data's own extent;
+ *   series what the line is: its name, how a value reads, and what a check without one reads
  */
-export function ResponseChart({ data, span, height = 240, label }) {
+export function ResponseChart({ data, span, height = 240, label, series = RESPONSE }) {
   const box = useRef(null);
   const plot = useRef(null);
   const status = useRef(data.status);
@@ -112,14 +119,15 @@ export function ResponseChart({ data, span, height = 240, label }) {
       if (!live || !box.current) return;
       // The options depend on the colours and whether points show; the chart is made again when
       // either changed, otherwise only its data is replaced (keeping the cursor; the span is re-read).
-      const key = `${theme}/${data.t.length <= 60}`;
+      const key = `${theme}/${data.t.length <= 60}/${series.label}`;
       if (plot.current && plot.current.key === key) { plot.current.setData([data.t, data.rt]); return; }
       plot.current?.destroy();
-      plot.current = new UPlot(options(box.current.clientWidth || 600, height, status, spanRef, data.t.length), [data.t, data.rt], box.current);
+      plot.current = new UPlot(options(box.current.clientWidth || 600, height, status, spanRef, data.t.length, series), [data.t, data.rt],
+        box.current);
       plot.current.key = key;
     }, (e) => { if (live) setError({ detail: `The chart could not be drawn: ${e.message}` }); });
     return () => { live = false; };
-  }, [data, theme]);
+  }, [data, theme, series]);
 
   if (error) return html`<${ErrorState} error=${error} />`;
   return html`<div class="chart" ref=${box} role="img" aria-label=${label} style=${`min-height:${height}px`}></div>`;

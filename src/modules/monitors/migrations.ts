@@ -193,4 +193,32 @@ export const monitorMigrations: Migration[] = [
       WHERE checks > 0;
     `,
   },
+  {
+    version: 205,
+    name: 'monitors: named measurements of check results (their names, and their hour and day rollups)',
+    // A check type may declare numbers besides the response time (ping: loss_pct; a TLS check: days_left);
+    // results carry them in the channel, and these tables hold their names and rollups (storage/measures.ts,
+    // storage/hour-close.ts). IF NOT EXISTS: the migration can meet a database that has them already.
+    up: `
+      CREATE TABLE IF NOT EXISTS monitor_measures (
+        id   INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+      );
+
+      -- Per monitor (m), bucket (k: 1 hour, 2 day; b: start, epoch seconds) and measurement (x: a
+      -- monitor_measures id): how many results carried it (n), their sum (total), least (lo) and greatest
+      -- (hi) value, in hundredths of the measurement's unit.
+      CREATE TABLE IF NOT EXISTS monitor_measure_rollups (
+        m     INTEGER NOT NULL,
+        k     INTEGER NOT NULL,
+        b     INTEGER NOT NULL,
+        x     INTEGER NOT NULL,
+        n     INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        lo    INTEGER NOT NULL,
+        hi    INTEGER NOT NULL,
+        PRIMARY KEY (m, k, b, x)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

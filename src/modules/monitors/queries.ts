@@ -4,6 +4,7 @@ import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
 import { CHECKS, redactSettings } from './checks/index.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
+import { declaredOf } from './measurements.js';
 import {
   degradedReason, monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
   type ResultOut,
@@ -99,6 +100,7 @@ export function resultOut(r: SeriesResult): ResultOut {
     message: r.message,
     details: r.details ? parseJsonObject(r.details) : null,
     manual: r.manual,
+    measurements: r.measurements ?? {},
     monitor_status: r.standing === STANDING.paused ? 'paused' : r.standing === STANDING.failing ? 'degraded' : r.status,
   };
 }
@@ -135,6 +137,10 @@ export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail
       current_incident: m.open ? incidentOut(m.open, m.row.id, now, m.row.fail_streak) : null,
       cert_days_left: m.row.cert_valid_to == null ? null : Math.floor((m.row.cert_valid_to - now) / DAY),
       last_result: last ? resultOut(last) : null,
+      measurements_24h: declaredOf(m.row.check_type).map((d) => {
+        const x = s.measures24h[d.name];
+        return { ...d, count: x?.count ?? 0, min: x?.min ?? null, avg: x?.avg ?? null, max: x?.max ?? null };
+      }),
     },
     beats: p.storage.beats(pk),
   };

@@ -4,6 +4,7 @@
 // (incidents, events). Memory follows at commit; bus events go out after it. See docs/monitors.md, "Storage".
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
+import type { Logger } from '../../core/log.js';
 import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Tx } from '../../core/store/types.js';
 import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
@@ -11,6 +12,7 @@ import type { CheckResult } from './checks/types.js';
 import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
 import { insertEvent } from './events-log.js';
 import { applyResult, applyState, capMsOf, type IncidentRow, type LiveMonitor, type Registry } from './live.js';
+import { keptMeasurements } from './measurements.js';
 import { parseJsonObject, type ResultOut } from './schemas.js';
 import { incidentOut } from './queries.js';
 import { iso } from '../../core/clock.js';
@@ -39,9 +41,11 @@ export interface ResultParts {
 export class ResultRecorder {
   private readonly registry: Registry;
   private readonly storage: SeriesStore;
+  private readonly log: Logger;
 
   constructor(private readonly app: AppContext, parts: ResultParts) {
     ({ registry: this.registry, storage: this.storage } = parts);
+    this.log = app.log.child('monitors');
   }
 
   /**
@@ -122,7 +126,9 @@ export class ResultRecorder {
       const state: SeriesState = { status: trans.status, fail_streak: trans.fail_streak };
       if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
       // A manual check counts in no figure: uptime is time, and response times are the schedule's.
-      this.storage.append(tx, row.pk, { t, status, rt, message, details: d, manual }, state, capMsOf(row));
+      // Only the measurements the check type declares (measurements.ts).
+      const measurements = keptMeasurements(row.check_type, result.measurements, this.log);
+      this.storage.append(tx, row.pk, { t, status, rt, message, details: d, manual, measurements }, state, capMsOf(row));
 
       let incident: IncidentRow | null = null;
       if (trans.openIncident) {
@@ -149,6 +155,7 @@ export class ResultRecorder {
       }
 
       const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
+        measurements: measurements ?? {},
         monitor_status: trans.status === 'unknown' ? status : trans.status };
       const base: Omit<MonitorBusEvent, 'incident'> = {
         monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },

@@ -158,8 +158,21 @@ export const ResultSchema = z.object({
   manual: z.boolean().describe('A manual check ("check now"): it counts in no uptime or response-time figure'),
   monitor_status: z.enum(['up', 'degraded', 'down', 'paused'])
     .describe('The monitor\'s status after this check: a failed check below the failure threshold leaves it degraded'),
+  measurements: z.record(z.string(), z.number())
+    .describe('Named measurements the check type declares besides the response time, in their units, to hundredths ' +
+      '(ping: loss_pct; http and tcp that saw a TLS certificate: days_left); {} when the check measured none'),
 });
 export type ResultOut = z.infer<typeof ResultSchema>;
+
+export const MeasurementStatSchema = z.object({
+  name: z.string().describe('The key in a result\'s measurements'),
+  label: z.string(),
+  unit: z.string().describe('What the values are counted in: %, days, ms, ...'),
+  count: z.number().int().describe('Scheduled checks of the last 24 hours that measured it'),
+  min: z.number().nullable(),
+  avg: z.number().nullable(),
+  max: z.number().nullable(),
+});
 
 export const IncidentSchema = z.object({
   id: z.string(),
@@ -230,6 +243,8 @@ export const MonitorStatsSchema = z.object({
   current_incident: IncidentSchema.nullable(),
   cert_days_left: z.number().int().nullable(),
   last_result: ResultSchema.nullable(),
+  measurements_24h: z.array(MeasurementStatSchema)
+    .describe('Each measurement the check type declares, over the current hour and the 23 before (nulls when none was measured)'),
 });
 export const MonitorDetailSchema = MonitorSchema.extend({ stats: MonitorStatsSchema, beats: BeatsSchema });
 export type MonitorDetail = z.infer<typeof MonitorDetailSchema>;

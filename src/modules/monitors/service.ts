@@ -43,8 +43,9 @@ const STATE_SAVED = 'state_saved_at';
 
 /** The monitors' series: their channel, tables and start-up image (migrations.ts). */
 export const MONITOR_SERIES: SeriesNames = {
-  channel: 'monitors.results', rollups: 'monitor_rollups', messages: 'monitor_messages', meta: 'monitor_meta',
-  imageFile: 'netprobe.monitors.image', legacyResults: 'monitor_results',
+  channel: 'monitors.results', rollups: 'monitor_rollups', measureRollups: 'monitor_measure_rollups',
+  messages: 'monitor_messages', measures: 'monitor_measures', meta: 'monitor_meta', imageFile: 'netprobe.monitors.image',
+  legacyResults: 'monitor_results',
 };
 
 

@@ -1,8 +1,9 @@
 // One monitor: its status with why it is degraded ("Failing 1 of 3" apart from "Slow") and the open
 // incident, uptime over 24 hours, 7 and 30 days (time-weighted), response times, its newest checks as a
 // beat bar and the last 24 hours as a time-weighted status bar, the inventory records it is linked to,
-// the response-time chart, incidents, check results and events, and its configuration. Check now, pause
-// or resume, edit and delete. Follows state changes without a reload.
+// the chart (the response time, or a measurement its check type declares), incidents, check results and
+// events, and its configuration. Check now, pause or resume, edit and delete. Follows state changes
+// without a reload.
 import { dateTime, duration, ms, relTime } from '../../lib/format.js';
 import { html, useEffect, useRef, useState } from '../../lib/html.js';
 import { LINK_RELATIONS, STATUS_TEXT } from '../../lib/vocabulary.js';

@@ -1,6 +1,7 @@
-// The response-time card of a monitor's page: a range (1, 6 or 24 hours; raw results are kept for
-// 24 hours), the checks of that range as a chart, and a one-line summary. When the monitor has been
-// checked again, only the newer results are fetched.
+// The chart card of a monitor's page: what it draws (the response time, or a measurement the check type
+// declares: a ping's loss, the days left on a certificate; `measure` in the query), a range (1, 6 or 24
+// hours; raw results are kept for 24 hours), the checks of that range as a chart, and a one-line
+// summary. When the monitor has been checked again, only the newer results are fetched.
 import { api } from '../../lib/api.js';
 import { ms } from '../../lib/format.js';
 import { html, useEffect, useMemo, useRef, useState } from '../../lib/html.js';
@@ -11,6 +12,16 @@ import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Card } from '../../components/page.js';
 
 const HOUR = 3_600_000;
+
+/** What a chart of the response time shows (the chart's default). */
+const RESPONSE = { name: '', label: 'Response time', format: ms, missing: 'no answer' };
+
+/** A measurement's value with its unit: "12.5 %", "29 days". */
+export function measureText(v, unit) {
+  if (v === null || v === undefined) return '—';
+  const n = Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100;
+  return `${n.toLocaleString()} ${unit}`;
+}
 
 const RANGES = [{ value: '1h', label: '1 h', ms: HOUR }, { value: '6h', label: '6 h', ms: 6 * HOUR }, { value: '24h', label: '24 h', ms: 24 * HOUR }];
 const PAGE = 1000;
@@ -51,9 +62,17 @@ function useResults(id, rangeMs, lastCheck) {
   return state.range === rangeMs ? state : { items: null, error: null };
 }
 
+/** The measurements the monitor's check type declares (the monitor's 24-hour figures list each one). */
+const declaredOf = (monitor) => monitor.stats?.measurements_24h ?? [];
+
 export function ResponseCard({ monitor, query }) {
   const range = RANGES.find((r) => r.value === query.range) ?? RANGES.find((r) => r.value === defaultRange(monitor.interval));
   const { items, error } = useResults(monitor.id, range.ms, monitor.last_check);
+  const declared = declaredOf(monitor);
+  const measure = declared.find((d) => d.name === query.measure) ?? null;
+  const series = useMemo(() => (measure
+    ? { name: measure.name, label: measure.label, format: (v) => measureText(v, measure.unit), missing: 'not measured' }
+    : RESPONSE), [measure?.name, measure?.unit, measure?.label]);
   // The axis spans the range up to now, but starts no earlier than the monitor did (so a new
   // monitor's first checks are not squeezed against the right edge).
   const span = useMemo(() => {
@@ -61,31 +80,43 @@ export function ResponseCard({ monitor, query }) {
     const from = Math.max(to - range.ms / 1000, Date.parse(monitor.created_at) / 1000 - 60);
     return [Math.floor(from), Math.ceil(to)];
   }, [items, range.ms, monitor.created_at]);
+  // The response time of a failed check is not drawn; a measurement is, whatever the status (a ping that got
+  // no reply measured 100 % loss).
+  const valueOf = (x) => (series.name ? (x.measurements?.[series.name] ?? null) : x.status === 'down' ? null : x.response_time);
   const data = useMemo(() => items && {
     t: items.map((x) => Date.parse(x.at) / 1000),
-    rt: items.map((x) => (x.status === 'down' ? null : x.response_time)),
+    rt: items.map(valueOf),
     status: items.map((x) => x.status),
-  }, [items]);
-  const timed = items?.filter((x) => x.response_time !== null && x.status !== 'down') ?? [];
-  const avg = timed.length ? timed.reduce((a, x) => a + x.response_time, 0) / timed.length : null;
-  const max = timed.length ? Math.max(...timed.map((x) => x.response_time)) : null;
-  const min = timed.length ? Math.min(...timed.map((x) => x.response_time)) : null;
+  }, [items, series]);
+  const values = items?.map(valueOf).filter((v) => v !== null) ?? [];
+  const avg = values.length ? values.reduce((a, v) => a + v, 0) / values.length : null;
+  const max = values.length ? Math.max(...values) : null;
+  const min = values.length ? Math.min(...values) : null;
   const failed = items?.filter((x) => x.status === 'down').length ?? 0;
-  const label = `Response time over the last ${range.label}: ${timed.length ? `average ${ms(avg)}, fastest ${ms(min)}, slowest ${ms(max)}` : 'no timed checks'}${failed ? `, ${failed} failed checks` : ''}`;
+  const f = series.format;
+  const [low, high] = series.name ? ['Lowest', 'Highest'] : ['Fastest', 'Slowest'];
+  const label = `${series.label} over the last ${range.label}: ${values.length
+    ? `average ${f(avg)}, ${low.toLowerCase()} ${f(min)}, ${high.toLowerCase()} ${f(max)}`
+    : series.name ? 'not measured' : 'no timed checks'}${failed ? `, ${failed} failed checks` : ''}`;
 
-  const picker = html`<${ButtonGroup} label="Time range" options=${RANGES} value=${range.value} onChange=${(v) => setQuery({ range: v })} />`;
+  const choices = [{ value: '', label: RESPONSE.label }, ...declared.map((d) => ({ value: d.name, label: d.label }))];
+  const actions = html`
+    ${declared.length ? html`<select class="select-sm" aria-label="What the chart shows" value=${series.name}
+        onChange=${(e) => setQuery({ measure: e.currentTarget.value })}>
+        ${choices.map((c) => html`<option key=${c.value} value=${c.value}>${c.label}</option>`)}</select>` : null}
+    <${ButtonGroup} label="Time range" options=${RANGES} value=${range.value} onChange=${(v) => setQuery({ range: v })} />`;
 
-  return html`<${Card} title="Response time" actions=${picker} class="chart-card">
+  return html`<${Card} title=${series.label} actions=${actions} class="chart-card">
     ${error ? html`<${ErrorState} error=${error} />`
       : !items ? html`<${Loading} />`
         : !items.length ? html`<${EmptyState} icon="clock" title="No checks in this period yet" />`
           : html`<div class="chart-stats">
-              <span><span class="muted">Average</span> <strong>${ms(avg)}</strong></span>
-              <span><span class="muted">Fastest</span> <strong>${ms(min)}</strong></span>
-              <span><span class="muted">Slowest</span> <strong>${ms(max)}</strong></span>
+              <span><span class="muted">Average</span> <strong>${f(avg)}</strong></span>
+              <span><span class="muted">${low}</span> <strong>${f(min)}</strong></span>
+              <span><span class="muted">${high}</span> <strong>${f(max)}</strong></span>
               <span><span class="muted">Checks</span> <strong>${items.length}</strong></span>
               ${failed ? html`<span class="chart-failed"><span class="muted">Failed</span> <strong>${failed}</strong></span>` : null}
             </div>
-            <${ResponseChart} data=${data} span=${span} label=${label} height=${220} />`}
+            <${ResponseChart} data=${data} span=${span} label=${label} height=${220} series=${series} />`}
   <//>`;
 }

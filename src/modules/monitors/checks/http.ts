@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { originOf } from '../../../core/net.js';
 import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import { CERT_DAYS_LEFT, withCertDaysLeft } from './certificate.js';
 import {
   closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
 } from './net.js';
@@ -379,6 +380,7 @@ function down(message: string, response_time_ms: number | null, details: Record<
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<HttpSettings> = {
-  settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true, destination: originOf,
+  settings, validateTarget, run: withCertDaysLeft(run), measurements: [CERT_DAYS_LEFT],
+  secretPaths: ['auth.password', 'auth.token'], secretHeaders: true, destination: originOf,
   host: (target) => { try { return new URL(target).hostname.replace(/^\[(.*)\]$/, '$1') || null; } catch { return null; } },
 };

@@ -299,9 +299,11 @@ export function judge(target: string, r: FpingTargetResult, s: PingSettings, max
     details.error = r.error;
     return { status: 'down', response_time_ms: null, message: `cannot ping ${target}: ${r.error}`, details };
   }
+  // Loss is a measurement of every answer fping gave (docs/monitors.md, "Measurements"), 100 % included.
+  const measurements = { loss_pct: r.loss_pct };
   if (r.received === 0) {
     const why = r.icmp_error ? `: ${r.icmp_error}` : '';
-    return { status: 'down', response_time_ms: null, details,
+    return { status: 'down', response_time_ms: null, details, measurements,
       message: `no reply (0/${r.sent} received, 100% loss)${why}` };
   }
   // No round-trip time in the message: it is in response_time_ms and details, and a stable message
@@ -309,14 +311,15 @@ export function judge(target: string, r: FpingTargetResult, s: PingSettings, max
   const text = `${Math.min(r.received, r.sent)}/${r.sent} replies, ${r.loss_pct}% loss`;
   const rt = r.rtt_avg_ms === null ? null : ms(r.rtt_avg_ms);
   if (r.loss_pct > maxLossPct) {
-    return { status: 'degraded', response_time_ms: rt, details, message: `${text} (loss above ${maxLossPct}%)` };
+    return { status: 'degraded', response_time_ms: rt, details, measurements, message: `${text} (loss above ${maxLossPct}%)` };
   }
-  return { status: 'up', response_time_ms: rt, details, message: text };
+  return { status: 'up', response_time_ms: rt, details, measurements, message: text };
 }
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<PingSettings> = {
   settings, validateTarget, run, batched: true, lossThreshold: true, host: (target) => target,
+  measurements: [{ name: 'loss_pct', unit: '%', label: 'Packet loss' }],
   minimumTimeout: (s) => Math.ceil(pingDurationMs(s) / 1000),
   minimumTimeoutReason: 'count x per_packet_timeout_ms, plus 1 s',
 };

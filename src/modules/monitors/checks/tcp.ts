@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import { CERT_DAYS_LEFT, withCertDaysLeft } from './certificate.js';
 import { closeGently, connect, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage } from './net.js';
 
 export const settings = z.object({
@@ -66,5 +67,6 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<TcpSettings> = {
-  settings, validateTarget, run, host: (target) => parseHostPort(target)?.host ?? null,
+  settings, validateTarget, run: withCertDaysLeft(run), measurements: [CERT_DAYS_LEFT],
+  host: (target) => parseHostPort(target)?.host ?? null,
 };

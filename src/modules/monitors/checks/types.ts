@@ -20,6 +20,22 @@ export interface CheckResult {
   message: string;
   /** Type-specific facts: status code, answers, loss and RTTs, certificate {valid_to, days_left, ...}. */
   details: Record<string, unknown>;
+  /**
+   * Further numbers the check measured, by the names its type declares (CheckDefinition.measurements):
+   * kept over time beside the response time, rolled up per hour and day, charted. A name the type does
+   * not declare is dropped (measurements.ts).
+   */
+  measurements?: Record<string, number>;
+}
+
+/** A number a check type measures besides the response time (ping: loss; a TLS check: days left on the certificate). */
+export interface MeasurementDecl {
+  /** lower_snake_case, unique within the type: the key in CheckResult.measurements and in the API. */
+  name: string;
+  /** What the value is counted in, shown after it: '%', 'days', 'ms', 'hops', 'bit/s'. */
+  unit: string;
+  /** What a person reads: "Packet loss". */
+  label: string;
 }
 
 /** What every check gets besides its target and settings. */
@@ -65,6 +81,8 @@ export interface CheckDefinition<S = any> {
   batched?: boolean;
   /** The monitor's max_loss_pct applies (ping: partial loss up to it is still up). */
   lossThreshold?: boolean;
+  /** The numbers its results may carry besides the response time (CheckResult.measurements). */
+  measurements?: readonly MeasurementDecl[];
   /**
    * The host the check watches, an address or a name, from a valid target and settings (dns: its
    * resolver, if one is set); null when it watches none. Matches monitors to discovered devices.

@@ -10,13 +10,16 @@
 //                                                   t, epoch ms, since uptime is time: absent in older entries)
 //     3 cleared   (nothing)                        (history cleared: earlier results are gone)
 //     4 imported  varint key, varint n, n results  (rows of the raw-results table of an earlier build)
-//   result   varint t (epoch ms) | u8 flags | [varint rt] | message | [UTF-8 details]
+//   result   varint t (epoch ms) | u8 flags | [varint rt] | message | [UTF-8 details] | [measurements]
 //            flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 message inline, 16 details present,
-//                   32 manual check ("check now": not counted in uptime or response times; older entries lack it)
+//                   32 manual check ("check now": not counted in uptime or response times; older entries lack it),
+//                   64 measurements present (older entries lack them)
 //            message: varint dictionary id, or (inline) varint length + UTF-8 text
+//            measurements: varint n, n x (varint name id | varint zigzag(value in hundredths)) (measures.ts)
 //   state    u8 status (index in STATES) | varint fail_streak | u8 certificate fields present (0/1)
 //            | [f64 cert_valid_to | f64 cert_checked_at]   (epoch ms; NaN = null)
 import { ByteReader, ByteWriter } from '../../../core/store/index.js';
+import { unzigzag, zigzag } from './measures.js';
 import type { ResultStatus } from './rollups.js';
 
 /** What a series is after a result or a change: a result's status, or paused, or not known yet. */
@@ -27,7 +30,7 @@ const STATUS_CODES: readonly ResultStatus[] = ['down', 'up', 'degraded'];
 /** On disk as the index here: the order never changes (the start-up image keeps the same codes). */
 export const SERIES_STATES: readonly SeriesStatus[] = ['up', 'down', 'degraded', 'paused', 'unknown'];
 const STATES = SERIES_STATES;
-const F_RT = 4, F_INLINE = 8, F_DETAILS = 16, F_MANUAL = 32;
+const F_RT = 4, F_INLINE = 8, F_DETAILS = 16, F_MANUAL = 32, F_MEASURES = 64;
 
 export interface StoredResult {
   t: number;
@@ -40,6 +43,8 @@ export interface StoredResult {
   d: string | null;
   /** A manual check ("check now"); absent or false for a scheduled one. */
   manual?: boolean;
+  /** Named measurements: [name id, value in hundredths, ...] (measures.ts); absent or null without any. */
+  x?: readonly number[] | null;
 }
 
 /** A series' state after an entry: a monitor's status, failure run and certificate expiry. */
@@ -87,7 +92,8 @@ export interface MessageVisitor {
 }
 
 const reader = new ByteReader(new Uint8Array(0));
-const scratch: StoredResult = { t: 0, status: 'up', rt: null, msg: 0, d: null, manual: false };
+const scratchX: number[] = [];
+const scratch: StoredResult = { t: 0, status: 'up', rt: null, msg: 0, d: null, manual: false, x: null };
 const scratchState: SeriesState = { status: 'unknown', fail_streak: 0 };
 
 /** Reads the entry in `buf[start, end)` into the visitor. */
@@ -119,8 +125,7 @@ export function decodeMessage(data: Uint8Array): ChannelMessage {
     (s.cert ? { ...s, cert: { ...s.cert } } : { status: s.status, fail_streak: s.fail_streak });
   readMessage(data, 0, data.length, {
     result: (pk, r, state) => {
-      const { manual, ...rest } = r;
-      out = { kind: 'result', pk, result: manual ? { ...r } : rest, state: copy(state) };
+      out = { kind: 'result', pk, result: valueOf(r), state: copy(state) };
     },
     state: (pk, state, t) => {
       out = Number.isNaN(t) ? { kind: 'state', pk, state: copy(state) } : { kind: 'state', pk, state: copy(state), t };
@@ -128,11 +133,19 @@ export function decodeMessage(data: Uint8Array): ChannelMessage {
     cleared: () => { out = { kind: 'cleared' }; },
     imported: (pk, r) => {
       out ??= { kind: 'imported', pk, results: [] };
-      const { manual, ...rest } = r;
-      if (out.kind === 'imported') out.results.push(manual ? { ...r } : rest);
+      if (out.kind === 'imported') out.results.push(valueOf(r));
     },
   });
   return out ?? { kind: 'imported', pk: 0, results: [] };
+}
+
+/** A read result as a value of its own: fields it does not have left out, the measurements copied. */
+function valueOf(r: StoredResult): StoredResult {
+  const { manual, x, ...rest } = r;
+  const out: StoredResult = rest;
+  if (manual) out.manual = true;
+  if (x?.length) out.x = [...x];
+  return out;
 }
 
 function writeResult(w: ByteWriter, r: StoredResult): void {
@@ -142,10 +155,15 @@ function writeResult(w: ByteWriter, r: StoredResult): void {
   if (typeof r.msg === 'string') flags |= F_INLINE;
   if (r.d != null) flags |= F_DETAILS;
   if (r.manual) flags |= F_MANUAL;
+  if (r.x?.length) flags |= F_MEASURES;
   w.u8(flags);
   if (r.rt != null) w.varint(r.rt);
   if (typeof r.msg === 'string') w.utf8(r.msg); else w.varint(r.msg);
   if (r.d != null) w.utf8(r.d);
+  if (r.x?.length) {
+    w.varint(r.x.length >> 1);
+    for (let i = 0; i + 1 < r.x.length; i += 2) { w.varint(r.x[i]!); w.varint(zigzag(r.x[i + 1]!)); }
+  }
 }
 
 function readResult(r: ByteReader, into: StoredResult): StoredResult {
@@ -170,6 +188,15 @@ function readResult(r: ByteReader, into: StoredResult): StoredResult {
   into.msg = flags & F_INLINE ? r.utf8() : r.varint();
   into.d = flags & F_DETAILS ? r.utf8() : null;
   into.manual = (flags & F_MANUAL) !== 0;
+  if (flags & F_MEASURES) {
+    // Into one array reused from entry to entry (start-up reads millions of them).
+    const x = scratchX;
+    x.length = 0;
+    for (let n = r.varint(); n > 0; n--) x.push(r.varint(), unzigzag(r.varint()));
+    into.x = x;
+  } else {
+    into.x = null;
+  }
   return into;
 }
 

@@ -2,25 +2,36 @@
 // reading. Each monitor has a chain of 1 KiB pages taken from a shared pool of 256 KiB slabs; a page is a
 // run of results, each delta-encoded against the one before it in the same page:
 //
-//   varint zigzag(dt - previous dt) | u8 flags | [varint rt] | [varint message code]
+//   varint zigzag(dt - previous dt) | u8 flags | [u8 more] | [varint rt] | [varint message code] | [measurements]
 //   flags: bits 0-1 status (0 down, 1 up, 2 degraded), 4 rt present, 8 same message as before,
 //          16 extra (inline text or details, kept in the monitor's `extras` map by time), 32 manual check,
 //          bits 6-7 how the monitor stood after it (STANDING: 0 as the result says, 1 failing below its
-//          failure threshold, so degraded, 2 paused)
+//          failure threshold, so degraded, 2 paused), or 3: the byte `more` follows
+//   more:  bits 0-1 the standing, 4 measurements present (written only for a result with measurements,
+//          so that a result without any is as long as before them, and pages of earlier builds read the same)
 //   message code: dictionary id + 1, or 0 for an inline text (in extras)
+//   measurements: varint n, n x (varint name id | varint zigzag(value in hundredths)) (measures.ts)
 //
 // A result checked on schedule costs about 4 bytes (dt differs from the interval by a few ms, the message
 // repeats): 24 hours of 2,000 monitors checked every minute fit in about 12 MiB. Whole pages are freed by
 // retention; reads filter by time, so what they return is exact.
 import type { ByteReader, ByteWriter } from '../../../core/store/index.js';
 import type { StoredResult as ChannelResult } from './channel.js';
+import { MAX_MEASURES, unzigzag, zigzag } from './measures.js';
 import { RESULT_CODE, RESULT_STATUS } from './rollups.js';
 
 const PAGE = 1024;
 const SLAB_PAGES = 256;
-/** The longest entry: 10 (dt) + 1 + 8 (rt) + 6 (message). */
+/**
+ * The longest entry without measurements: 10 (dt) + 1 + 8 (rt) + 6 (message); measurements add the byte
+ * `more`, their count (2) and at most MEASURE_BYTES each: 3 (id) + 8 (value).
+ */
 const MAX_ENTRY = 26;
+const MEASURE_BYTES = 11;
 const F_RT = 4, F_SAME = 8, F_EXTRA = 16, F_MANUAL = 32;
+/** Standing 3: the byte `more` follows the flags. */
+const MORE = 3;
+const M_MEASURES = 4;
 /** How long the beat bar of the list is (GET /api/monitors `beats`). */
 export const BEATS = 30;
 
@@ -67,8 +78,11 @@ interface Chain {
   beatCount: number;
 }
 
-/** One decoded result before its extras are looked up: message code (id + 1, 0 inline). */
-interface Row { t: number; s: number; rt: number; code: number; extra: boolean; manual: boolean; standing: number }
+/**
+ * One decoded result before its extras are looked up: message code (id + 1, 0 inline); its measurements
+ * (`xn` pairs in `x`, an array the page decoder reuses: copied by whoever keeps the row).
+ */
+interface Row { t: number; s: number; rt: number; code: number; extra: boolean; manual: boolean; standing: number; x: number[]; xn: number }
 
 export class RawHistory {
   private slabs: Uint8Array[] = [];
@@ -80,6 +94,8 @@ export class RawHistory {
   private chains = new Map<number, Chain>();
   /** Results before this are gone as far as readers are concerned (the last retention cut). */
   private floor = -Infinity;
+  /** The measurements of the row the page decoder hands out (reused). */
+  private readonly rowX: number[] = [];
 
   /** Pages in use and their bytes (memory figures for the bench). */
   stats(): { monitors: number; results: number; pages: number; bytes: number } {
@@ -102,7 +118,9 @@ export class RawHistory {
         beatRing: new Uint8Array(BEATS), beatCount: 0 };
       this.chains.set(pk, c);
     }
-    if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY > PAGE) this.newPage(c);
+    const x = r.x?.length ? r.x : null;
+    const xn = x ? Math.min(x.length >> 1, MAX_MEASURES) : 0;
+    if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY + (x ? 3 + xn * MEASURE_BYTES : 0) > PAGE) this.newPage(c);
     const page = c.tail;
     const buf = this.slabs[page >> 8]!;
     let pos = (page & (SLAB_PAGES - 1)) * PAGE + this.used[page]!;
@@ -116,11 +134,16 @@ export class RawHistory {
     if (code !== 0 && code === c.prevMsg) flags |= F_SAME;
     if (extra) flags |= F_EXTRA;
     if (r.manual) flags |= F_MANUAL;
-    flags |= (standing & 3) << 6;
+    flags |= ((x ? MORE : standing) & 3) << 6;
     pos = putVarint(buf, pos, zigzag(dt - c.prevDt));
     buf[pos++] = flags;
+    if (x) buf[pos++] = (standing & 3) | M_MEASURES;
     if (r.rt != null) pos = putVarint(buf, pos, r.rt);
     if (!(flags & F_SAME)) pos = putVarint(buf, pos, code);
+    if (x) {
+      pos = putVarint(buf, pos, xn);
+      for (let i = 0; i < 2 * xn; i += 2) { pos = putVarint(buf, pos, x[i]!); pos = putVarint(buf, pos, zigzag(x[i + 1]!)); }
+    }
     this.used[page] = pos - (page & (SLAB_PAGES - 1)) * PAGE;
     this.lastT[page] = Math.max(this.lastT[page]!, r.t);
     if (extra) (c.extras ??= new Map()).set(r.t, extra);
@@ -165,7 +188,7 @@ export class RawHistory {
     { total: number; items: StoredResult[] } {
     const want = q.status ? RESULT_CODE[q.status as keyof typeof RESULT_CODE] : -1;
     const rows: Row[] = [];
-    this.scan(pk, q.from, q.to, (row) => { if (want < 0 || row.s === want) rows.push({ ...row }); });
+    this.scan(pk, q.from, q.to, (row) => { if (want < 0 || row.s === want) rows.push(copyRow(row)); });
     const c = this.chains.get(pk)!;
     const items: StoredResult[] = [];
     for (let i = rows.length - 1 - q.offset; i >= 0 && items.length < q.limit; i--) items.push(this.materialize(rows[i]!, c));
@@ -176,7 +199,7 @@ export class RawHistory {
     const c = this.chains.get(pk);
     if (!c || c.count === 0) return null;
     let last: Row | null = null;
-    this.decodePage(c.tail, (row) => { last = { ...row }; });
+    this.decodePage(c.tail, (row) => { last = copyRow(row); });
     return last && (last as Row).t >= this.floor ? this.materialize(last, c) : null;
   }
 
@@ -320,7 +343,7 @@ export class RawHistory {
     const buf = this.slabs[page >> 8]!;
     const base = (page & (SLAB_PAGES - 1)) * PAGE;
     const end = base + this.used[page]!;
-    const row: Row = { t: 0, s: 0, rt: -1, code: 0, extra: false, manual: false, standing: 0 };
+    const row: Row = { t: 0, s: 0, rt: -1, code: 0, extra: false, manual: false, standing: 0, x: this.rowX, xn: 0 };
     let pos = base, prevDt = 0, t = 0, code = 0;
     while (pos < end) {
       let v = 0, mul = 1, b: number;
@@ -329,11 +352,25 @@ export class RawHistory {
       t += dt;
       prevDt = dt;
       const flags = buf[pos++]!;
+      let standing = (flags >> 6) & 3, more = 0;
+      if (standing === MORE) { more = buf[pos++]!; standing = more & 3; }
       let rt = -1;
       if (flags & F_RT) { rt = 0; mul = 1; do { b = buf[pos++]!; rt += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80); }
       if (!(flags & F_SAME)) { code = 0; mul = 1; do { b = buf[pos++]!; code += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80); }
+      row.xn = 0;
+      if (more & M_MEASURES) {
+        const x = row.x;
+        let n = 0;
+        mul = 1; do { b = buf[pos++]!; n += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80);
+        for (let i = 0; i < 2 * n; i++) {
+          let v = 0;
+          mul = 1; do { b = buf[pos++]!; v += (b & 0x7f) * mul; mul *= 128; } while (b & 0x80);
+          x[i] = i & 1 ? unzigzag(v) : v; // id, value, id, value, ...
+        }
+        row.xn = n;
+      }
       row.t = t; row.s = flags & 3; row.rt = rt; row.code = code; row.extra = (flags & F_EXTRA) !== 0;
-      row.manual = (flags & F_MANUAL) !== 0; row.standing = (flags >> 6) & 3;
+      row.manual = (flags & F_MANUAL) !== 0; row.standing = standing;
       if (fn(row) === false) return;
     }
   }
@@ -349,6 +386,7 @@ export class RawHistory {
     };
     if (row.manual) r.manual = true;
     if (row.standing) r.standing = row.standing;
+    if (row.xn) r.x = row.x.slice(0, 2 * row.xn);
     return r;
   }
 
@@ -384,8 +422,8 @@ export class RawHistory {
   }
 }
 
-const zigzag = (v: number) => (v >= 0 ? v * 2 : -v * 2 - 1);
-const unzigzag = (z: number) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+/** A row kept past the decoder's next call: its measurements copied out of the reused array. */
+const copyRow = (row: Row): Row => ({ ...row, x: row.xn ? row.x.slice(0, 2 * row.xn) : [] });
 
 function putVarint(buf: Uint8Array, pos: number, v: number): number {
   while (v >= 0x80) { buf[pos++] = (v % 0x80) | 0x80; v = Math.floor(v / 0x80); }

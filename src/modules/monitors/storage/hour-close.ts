@@ -1,12 +1,13 @@
 // Writes the rollups of each hour once it has closed: one hour row per series (counts, response-time
-// sum, min, max and histogram, from the raw results in memory) and that hour added to the monitor's day
-// row, in one 'group' write with the new watermark. Results used to update both rows with every check,
-// which made every check journal a statement; now an hour costs one record for all monitors.
+// sum, min, max and histogram, from the raw results in memory; and a row per named measurement its
+// results carried) and that hour added to the series' day rows, in one 'group' write with the new
+// watermark. Results used to update both rows with every check, which made every check journal a
+// statement; now an hour costs one record for all monitors.
 //
-// The watermark `rollups_written_to` (the meta table: monitor_meta) is the first hour not yet written. A result of an
-// hour before it (a check that ran across the closing, a clock that stepped back, the first hour after an
-// upgrade from a build that wrote rollups per check) is added to its rows directly, in its own write
-// (rollups.ts addToRollups). An hour closes GRACE_MS after it ends, when every check that started in it
+// The watermark `rollups_written_to` (in the meta table, monitor_meta) is the first hour not yet written.
+// A result of an hour before it (a check that ran across the closing, a clock that stepped back, the
+// first hour after an upgrade from a build that wrote rollups per check) is added to its rows directly,
+// in its own write (rollups.ts addToRollups, addMeasuresToRollups). An hour closes GRACE_MS after it ends, when every check that started in it
 // has finished (a check gives up after its timeout, at most 300 s, plus 3 s).
 //
 // An hour is written a batch of monitors at a time (in pk order), each batch its own write: in one write,
@@ -23,7 +24,8 @@ import type { SeriesNames } from './names.js';
 import type { RawHistory } from './history.js';
 import { HOUR_MS, hourOf, type HourRing } from './hours.js';
 import {
-  addRollupHist, bucketOf, bucketStart, emptyAggregate, emptyHist, encodeHist, expandRollup, KIND, type Aggregate,
+  addMeasures, addRollupHist, bucketOf, bucketStart, emptyAggregate, emptyHist, encodeHist, expandRollup, KIND, mergeMeasure,
+  type Aggregate, type MeasureAggregate,
 } from './rollups.js';
 
 export const GRACE_MS = 6 * 60_000;
@@ -50,6 +52,10 @@ const upsert = (table: string) => `INSERT OR REPLACE INTO ${table} (m, k, b, che
 
 interface Totals extends Aggregate { hist: number[] }
 type RollupRow = Aggregate & { m: number; hist: Uint8Array | null };
+type MeasureRow = MeasureAggregate & { m: number; x: number };
+
+const upsertMeasures = (table: string) => `INSERT OR REPLACE INTO ${table} (m, k, b, x, n, total, lo, hi)
+  SELECT j.value->>0, ?, ?, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5 FROM json_each(?) AS j`;
 
 export class HourCloser {
   /** The first hour (since the epoch) whose rollups are not written yet. */
@@ -65,6 +71,7 @@ export class HourCloser {
   private running: Promise<unknown> | null = null;
   private readonly log: Logger;
   private readonly upsert: string;
+  private readonly upsertMeasures: string;
 
   /**
    * `hours` holds each hour's time-weighted status (hours.ts); `capOf` says how long a series' status
@@ -75,6 +82,7 @@ export class HourCloser {
     log: Logger) {
     this.log = log;
     this.upsert = upsert(names.rollups);
+    this.upsertMeasures = upsertMeasures(names.measureRollups);
   }
 
   /**
@@ -159,6 +167,8 @@ export class HourCloser {
       const t0 = performance.now();
       await this.app.store.write((tx) => {
         const hours: unknown[][] = [];
+        // Named measurements, for the series whose results carried any: their hour's aggregates by id.
+        const measured = new Map<number, Map<number, MeasureAggregate>>();
         const days = new Map(tx.all<RollupRow>(
           `SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
              FROM ${this.names.rollups} WHERE k = ? AND b = ? AND m IN (SELECT value FROM json_each(?))`,
@@ -170,8 +180,14 @@ export class HourCloser {
           // whole. A result since the hour's end did this already (observe() credits up to the result).
           this.hours.advance(pk, to + 1, cap);
           const h = emptyTotals();
+          let mx: Map<number, MeasureAggregate> | null = null;
           // Manual checks count in no figure (results.ts).
-          this.history.forEach(pk, (r) => { if (!r.manual) add(h, r.status, r.rt); }, from, to);
+          this.history.forEach(pk, (r) => {
+            if (r.manual) return;
+            add(h, r.status, r.rt);
+            if (r.x) addMeasures(mx ??= new Map(), r.x);
+          }, from, to);
+          if (mx) measured.set(pk, mx);
           const t = this.hours.timesOf(pk, hour);
           if (t) { h.ms_up = t.ms_up; h.ms_degraded = t.ms_degraded; h.ms_down = t.ms_down; }
           if (!h.checks && !(h.ms_up + h.ms_degraded + h.ms_down)) continue;
@@ -185,6 +201,7 @@ export class HourCloser {
           const changed = hours.map((r) => rowOf(r[0] as number, days.get(r[0] as number)!));
           tx.run(this.upsert, [KIND.day, day, JSON.stringify(changed)]);
         }
+        if (measured.size) this.writeMeasures(tx, b, day, measured);
         if (last) {
           this.setWatermark(tx, hour + 1);
           tx.run(`DELETE FROM ${this.names.meta} WHERE key IN (?, ?)`, [CLOSING_HOUR, CLOSING_THROUGH]);
@@ -202,6 +219,27 @@ export class HourCloser {
       await this.betweenBatches(); // checks due meanwhile start between batches
       if (this.running && this.stopped) return; // stopping: the next start-up goes on from the saved progress
     }
+  }
+
+  /** The hour's rows of named measurements (`b`: its start, s), and that hour added to the day's (`day`). */
+  private writeMeasures(tx: Tx, b: number, day: number, measured: Map<number, Map<number, MeasureAggregate>>): void {
+    const days = new Map<string, MeasureAggregate>();
+    for (const r of tx.all<MeasureRow>(`SELECT m, x, n, total, lo, hi FROM ${this.names.measureRollups}
+        WHERE k = ? AND b = ? AND m IN (SELECT value FROM json_each(?))`, [KIND.day, day, JSON.stringify([...measured.keys()])])) {
+      days.set(`${r.m}/${r.x}`, { n: r.n, total: r.total, lo: r.lo, hi: r.hi });
+    }
+    const hourRows: number[][] = [], dayRows: number[][] = [];
+    for (const [pk, byId] of measured) {
+      for (const [x, a] of byId) {
+        hourRows.push([pk, x, a.n, a.total, a.lo, a.hi]);
+        const d = days.get(`${pk}/${x}`);
+        if (d) mergeMeasure(d, a);
+        const t = d ?? a;
+        dayRows.push([pk, x, t.n, t.total, t.lo, t.hi]);
+      }
+    }
+    tx.run(this.upsertMeasures, [KIND.hour, b, JSON.stringify(hourRows)]);
+    tx.run(this.upsertMeasures, [KIND.day, day, JSON.stringify(dayRows)]);
   }
 
   private setWatermark(tx: Tx, hour: number): void {

@@ -1,6 +1,6 @@
 // The storage of results over time, behind this one interface: a series is an integer key (a monitor's
-// pk) whose results (a time, a status, a response time, a message, details) go to a store channel as they
-// come, are held compactly in memory for the raw window, add up per hour in memory (counts and
+// pk) whose results (a time, a status, a response time, named measurements, a message, details) go to a
+// store channel as they come, are held compactly in memory for the raw window, add up per hour in memory (counts and
 // time-weighted status) and are rolled up into hour and day rows once an hour has closed; a retention
 // pass trims all of it and a start-up image spares start-up most of the channel. Nothing outside this
 // folder imports its other files (test/unit/monitors-storage-boundary.test.ts, and the ESLint
@@ -14,6 +14,7 @@
 //   hour-close.ts      hour and day rollup rows once an hour has closed; the watermark
 //   rollups.ts         the rows' response-time histogram, late results, the figures read from rows
 //   messages.ts        the result-message dictionary
+//   measures.ts        named measurements: their name dictionary and how values are held
 //   load.ts            start-up: the channel (after the image) back into memory
 //   warm-image.ts      the start-up image and its schedule
 //   retention.ts       the storage's part of a retention pass
@@ -27,12 +28,13 @@ import { HourCloser } from './hour-close.js';
 import { HOUR_MS, hourOf, HourRing } from './hours.js';
 import { importLegacyResults } from './import-results.js';
 import { loadSeries, type SeriesLatest } from './load.js';
+import { fromMeasureUnits, MeasureNames } from './measures.js';
 import { Messages } from './messages.js';
 import type { SeriesNames } from './names.js';
 import { retainSeries, type RetentionCuts, type SeriesRetained } from './retention.js';
 import {
-  addRollupHist, addToRollups, bucketOf, bucketStart, emptyAggregate, emptyHist, expandRollup, KIND, quantile, type Aggregate,
-  type ResultStatus,
+  addMeasures, addMeasuresToRollups, addRollupHist, addToRollups, bucketOf, bucketStart, emptyAggregate, emptyHist, expandRollup,
+  KIND, mergeMeasure, quantile, type Aggregate, type MeasureAggregate, type ResultStatus,
 } from './rollups.js';
 import { CHANNEL_DROPPED_TO, readWarmImage, StartupImages, type ImageSection } from './warm-image.js';
 
@@ -44,6 +46,7 @@ export type { SeriesLatest } from './load.js';
 export type { RetentionCuts, SeriesRetained } from './retention.js';
 export { BEATS, STANDING } from './history.js';
 export { HOUR_MS, hourOf } from './hours.js';
+export { MAX_MEASURES } from './measures.js';
 export {
   avgMs, fromRtUnits, RESULT_STATUS, toRtUnits, UPTIME_DECIMALS, uptimePct, type Aggregate, type ResultStatus,
 } from './rollups.js';
@@ -60,6 +63,8 @@ export interface NewResult {
   details: string | null;
   /** A result outside the schedule ("check now"): it counts in no figure (uptime, response times, rollups). */
   manual: boolean;
+  /** Named measurements in their unit (a ping's loss in %), kept to hundredths; at most MAX_MEASURES. */
+  measurements?: Readonly<Record<string, number>> | null;
 }
 
 /** A result as reads give it back. */
@@ -72,7 +77,12 @@ export interface SeriesResult {
   manual: boolean;
   /** How the series stood after it, beyond its status (STANDING: as the result says, failing, paused). */
   standing: number;
+  /** Named measurements in their unit, or null without any. */
+  measurements: Record<string, number> | null;
 }
+
+/** A named measurement over a span: how many results carried it, and its least, mean and greatest value. */
+export interface MeasureSummary { count: number; min: number; avg: number; max: number }
 
 /** Figures over a series' last 24 hours, the last 7 and the last 30 UTC days (today's included). */
 export interface SeriesSummary {
@@ -81,6 +91,8 @@ export interface SeriesSummary {
   month: Aggregate;
   /** 95th percentile of the last 24 hours' scheduled response times, rt units; null without any. */
   p95: number | null;
+  /** The last 24 hours' named measurements (of scheduled results), by name. */
+  measures24h: Record<string, MeasureSummary>;
 }
 
 export interface SeriesOptions {
@@ -111,11 +123,13 @@ export class SeriesStore {
   private readonly history = new RawHistory();
   private readonly hours = new HourRing();
   private readonly messages: Messages;
+  private readonly measures: MeasureNames;
   private readonly names: SeriesNames;
 
   constructor(private readonly app: Pick<AppContext, 'store' | 'clock' | 'config'>, private readonly o: SeriesOptions) {
     this.names = o.names;
     this.messages = new Messages(o.names.messages);
+    this.measures = new MeasureNames(o.names.measures);
     this.closer = new HourCloser(app, o.names, this.history, this.hours, o.capOf, o.log);
     this.hours.floorHour = () => this.closer.watermark;
     this.images = new StartupImages(app,
@@ -140,6 +154,7 @@ export class SeriesStore {
     const store = this.app.store, now = this.app.clock.now();
     const imported = this.names.legacyResults ? await importLegacyResults(store, this.names.legacyResults, this.names.channel) : 0;
     await this.closer.load();
+    this.measures.load(store);
     const retention = this.o.settings().rawRetentionHours;
     const image = readWarmImage(this.app.config.dataDir, store, this.names, retention, now);
     const got = loadSeries({
@@ -177,9 +192,13 @@ export class SeriesStore {
    * A result of an hour whose rollups are written already goes into them in this write.
    */
   append(tx: Tx, key: number, r: NewResult, state: SeriesState, capMs: number): void {
+    const x = r.measurements ? this.measures.encode(tx, r.measurements) : null;
     const stored: ChannelResult = { t: r.t, status: r.status, rt: r.rt, msg: this.messages.ref(tx, r.message), d: r.details,
-      manual: r.manual };
-    if (!r.manual && this.closer.isLate(r.t, key)) addToRollups(tx, this.names.rollups, key, r.t, r.status, r.rt);
+      manual: r.manual, x };
+    if (!r.manual && this.closer.isLate(r.t, key)) {
+      addToRollups(tx, this.names.rollups, key, r.t, r.status, r.rt);
+      if (x) addMeasuresToRollups(tx, this.names.measureRollups, key, r.t, x);
+    }
     tx.emit(this.names.channel, encodeMessage({ kind: 'result', pk: key, result: stored, state }));
     tx.onCommit(() => {
       this.history.append(key, stored, standingOf(r.status, state.status));
@@ -201,6 +220,7 @@ export class SeriesStore {
   forget(tx: Tx, key: number): number {
     const results = this.history.count(key);
     tx.run(`DELETE FROM ${this.names.rollups} WHERE m = ?`, [key]);
+    tx.run(`DELETE FROM ${this.names.measureRollups} WHERE m = ?`, [key]);
     // Its channel entries stay until retention drops them; start-up skips entries of series that are gone.
     tx.onCommit(() => {
       this.history.drop(key);
@@ -217,7 +237,7 @@ export class SeriesStore {
     const legacy = this.names.legacyResults ? tx.run(`DELETE FROM ${this.names.legacyResults}`).changes : 0;
     const out = {
       results: this.history.stats().results + legacy,
-      rollups: tx.run(`DELETE FROM ${this.names.rollups}`).changes,
+      rollups: tx.run(`DELETE FROM ${this.names.rollups}`).changes + tx.run(`DELETE FROM ${this.names.measureRollups}`).changes,
     };
     tx.run(`DELETE FROM ${this.names.messages}`);
     tx.emit(this.names.channel, encodeMessage({ kind: 'cleared' }));
@@ -288,15 +308,32 @@ export class SeriesStore {
       addRollupHist(e, hist);
       spread(e.rt_min, e.rt_max);
     }
-    this.history.forEach(key, (r) => { if (r.rt != null && !r.manual) { hist[bucketOf(r.rt)]! += 1; spread(r.rt, r.rt); } },
-      Math.max(w, h - 23) * HOUR_MS);
+    // Named measurements the same way: the written hours' rows, then the results of the others.
+    const measures = new Map<number, MeasureAggregate>();
+    for (const r of this.app.store.all<MeasureAggregate & { x: number }>(`SELECT x, n, total, lo, hi FROM ${this.names.measureRollups}
+        WHERE m = ? AND k = ? AND b >= ? AND b < ?`, [key, KIND.hour, sec(h - 23), sec(w)])) {
+      const a = measures.get(r.x);
+      if (a) mergeMeasure(a, r); else measures.set(r.x, { n: r.n, total: r.total, lo: r.lo, hi: r.hi });
+    }
+    this.history.forEach(key, (r) => {
+      if (r.manual) return;
+      if (r.rt != null) { hist[bucketOf(r.rt)]! += 1; spread(r.rt, r.rt); }
+      if (r.x) addMeasures(measures, r.x);
+    }, Math.max(w, h - 23) * HOUR_MS);
+    const measures24h: Record<string, MeasureSummary> = {};
+    for (const [id, a] of measures) {
+      const name = this.measures.name(id);
+      if (name !== undefined && a.n > 0) {
+        measures24h[name] = { count: a.n, min: fromMeasureUnits(a.lo), avg: Math.round(a.total / a.n) / 100, max: fromMeasureUnits(a.hi) };
+      }
+    }
 
     // 7 d and 30 d: UTC days, today's included, from day rows (hour rows are kept only for the 24 h figures).
     const days = (n: number) => {
       const day0 = bucketStart(KIND.day, now) - (n - 1) * 86_400;
       return sum([...written(KIND.day, day0, Number.MAX_SAFE_INTEGER), this.hours.sum(key, Math.max(w, (day0 * 1000) / HOUR_MS), h)]);
     };
-    return { day24, week: days(7), month: days(30), p95: quantile(hist, 0.95, min, max) };
+    return { day24, week: days(7), month: days(30), p95: quantile(hist, 0.95, min, max), measures24h };
   }
 
   /** Raw results held and their memory (the bench). */
@@ -332,7 +369,7 @@ export class SeriesStore {
 
   private out(r: StoredResult): SeriesResult {
     return { t: r.t, status: r.status, rt: r.rt, message: this.messages.text(r.msg), details: r.d, manual: !!r.manual,
-      standing: r.standing ?? 0 };
+      standing: r.standing ?? 0, measurements: r.x?.length ? this.measures.decode(r.x) : null };
   }
 }
 

@@ -33,6 +33,9 @@ export class Messages {
     const hit = this.byText.get(text);
     if (hit !== undefined) return hit;
     if (this.byId.size >= MAX_DICT) return text;
+    // An earlier result of this same write may have added it (memory learns it at commit).
+    const pending = tx.get<{ id: number }>(`SELECT id FROM ${this.table} WHERE text = ?`, [text])?.id;
+    if (pending !== undefined) return pending;
     const id = this.nextId++;
     tx.run(`INSERT INTO ${this.table} (id, text) VALUES (?, ?)`, [id, text]);
     tx.onCommit(() => this.set(id, text));

@@ -1,5 +1,5 @@
-// The storage's part of a retention pass: hour and day rollups (and an earlier build's minute rollups)
-// older than their windows, raw results older than the raw window (in memory, and the channel's segment
+// The storage's part of a retention pass: hour and day rollups (and an earlier build's minute rollups),
+// those of named measurements too, older than their windows, raw results older than the raw window (in memory, and the channel's segment
 // files on disk), and message-dictionary entries no result uses any more. Rollup deletes go per batch of
 // series (each a primary-key range seek, in its own 'group' write), sized so that one write deletes about
 // ROWS_PER_WRITE rows: a backlog (weeks of hour rows when the retention was shortened) never holds the
@@ -32,6 +32,8 @@ export interface SeriesRetained {
   /** Channel segment files deleted. */
   segments: number;
   rollups: number;
+  /** Rows of named measurements' rollups. */
+  measure_rollups: number;
   messages: number;
 }
 
@@ -56,7 +58,7 @@ export interface RetentionParts {
 /** One pass. Stops early (with what it did) when `stopped()` says so between writes. */
 export async function retainSeries(p: RetentionParts, cuts: RetentionCuts): Promise<SeriesRetained> {
   const { store, names } = p;
-  const out: SeriesRetained = { results: 0, segments: 0, rollups: 0, messages: 0 };
+  const out: SeriesRetained = { results: 0, segments: 0, rollups: 0, measure_rollups: 0, messages: 0 };
   const sec = (ms: number) => Math.floor(ms / 1000);
   const byKind = [[KIND.minute, sec(cuts.minute)], [KIND.hour, sec(cuts.hour)], [KIND.day, sec(cuts.day)]] as const;
   const keys = p.keys;
@@ -74,6 +76,9 @@ export async function retainSeries(p: RetentionParts, cuts: RetentionCuts): Prom
       for (const [k, cut] of byKind) {
         out.rollups += tx.run(`DELETE FROM ${names.rollups} WHERE m IN (SELECT value FROM json_each(?)) AND k = ? AND b < ?`,
           [list, k, cut]).changes;
+        if (k === KIND.minute) continue; // never kept per minute
+        out.measure_rollups += tx.run(
+          `DELETE FROM ${names.measureRollups} WHERE m IN (SELECT value FROM json_each(?)) AND k = ? AND b < ?`, [list, k, cut]).changes;
       }
     }, 'group');
     // A group write resolves at once (a microtask): without this the batches would run back to back,

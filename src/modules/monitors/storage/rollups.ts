@@ -190,6 +190,41 @@ export function addToRollups(tx: Tx, table: string, m: number, tMs: number, stat
 
 const COARSE_KINDS = [KIND.hour, KIND.day] as const;
 
+/** A named measurement over a bucket: how many values, their sum, least and greatest (hundredths of its unit). */
+export interface MeasureAggregate { n: number; total: number; lo: number; hi: number }
+
+/** Adds a list's values (measures.ts: [id, value, ...]) to the aggregates by id. */
+export function addMeasures(into: Map<number, MeasureAggregate>, list: readonly number[]): void {
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const id = list[i]!, v = list[i + 1]!;
+    const a = into.get(id);
+    if (!a) { into.set(id, { n: 1, total: v, lo: v, hi: v }); continue; }
+    a.n++; a.total += v;
+    if (v < a.lo) a.lo = v;
+    if (v > a.hi) a.hi = v;
+  }
+}
+
+/** Merges aggregate `a` into `into`. */
+export function mergeMeasure(into: MeasureAggregate, a: MeasureAggregate): void {
+  into.n += a.n; into.total += a.total;
+  if (a.lo < into.lo) into.lo = a.lo;
+  if (a.hi > into.hi) into.hi = a.hi;
+}
+
+/** Adds one late result's measurements to the hour and day rows of series `m` in `table`, as addToRollups does its counts. */
+export function addMeasuresToRollups(tx: Tx, table: string, m: number, tMs: number, list: readonly number[]): void {
+  const params: number[] = [];
+  for (const k of COARSE_KINDS) {
+    const b = bucketStart(k, tMs);
+    for (let i = 0; i + 1 < list.length; i += 2) params.push(m, k, b, list[i]!, list[i + 1]!, list[i + 1]!, list[i + 1]!);
+  }
+  if (!params.length) return;
+  tx.run(`INSERT INTO ${table} (m, k, b, x, n, total, lo, hi) VALUES ${Array(params.length / 7).fill('(?, ?, ?, ?, 1, ?, ?, ?)').join(', ')}
+    ON CONFLICT (m, k, b, x) DO UPDATE SET n = n + 1, total = total + excluded.total, lo = min(lo, excluded.lo),
+      hi = max(hi, excluded.hi)`, params);
+}
+
 // ---- stats -------------------------------------------------------------------------------------
 
 export interface Aggregate {

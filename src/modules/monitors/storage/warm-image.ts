@@ -5,7 +5,7 @@
 // "Start-up image".
 //
 //   file     SeriesNames.imageFile (netprobe.monitors.image) in the data directory, replaced whole (writeFileAtomic)
-//   header   32 bytes: "NPMIMG\r\n" | u32 LE version | u32 LE CRC-32 of the body | f64 LE body length | 8 reserved
+//   header   32 bytes: "NPMIMG\r\n" | u32 LE version (2; 1 is read too) | u32 LE CRC-32 of the body | f64 LE body length | 8 reserved
 //   body     f64 id | f64 LSN | f64 written at | f64 watermark | f64 raw_retention_hours
 //            | history (history.ts writeImage) | the hour ring (hours.ts writeImage)
 //            | the user's section (ImageSection; the monitors': varint n, n rows: varint pk | u8 status
@@ -35,7 +35,9 @@ import type { HourRing } from './hours.js';
 import type { SeriesNames } from './names.js';
 
 const MAGIC = Buffer.from('NPMIMG\r\n', 'latin1');
-const VERSION = 1;
+/** 2: history pages may hold measurements (history.ts); a version 1 image's pages read the same, so it is read too. */
+const VERSION = 2;
+const READS = [1, 2];
 const HEADER_BYTES = 32;
 
 /** Meta table keys. */
@@ -131,7 +133,7 @@ export function readWarmImage(dir: string, store: Store, names: SeriesNames, raw
     return { unused: `unreadable: ${(err as Error).message}` };
   }
   if (buf.length < HEADER_BYTES || !buf.subarray(0, 8).equals(MAGIC)) return { unused: 'not an image file' };
-  if (buf.readUInt32LE(8) !== VERSION) return { unused: `version ${buf.readUInt32LE(8)}, this build reads ${VERSION}` };
+  if (!READS.includes(buf.readUInt32LE(8))) return { unused: `version ${buf.readUInt32LE(8)}, this build reads ${READS.join(' and ')}` };
   const body = buf.subarray(HEADER_BYTES);
   if (buf.readDoubleLE(16) !== body.length || crc32(body) !== buf.readUInt32LE(12)) return { unused: 'damaged (length or checksum)' };
   const r = new ByteReader(body);

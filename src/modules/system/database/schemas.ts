@@ -6,8 +6,8 @@ export const CleanupResultSchema = z.object({
   finished_at: z.string(),
   duration_ms: z.number(),
   retention: z.record(z.string(), z.number()).nullable()
-    .describe('What the monitors retention pass removed: results (from memory), segments (files), rollups, incidents, ' +
-      'events, messages; and reclaimed_bytes, what the database gave back'),
+    .describe('What the monitors retention pass removed: results (from memory), segments (files), rollups, measure_rollups, ' +
+      'incidents, events, messages; and reclaimed_bytes, what the database gave back'),
   checkpoint: z.object({
     journal_bytes_before: z.number(), journal_bytes_after: z.number(), snapshot_bytes_before: z.number(), snapshot_bytes_after: z.number(),
   }),
