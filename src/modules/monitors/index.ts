@@ -1,5 +1,6 @@
-// The monitors module: uptime monitors over the check types in checks/ (CHECKS), check history,
-// rollups, incidents, an event log, a scheduler and a retention job. See docs/monitors.md.
+// The monitors module: uptime monitors over the check types in checks/ (CHECKS), their results over time
+// (raw history, rollups and named measurements in storage/, used through storage/index.ts), incidents,
+// an event log, a scheduler and a retention job. See docs/monitors.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { RetentionJob } from './retention.js';

@@ -1,5 +1,5 @@
-// Raw check results in memory, compact: the channel (channel.ts) makes them durable, this holds them for
-// reading. Each monitor has a chain of 1 KiB pages taken from a shared pool of 256 KiB slabs; a page is a
+// Raw results in memory, compact: the channel (channel.ts) makes them durable, this holds them for
+// reading. Each series (a monitor) has a chain of 1 KiB pages taken from a shared pool of 256 KiB slabs; a page is a
 // run of results, each delta-encoded against the one before it in the same page:
 //
 //   varint zigzag(dt - previous dt) | u8 flags | [u8 more] | [varint rt] | [varint message code] | [measurements]

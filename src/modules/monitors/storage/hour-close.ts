@@ -7,8 +7,9 @@
 // The watermark `rollups_written_to` (in the meta table, monitor_meta) is the first hour not yet written.
 // A result of an hour before it (a check that ran across the closing, a clock that stepped back, the
 // first hour after an upgrade from a build that wrote rollups per check) is added to its rows directly,
-// in its own write (rollups.ts addToRollups, addMeasuresToRollups). An hour closes GRACE_MS after it ends, when every check that started in it
-// has finished (a check gives up after its timeout, at most 300 s, plus 3 s).
+// in its own write (rollups.ts addToRollups, addMeasuresToRollups). An hour closes GRACE_MS after it
+// ends, when every check that started in it has finished (a check gives up after its timeout, at most
+// 300 s, plus 3 s).
 //
 // An hour is written a batch of monitors at a time (in pk order), each batch its own write: in one write,
 // 2,000 monitors held the event loop for about 160 ms and started 55 checks more than 20 ms late. Batches

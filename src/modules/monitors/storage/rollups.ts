@@ -1,5 +1,6 @@
 // Rollups: per-series aggregates per hour and day (hour-close.ts writes them once an hour has closed;
-// earlier builds also kept minutes), their response-time histogram, and the figures read from them.
+// earlier builds also kept minutes), their response-time histogram, the aggregates of named measurements
+// (count, sum, min, max), and the figures read from them.
 //
 // Response times are INTEGER hundredths of a millisecond ("rt units") in the database. The histogram
 // has HIST_BUCKETS log-scale buckets: bucket 0 holds times below 0.1 ms, bucket i (1..22) holds
