@@ -68,13 +68,7 @@ export interface NewResult {
 }
 
 /** A result as reads give it back. */
-export interface SeriesResult {
-  t: number;
-  status: ResultStatus;
-  rt: number | null;
-  message: string;
-  details: string | null;
-  manual: boolean;
+export interface SeriesResult extends Omit<NewResult, 'measurements'> {
   /** How the series stood after it, beyond its status (STANDING: as the result says, failing, paused). */
   standing: number;
   /** Named measurements in their unit, or null without any. */
