@@ -33,6 +33,8 @@ import {
 } from './schemas.js';
 import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
+import { AlertGate } from './alert-gate/gate.js';
+import { GATE_RULES } from './alert-gate/rules.js';
 import type { ListItems } from './stream.js';
 import { iso } from '../../core/clock.js';
 import type { ResultStatus } from './rollups.js';
@@ -82,6 +84,8 @@ export class MonitorService {
   private readonly reads: q.ReadParts;
   /** Runs checks and applies their results (results.ts); the bench seeds history through it. */
   readonly recorder: ResultRecorder;
+  /** Decides whether a monitor event alerts anybody (alert-gate/gate.ts). */
+  readonly gate: AlertGate;
 
   constructor(private readonly app: AppContext) {
     this.store = app.store;
@@ -96,6 +100,7 @@ export class MonitorService {
       image: new ListImage(this.registry, (m, now, h, gen) => q.lineBytes(this.reads, m, now, h, gen)),
       watermark: () => this.closer.watermark,
     };
+    this.gate = new AlertGate(GATE_RULES, (m) => walk(this.registry, m, 'up'));
     this.recorder = new ResultRecorder(app, this);
     this.images = new StartupImages(app, { store: this.store, registry: this.registry, history: this.history, hours: this.hours },
       () => this.closer.watermark, this.log);
