@@ -9,18 +9,18 @@ import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { raiseAlert, webhooksOf } from '../../src/modules/webhooks/index.js';
+import { raiseAlert } from '../../src/modules/webhooks/index.js';
 import { signature } from '../../src/modules/webhooks/providers/generic.js';
 import { selfSigned } from '../helpers/certs.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { Receiver, type Received } from '../helpers/webhook-receiver.js';
+import { advanceAndSettle, webhooksQuiet } from '../helpers/webhook-settle.js';
 
 let t: TestApp;
 let clock: ManualClock;
 let key: string;
 let rx: Receiver;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const api = (method: string, path: string, body?: unknown) => t.request(method, path, { key, body });
 
 async function createWebhook(body: Record<string, unknown>): Promise<any> {
@@ -29,22 +29,8 @@ async function createWebhook(body: Record<string, unknown>): Promise<any> {
   return r.body;
 }
 
-/** Waits until alert handling and deliveries in flight are done (real time; the clock stands still). */
-async function quiet(): Promise<void> {
-  const p = webhooksOf(t.service.app);
-  for (let calm = 0; calm < 3;) {
-    await p.alerter.idle();
-    await sleep(15);
-    calm = p.dispatcher.busy() === 0 ? calm + 1 : 0;
-  }
-}
-
-/** Moves the clock (checks and retries fall due) and lets the service settle. */
-async function advance(ms: number): Promise<void> {
-  clock.advance(ms);
-  await sleep(60);
-  await quiet();
-}
+const quiet = () => webhooksQuiet(t.service.app);
+const advance = (ms: number) => advanceAndSettle(t.service.app, clock, ms);
 
 const fakeMonitor = (name = 'Core <switch> & "uplink" @everyone') =>
   ({ id: randomUUID(), name, target: '10.9.8.7', check_type: 'ping', tags: ['site-a', 'core'] });

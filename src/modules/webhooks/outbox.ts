@@ -7,7 +7,7 @@ import type { Tx } from '../../core/store/types.js';
 import type { Alert, AlertOutcome, SentOutcome } from './alert.js';
 import { alertType, alertTypes, problemTypes } from './alert-types.js';
 import { decide } from './cooldown.js';
-import { LIMITS, parseList, webhookConfig, type Decision, type WebhookRow } from './schemas.js';
+import { LIMITS, parseList, webhookConfig, type AttemptOutcome, type Decision, type WebhookRow } from './schemas.js';
 
 /** Cooldown rows older than this go, unless they are a problem no recovery has followed yet. */
 const COOLDOWN_KEEP_MS = 8 * 86_400_000;
@@ -22,8 +22,6 @@ export interface OutboxRow {
   created_at: number;
   last_error: string | null;
 }
-
-export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'cancelled' | 'test';
 
 export interface AttemptRecord {
   webhook_id: string;
