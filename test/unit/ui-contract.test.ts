@@ -351,6 +351,25 @@ test('webhook providers: the UI keeps no copy of them, the form renders from GET
   }
 });
 
+test('what became of alerts and deliveries: every outcome, decision and delivery state the API answers has the UI\'s words', () => {
+  const alerts = ['items', '[]'];
+  labelsFor(`alert outcomes (${VOCAB} ALERT_OUTCOME_LABELS, server GET /api/webhooks/alerts outcome)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'response', [...alerts, 'outcome']), ui.ALERT_OUTCOME_LABELS);
+  labelsFor(`alert outcome filter (${VOCAB} ALERT_OUTCOME_LABELS, server GET /api/webhooks/alerts ?outcome)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'query', ['outcome']), ui.ALERT_OUTCOME_LABELS);
+  sameValues(`alert outcome tones (${VOCAB} ALERT_OUTCOME_TONE)`, Object.keys(ui.ALERT_OUTCOME_LABELS), Object.keys(ui.ALERT_OUTCOME_TONE));
+  labelsFor(`webhook decisions (${VOCAB} ALERT_DECISION_TEXT, server GET /api/webhooks/alerts decisions[].decision)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'response', [...alerts, 'decisions', '[]', 'decision']), ui.ALERT_DECISION_TEXT);
+  labelsFor(`delivery states (${VOCAB} DELIVERY_STATE_LABELS, server GET /api/webhooks/alerts decisions[].delivery.state)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'response', [...alerts, 'decisions', '[]', 'delivery', 'state']), ui.DELIVERY_STATE_LABELS);
+  sameValues(`delivery state tones (${VOCAB} DELIVERY_STATE_TONE)`, Object.keys(ui.DELIVERY_STATE_LABELS), Object.keys(ui.DELIVERY_STATE_TONE));
+  labelsFor(`attempt outcomes (${VOCAB} ATTEMPT_OUTCOME_LABELS, server GET /api/webhooks/deliveries outcome)`,
+    routeEnum('GET', '/api/webhooks/deliveries', 'response', ['items', '[]', 'outcome']), ui.ATTEMPT_OUTCOME_LABELS);
+  labelsFor(`attempt outcome filter (${VOCAB} ATTEMPT_OUTCOME_LABELS, server GET /api/webhooks/deliveries ?outcome)`,
+    routeEnum('GET', '/api/webhooks/deliveries', 'query', ['outcome']), ui.ATTEMPT_OUTCOME_LABELS);
+  sameValues(`attempt outcome tones (${VOCAB} ATTEMPT_OUTCOME_TONE)`, Object.keys(ui.ATTEMPT_OUTCOME_LABELS), Object.keys(ui.ATTEMPT_OUTCOME_TONE));
+});
+
 test('a new webhook starts with the server\'s default alert types', () => {
   sameValues(`default alert types (${VOCAB} DEFAULT_ALERT_TYPES, server webhooks/schemas.ts DEFAULT_ALERT_TYPES)`, DEFAULT_ALERT_TYPES, ui.DEFAULT_ALERT_TYPES);
   for (const t of ui.DEFAULT_ALERT_TYPES) assert.ok(alertType(t), `${t}: not a registered alert type`);

@@ -1,6 +1,7 @@
-// Webhooks: the list with each one's last delivery, create and edit (provider, its options, alert types,
-// cooldown, secret), send a test and show what the destination answered, delete with confirmation. The
-// providers, what their secret is and their option fields come from GET /api/webhooks/providers.
+// Webhooks: the list with each one's last delivery (a link to its deliveries on the Alerts page), create
+// and edit (provider, its options, alert types, cooldown, secret), send a test and show what the
+// destination answered, delete with confirmation. The providers, what their secret is and their option
+// fields come from GET /api/webhooks/providers.
 import { api } from '../lib/api.js';
 import { confirm } from '../lib/confirm.js';
 import { useForm } from '../lib/form.js';
@@ -38,12 +39,13 @@ function secretHint(provider) {
   return `${provider.secret.required ? 'Required' : 'Optional'}: ${provider.secret.role}.`;
 }
 
-function LastDelivery({ d }) {
+/** The latest attempt or test, linking to the webhook's deliveries on the Alerts page. */
+function LastDelivery({ d, hookId }) {
   if (!d) return html`<span class="muted">Never</span>`;
   const ok = d.outcome === 'delivered' || (d.outcome === 'test' && d.status_code !== null && d.status_code < 300 && !d.error);
   return html`<div>
     <${Badge} tone=${ok ? 'ok' : d.outcome === 'retry' ? 'warn' : 'bad'}>${humanize(d.outcome)}${d.status_code ? ` ${d.status_code}` : ''}<//>
-    <div class="cell-sub" title=${dateTime(d.at)}>${relTime(d.at)}</div>
+    <div class="cell-sub" title=${dateTime(d.at)}><a href=${`/alerts/deliveries?webhook_id=${hookId}`}>${relTime(d.at)}</a></div>
   </div>`;
 }
 
@@ -170,7 +172,7 @@ export default function WebhooksPage() {
     { key: 'type', label: 'Provider', render: (h) => html`<${Badge} tone="accent">${labelOf(h.type)}<//>` },
     { key: 'alert_types', label: 'Alerts', render: (h) => html`<div class="chips">${h.alert_types.map((t) => html`<${Badge} key=${t}>${humanize(t)}<//>`)}</div>` },
     { key: 'cooldown', label: 'Cooldown', class: 'nowrap', render: (h) => duration(h.cooldown) },
-    { key: 'last', label: 'Last delivery', render: (h) => html`<${LastDelivery} d=${h.last_delivery} />` },
+    { key: 'last', label: 'Last delivery', render: (h) => html`<${LastDelivery} d=${h.last_delivery} hookId=${h.id} />` },
     ...(writable ? [{ key: 'actions', label: 'Actions', class: 'actions-col', hideLabel: true, render: (h) => html`<div class="actions">
       <button type="button" class="btn btn-sm" onClick=${() => runTest(h)} disabled=${testing === h.id} aria-label=${`Send a test to ${h.name}`}>
         <${Icon} name="send" size=${15} />${testing === h.id ? 'Sending…' : 'Test'}</button>
@@ -180,8 +182,9 @@ export default function WebhooksPage() {
   ];
 
   const newButton = writable ? html`<button type="button" class="btn btn-primary" onClick=${() => setEditing('new')} disabled=${!providers.data}><${Icon} name="plus" />New webhook</button>` : null;
+  const actions = html`<a class="btn" href="/alerts"><${Icon} name="bell" size=${16} />Alerts and deliveries</a>${newButton}`;
 
-  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${newButton}>
+  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${actions}>
     <${Card} pad=${false}>
       ${hooks.error ? html`<${ErrorState} error=${hooks.error} retry=${hooks.reload} />`
         : !hooks.data ? html`<${Loading} />`
