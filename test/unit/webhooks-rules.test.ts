@@ -125,6 +125,12 @@ test('alert types: one registry; a module adds its own; conflicting definitions 
   assert.throws(() => registerAlertType({ ...def, type: 'Bad-Name' }), /lowercase/);
 });
 
+test('alert type descriptions, shown beside each type in the webhook form, speak the form\'s words, not API field names', () => {
+  for (const t of alertTypes()) {
+    assert.doesNotMatch(t.description, /\b[a-z]+_[a-z_]+\b/, `${t.type}: "${t.description}" names an API field`);
+  }
+});
+
 test('durations for people', () => {
   assert.deepEqual([5, 150, 3600, 3900, 90_000].map(humanDuration), ['5 s', '2 min', '1 h', '1 h 5 min', '1 d 1 h']);
 });
