@@ -11,9 +11,9 @@ import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import { CHANNEL, encodeMessage, type MonitorState } from './channel.js';
 import {
-  CHECKS, mergeSecrets, minimumTimeout, movesSecrets, redactSettings, secretsNotResent, settingsShapeErrors, validateCheck,
+  CHECK_TYPES, CHECKS, mergeSecrets, minimumTimeout, movesSecrets, redactSettings, secretsNotResent, settingsShapeErrors, validateCheck,
+  type CheckType,
 } from './checks/index.js';
-import { CHECK_TYPES, type CheckType } from './checks/types.js';
 import { monitorConfig } from './config.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';

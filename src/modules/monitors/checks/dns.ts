@@ -19,13 +19,18 @@ export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SR
 export type RecordType = typeof RECORD_TYPES[number];
 
 export const settings = z.object({
-  record_type: z.enum(RECORD_TYPES).default('A'),
+  record_type: z.enum(RECORD_TYPES).default('A').meta({ title: 'Record type', 'x-section': 'Query' }),
   /** Resolver IP address; without it the system's resolvers (/etc/resolv.conf) answer. */
-  resolver: z.string().refine((s) => net.isIP(s) !== 0, 'expected an IPv4 or IPv6 address').optional(),
+  resolver: z.string().refine((s) => net.isIP(s) !== 0, 'expected an IPv4 or IPv6 address').optional()
+    .meta({ title: 'Resolver', examples: ['192.0.2.53'],
+      description: 'Optional: an IP address; without one the system\'s resolvers answer.' }),
   /** The resolver's port; used only with `resolver`. */
-  port: z.number().int().min(1).max(65535).default(53),
-  expected: z.string().min(1).max(1024).optional(),
-  match: z.enum(['equals', 'contains']).default('contains'),
+  port: z.number().int().min(1).max(65535).default(53).meta({ title: 'Resolver port', 'x-visible-when': { required: ['resolver'] } }),
+  expected: z.string().min(1).max(1024).optional()
+    .meta({ title: 'Expected answer', description: 'Optional: the check fails unless an answer matches.' }),
+  match: z.enum(['equals', 'contains']).default('contains')
+    .meta({ title: 'Match', 'x-enum-titles': { contains: 'An answer contains it', equals: 'An answer equals it' },
+      'x-visible-when': { required: ['expected'] } }),
 }).strict();
 
 export type DnsSettings = z.output<typeof settings>;
@@ -170,6 +175,8 @@ export async function run(target: string, s: DnsSettings, ctx: CheckContext): Pr
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<DnsSettings> = {
+  label: 'DNS', icon: 'search', hint: 'Resolve a name',
+  target: { title: 'Name to resolve', placeholder: 'example.lan', description: 'A DNS name; an IP address with record type PTR.' },
   settings, validateTarget, validateWithSettings, run,
   // The name it queries is not a host it watches; the resolver it asks is.
   host: (_target, s) => s.resolver ?? null,

@@ -88,28 +88,48 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 
 const Auth = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('basic'), username: z.string().max(256), password: z.string().max(1024) }).strict(),
-  z.object({ type: z.literal('bearer'), token: z.string().min(1).max(8192) }).strict(),
-]);
+  z.object({
+    type: z.literal('basic'),
+    username: z.string().max(256).meta({ title: 'User name' }),
+    password: z.string().max(1024).meta({ title: 'Password', description: 'Stored on the probe, never shown again.' }),
+  }).strict().meta({ title: 'Basic authentication' }),
+  z.object({
+    type: z.literal('bearer'),
+    token: z.string().min(1).max(8192).meta({ title: 'Token', description: 'Sent as Authorization: Bearer …; stored, never shown again.' }),
+  }).strict().meta({ title: 'Bearer token' }),
+]).meta({ title: 'Authentication' });
 
 export const settings = z.object({
-  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).default('GET'),
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).default('GET')
+    .meta({ title: 'Method', 'x-section': 'Request' }),
+  auth: Auth.optional(),
   headers: z.record(
-    z.string().regex(HEADER_NAME, 'not a valid header name'),
-    z.string().max(8192).regex(HEADER_VALUE, 'header values may not contain line breaks'),
-  ).default({}),
-  body: z.string().max(BODY_LIMIT).optional(),
+    z.string().regex(HEADER_NAME, 'not a valid header name').meta({ title: 'Header name', examples: ['X-Request-Source'] }),
+    z.string().max(8192).regex(HEADER_VALUE, 'header values may not contain line breaks')
+      .meta({ title: 'Header value', examples: ['netprobe'] }),
+  ).default({}).meta({ title: 'Headers', 'x-add-label': 'Add header',
+    description: 'Values of credential-like headers (Authorization, Cookie, …token…, …key…) are stored as secrets.' }),
+  body: z.string().max(BODY_LIMIT).optional()
+    .meta({ title: 'Request body', 'x-multiline': true, 'x-visible-when': { properties: { method: { not: { enum: ['GET', 'HEAD'] } } } } }),
   accepted_status: z.array(
     z.string().refine((s) => parseStatusRange(s) !== null, 'expected a status code or range like "200-299" (100-599)'),
-  ).min(1).max(50).default(['200-299']),
-  keyword: z.string().min(1).max(1024).optional(),
-  keyword_mode: z.enum(['present', 'absent']).default('present'),
-  json_path: z.string().max(512).refine((s) => parseJsonPath(s) !== null, 'expected a JSON path like $.a.b[0].c').optional(),
-  json_expected: z.string().max(4096).optional(),
-  follow_redirects: z.boolean().default(true),
-  max_redirects: z.number().int().min(0).max(20).default(5),
-  verify_tls: z.boolean().default(true),
-  auth: Auth.optional(),
+  ).min(1).max(50).default(['200-299'])
+    .meta({ title: 'Accepted status codes', description: 'Codes or ranges, separated by commas: 200-299, 301', 'x-section': 'Response' }),
+  keyword: z.string().min(1).max(1024).optional()
+    .meta({ title: 'Keyword', description: 'Optional: text the body must contain (or must not).' }),
+  keyword_mode: z.enum(['present', 'absent']).default('present')
+    .meta({ title: 'The keyword must be', 'x-enum-titles': { present: 'Present', absent: 'Absent' },
+      'x-visible-when': { required: ['keyword'] } }),
+  json_path: z.string().max(512).refine((s) => parseJsonPath(s) !== null, 'expected a JSON path like $.a.b[0].c').optional()
+    .meta({ title: 'JSON path', description: 'Optional: a value in a JSON answer to compare.', examples: ['$.status'] }),
+  json_expected: z.string().max(4096).optional()
+    .meta({ title: 'Expected value', description: 'Optional: without it, any value at the path will do.', examples: ['ok'],
+      'x-visible-when': { required: ['json_path'] } }),
+  follow_redirects: z.boolean().default(true).meta({ title: 'Follow redirects' }),
+  max_redirects: z.number().int().min(0).max(20).default(5)
+    .meta({ title: 'Follow at most (redirects)', 'x-visible-when': { properties: { follow_redirects: { const: true } } } }),
+  verify_tls: z.boolean().default(true)
+    .meta({ title: 'Verify the TLS certificate', description: 'Turn off only for self-signed devices; the expiry is still tracked.' }),
 }).strict();
 
 export type HttpSettings = z.output<typeof settings>;
@@ -379,6 +399,9 @@ function down(message: string, response_time_ms: number | null, details: Record<
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<HttpSettings> = {
+  label: 'HTTP(S)', icon: 'external', hint: 'Web page or API',
+  target: { title: 'URL', placeholder: 'https://intranet.example.lan/health',
+    description: 'http:// or https://; credentials go under Authentication, not in the URL.' },
   settings, validateTarget, run, secretPaths: ['auth.password', 'auth.token'], secretHeaders: true, destination: originOf,
   host: (target) => { try { return new URL(target).hostname.replace(/^\[(.*)\]$/, '$1') || null; } catch { return null; } },
 };

@@ -3,7 +3,7 @@
 // secrets: the service stores them, but API responses show `{set: true}` in their place and updates
 // that send that marker back keep them.
 
-import type { CheckDefinition, CheckContext, CheckResult, CheckType } from './types.js';
+import type { CheckDefinition, CheckContext, CheckResult } from './types.js';
 import type { FieldError } from '../../../core/errors.js';
 import { isSecretMarker, secretShown } from '../../../core/secret-marker.js';
 import { check as http } from './http.js';
@@ -13,8 +13,13 @@ import { check as dns } from './dns.js';
 
 export type { CheckDefinition } from './types.js';
 
-/** Every check type; adding one is its file and a line here (and its name in CHECK_TYPES). */
-export const CHECKS: Record<CheckType, CheckDefinition> = { http, ping, tcp, dns };
+/** Every check type: adding one is its file (checks/<type>.ts) and its entry here. */
+const REGISTRY = { http, ping, tcp, dns };
+
+export type CheckType = keyof typeof REGISTRY;
+export const CHECKS: Record<CheckType, CheckDefinition> = REGISTRY;
+/** The check types' names, in the registry's order (the order the form offers them). */
+export const CHECK_TYPES = Object.keys(REGISTRY) as [CheckType, ...CheckType[]];
 
 /**
  * Settings (with defaults filled in) and target checked together, as the service needs on create and
@@ -251,4 +256,4 @@ export function secretsNotResent(oldType: CheckType, stored: Obj, type: CheckTyp
     .map(([, , path]) => `settings.${path}`);
 }
 
-export type { CheckContext, CheckResult, CheckType } from './types.js';
+export type { CheckContext, CheckResult } from './types.js';

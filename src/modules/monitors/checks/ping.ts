@@ -19,10 +19,11 @@ import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import { budgetMs, hostProblem, ms, timeoutMessage } from './net.js';
 
 export const settings = z.object({
-  count: z.number().int().min(1).max(20).default(3),
-  /** ICMP payload bytes (fping -b); 56 gives the classic 84-byte IPv4 packet. */
-  packet_size: z.number().int().min(0).max(65000).default(56),
-  per_packet_timeout_ms: z.number().int().min(50).max(10_000).default(1000),
+  count: z.number().int().min(1).max(20).default(3).meta({ title: 'Packets per check', 'x-section': 'Packets' }),
+  /** ICMP payload bytes (fping -b). */
+  packet_size: z.number().int().min(0).max(65000).default(56)
+    .meta({ title: 'Payload (bytes)', description: '56 gives the classic 84-byte IPv4 packet.' }),
+  per_packet_timeout_ms: z.number().int().min(50).max(10_000).default(1000).meta({ title: 'Wait per packet (ms)' }),
 }).strict();
 
 export type PingSettings = z.output<typeof settings>;
@@ -316,6 +317,8 @@ export function judge(target: string, r: FpingTargetResult, s: PingSettings, max
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<PingSettings> = {
+  label: 'Ping', icon: 'monitors', hint: 'ICMP echo',
+  target: { title: 'Host', placeholder: '192.0.2.10 or router1.lan', description: 'An IP address or host name.' },
   settings, validateTarget, run, batched: true, lossThreshold: true, host: (target) => target,
   minimumTimeout: (s) => Math.ceil(pingDurationMs(s) / 1000),
   minimumTimeoutReason: 'count x per_packet_timeout_ms, plus 1 s',

@@ -5,11 +5,17 @@ import { z } from 'zod';
 import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
 import { closeGently, connect, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage } from './net.js';
 
+const withTls = { properties: { tls: { const: true } } };
+
 export const settings = z.object({
-  tls: z.boolean().default(false),
+  tls: z.boolean().default(false)
+    .meta({ title: 'Complete a TLS handshake', 'x-section': 'Connection',
+      description: 'Checks the certificate too, and tracks its expiry.' }),
   /** SNI and the name the certificate must match; default the target's host (no SNI for an IP). */
-  servername: z.string().max(253).refine(isHostName, 'expected a host name').optional(),
-  verify_tls: z.boolean().default(true),
+  servername: z.string().max(253).refine(isHostName, 'expected a host name').optional()
+    .meta({ title: 'Server name (SNI)', 'x-visible-when': withTls,
+      description: 'The name the certificate must match; empty: the target\'s host.' }),
+  verify_tls: z.boolean().default(true).meta({ title: 'Verify the certificate', 'x-visible-when': withTls }),
 }).strict();
 
 export type TcpSettings = z.output<typeof settings>;
@@ -66,5 +72,7 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<TcpSettings> = {
+  label: 'TCP port', icon: 'snmp', hint: 'Connect to host:port',
+  target: { title: 'Host and port', placeholder: 'nas.lan:445', description: 'host:port, or [IPv6]:port.' },
   settings, validateTarget, run, host: (target) => parseHostPort(target)?.host ?? null,
 };

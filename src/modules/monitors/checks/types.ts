@@ -4,10 +4,6 @@
 
 import type { z } from 'zod';
 
-/** A new check type: its file under checks/ exporting `check`, its name here, its line in CHECKS (index.ts). */
-export const CHECK_TYPES = ['http', 'ping', 'tcp', 'dns'] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
-
 /**
  * One check's outcome. `up`: the target answered as expected. `degraded`: it answered as expected but
  * slower than `degraded_ms`, or (ping) with partial loss above `max_loss_pct`. `down`: the check failed.
@@ -34,9 +30,25 @@ export interface CheckContext {
   signal?: AbortSignal;
 }
 
-/** Everything the service knows of a check type comes from its definition (checks/<type>.ts, `check`). */
+/**
+ * Everything the service knows of a check type comes from its definition (checks/<type>.ts, `check`),
+ * and everything the web UI knows of it from GET /api/monitors/check-types, which lists these.
+ */
 export interface CheckDefinition<S = any> {
-  /** zod schema of the type's settings: every field optional with a default, unknown fields rejected. */
+  /** Name for people: the type picker, the list's badge, the detail page ("HTTP(S)"). */
+  label: string;
+  /** The type picker's icon: a name in the UI's icon set (ui/components/icons.js). */
+  icon: string;
+  /** A few words under the label in the type picker ("Web page or API"). */
+  hint: string;
+  /** The form's target field: its title, an example as placeholder, and what it takes. */
+  target: { title: string; placeholder: string; description: string };
+  /**
+   * zod schema of the type's settings: every field optional with a default, unknown fields rejected.
+   * Each field has a `.meta({ title })` (and a description where the title needs one, and the
+   * presentation keywords of core/form-schema.ts where it helps): the monitor form and the detail page
+   * render from it.
+   */
   settings: z.ZodType<S>;
   /** null when the target is fine for this type, else a message for a person. */
   validateTarget(target: string): string | null;
