@@ -263,18 +263,40 @@ test('a blank monitor form sends the server\'s defaults, and the server takes th
   assert.equal(body.failure_threshold, MONITOR_LIMITS.failure_threshold.default, 'failure_threshold: the form\'s default differs from the server\'s');
 });
 
-test('the monitor form has a field for every setting of every check type', () => {
-  // Every optional setting filled in (and what makes the others show), so the form sends each one it has.
-  const filled: Record<string, Record<string, unknown>> = {
-    http: { 'settings.auth': 'basic', 'settings.auth.username': 'u', 'settings.auth.password': 'p', 'settings.keyword': 'ok',
-      'settings.json_path': '$.status', 'settings.json_expected': 'ok', 'settings.body': 'b', 'settings.method': 'POST',
-      'settings.headers': [{ name: 'X-A', value: '1' }] },
-    ping: {},
-    tcp: { 'settings.tls': true, 'settings.servername': 'example.lan' },
-    dns: { 'settings.resolver': '127.0.0.1', 'settings.expected': '192.0.2.1' },
+/**
+ * A form of check type `type` with every field filled in: text with its example (or "x"), a choice and a
+ * variant with their first value, a map with one entry; then each field's x-visible-when made true by
+ * setting what it asks of the others. Nothing in it is particular to a check type.
+ */
+function filledForm(type: string): Record<string, any> {
+  const v: Record<string, any> = blankForm(type);
+  const fields = schemaForm.fieldsOf(describedType(type).settings, 'settings.');
+  const example = (s: any) => String(s?.examples?.[0] ?? 'x');
+  const fill = (fs: any[]) => {
+    for (const f of fs) {
+      if (['text', 'textarea', 'list'].includes(f.kind) && v[f.name] === '') v[f.name] = example(f.schema);
+      if (f.kind === 'select' && v[f.name] === '') v[f.name] = String(f.schema.enum[0]);
+      if (f.kind === 'map' && !v[f.name].length) v[f.name] = [{ name: example(f.schema.propertyNames), value: example(f.schema.additionalProperties) }];
+      if (f.kind === 'variant') {
+        if (v[f.name] === '') v[f.name] = String(f.variants[0].value);
+        fill(f.variants.find((x: any) => String(x.value) === v[f.name]).fields);
+      }
+    }
   };
+  fill(fields);
+  for (const f of fields) {
+    for (const [k, c] of Object.entries<any>(f.visibleWhen?.properties ?? {})) {
+      const other = fields.find((o: any) => o.key === k);
+      const value = 'const' in c ? c.const : c.enum ? c.enum[0] : other.schema.enum.find((e: unknown) => !c.not.enum.includes(e));
+      v[other.name] = other.kind === 'boolean' ? value : String(value);
+    }
+  }
+  return v;
+}
+
+test('the monitor form has a field for every setting of every check type', () => {
   for (const type of CHECK_TYPES) {
-    const sent = json(form.settingsOf({ ...blankForm(type), ...filled[type] }, DESCRIBED, null));
+    const sent = json(form.settingsOf(filledForm(type), DESCRIBED, null));
     sameValues(`${type} settings the form sends (described by server checks/${type}.ts settings)`,
       Object.keys(shapeOf(CHECKS[type].settings)), Object.keys(sent));
     const parsed = CHECKS[type].settings.safeParse(sent);

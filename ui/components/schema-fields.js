@@ -24,7 +24,7 @@ function Control({ form, f, stored }) {
     case 'number':
       return html`<${Field} ...${common} type="number" min=${s.minimum} max=${s.maximum} required=${f.required}
         step=${s.type === 'integer' ? undefined : 'any'} inputmode=${s.type === 'integer' ? 'numeric' : 'decimal'} placeholder=${f.placeholder} />`;
-    case 'textarea': return html`<${TextArea} ...${common} rows=${3} spellcheck="false" placeholder=${f.placeholder} />`;
+    case 'textarea': return html`<${TextArea} ...${common} rows=${3} spellcheck=${false} placeholder=${f.placeholder} />`;
     case 'map': {
       const key = s.propertyNames ?? {}, value = s.additionalProperties ?? {};
       const col = (k, x, fallback) => ({ key: k, label: x.title ?? fallback, placeholder: Array.isArray(x.examples) ? String(x.examples[0]) : '' });
@@ -36,7 +36,7 @@ function Control({ form, f, stored }) {
         return html`<${Field} ...${common} type="password" autocomplete="new-password"
           placeholder=${storedSecret(f, stored, form.values) ? STORED_PLACEHOLDER : f.placeholder ?? ''} />`;
       }
-      return html`<${Field} ...${common} required=${f.required} placeholder=${f.placeholder} spellcheck="false" autocapitalize="none" />`;
+      return html`<${Field} ...${common} required=${f.required} placeholder=${f.placeholder} spellcheck=${false} autocapitalize="none" />`;
   }
 }
 
