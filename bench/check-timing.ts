@@ -9,7 +9,8 @@
 //            bench/monitors.ts at a 60 s interval: 40 % http, 25 % tcp, 20 % dns, 15 % ping; default 0)
 //
 // Targets (bench/check-timing/targets.ts), all on 127.0.0.1 and none of them node: nginx (python3's
-// http.server when nginx is missing) for http and, as a plain listener, for tcp; dnsmasq for dns; the
+// http.server when nginx is missing) for http, https (a self-signed certificate, not verified by either
+// side) and, as a plain listener, for tcp; dnsmasq for dns; the
 // loopback address for ping. References: curl's -w timings (http); a connect() timed in C
 // (bench/check-timing/reference.c), and nping --tcp-connect's averages when nping is there (tcp); a UDP
 // query timed in C, and dig's "Query time" (whole milliseconds) (dns); fping's own per-packet RTT (ping).
@@ -80,22 +81,26 @@ const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 // ---- per type ---------------------------------------------------------------------------------------
 
-async function benchHttp(web: HttpTarget): Promise<void> {
-  if (!has('curl')) { console.log('http: skipped (curl is not installed: apt-get install curl)'); return; }
+async function benchHttp(url: string, type: 'http' | 'https'): Promise<void> {
+  if (!has('curl')) { console.log(`${type}: skipped (curl is not installed: apt-get install curl)`); return; }
   const curl = async (n: number) => {
     // One curl for n transfers; `Connection: close` (as the check sends) makes each its own connection.
-    const args = ['-s', '-H', 'Connection: close', '-w', '%{time_connect} %{time_starttransfer} %{time_total}\\n'];
-    for (let i = 0; i < n; i++) args.push('-o', '/dev/null', web.url);
+    const args = ['-s', '-k', '-H', 'Connection: close', '-w', '%{time_connect} %{time_appconnect} %{time_starttransfer} %{time_total}\\n'];
+    for (let i = 0; i < n; i++) args.push('-o', '/dev/null', url);
     return (await runTool('curl', args)).trim().split('\n').map((l) => l.split(' ').map((s) => Number(s) * 1000));
   };
-  const [c, r] = await alternate((n) => checks('http', web.url, {}, n), curl);
+  const [c, r] = await alternate((n) => checks('http', url, { verify_tls: false }, n), curl);
   const timing = c.map((x) => x.details.timing as Record<string, unknown>);
   const connect = timing.map((t) => num(t.dns_ms) + num(t.connect_ms));
-  const firstByte = timing.map((t, i) => connect[i]! + num(t.tls_ms) + num(t.ttfb_ms));
+  const handshake = timing.map((t, i) => connect[i]! + num(t.tls_ms));
+  const firstByte = timing.map((t, i) => handshake[i]! + num(t.ttfb_ms));
   const name = 'curl -w';
-  rows.push({ type: 'http', what: 'connect', check: connect, reference: r.map((x) => x[0]!), referenceName: `${name} time_connect` });
-  rows.push({ type: 'http', what: 'first byte', check: firstByte, reference: r.map((x) => x[1]!), referenceName: `${name} time_starttransfer` });
-  rows.push({ type: 'http', what: 'total (response_time)', check: c.map((x) => x.response_time_ms!), reference: r.map((x) => x[2]!),
+  rows.push({ type, what: 'connect', check: connect, reference: r.map((x) => x[0]!), referenceName: `${name} time_connect` });
+  if (type === 'https') {
+    rows.push({ type, what: 'TLS done', check: handshake, reference: r.map((x) => x[1]!), referenceName: `${name} time_appconnect` });
+  }
+  rows.push({ type, what: 'first byte', check: firstByte, reference: r.map((x) => x[2]!), referenceName: `${name} time_starttransfer` });
+  rows.push({ type, what: 'total (response_time)', check: c.map((x) => x.response_time_ms!), reference: r.map((x) => x[3]!),
     referenceName: `${name} time_total` });
 }
 
@@ -191,7 +196,9 @@ try {
   }
   console.log(`${RUNS} runs per type and side, node ${process.version}${LOAD ? `, while ${LOAD} monitors' checks run` : ', idle'}\n`);
   const stopLoad = LOAD > 0 ? startLoad(LOAD, web, dnsServer) : null;
-  if (TYPES.includes('http') && web) await benchHttp(web);
+  if (TYPES.includes('http') && web) await benchHttp(web.url, 'http');
+  if (TYPES.includes('http') && web?.httpsUrl) await benchHttp(web.httpsUrl, 'https');
+  else if (TYPES.includes('http')) console.log('https: skipped (needs nginx and openssl)');
   if (TYPES.includes('tcp') && web) await benchTcp(web, reference);
   if (TYPES.includes('dns') && dnsServer) await benchDns(dnsServer, reference);
   if (TYPES.includes('ping')) await benchPing();

@@ -12,21 +12,35 @@ import { freePort, sleep } from '../monitors/util.js';
 export const has = (program: string): boolean =>
   spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 
-export interface HttpTarget { url: string; port: number; server: string; stop(): Promise<void> }
+export interface HttpTarget {
+  url: string;
+  port: number;
+  /** The same answer over TLS (a self-signed certificate), when nginx and openssl are there. */
+  httpsUrl: string | null;
+  server: string;
+  stop(): Promise<void>;
+}
 
 /** A small 200 response ("ok\n") on 127.0.0.1:<free port>, from nginx when installed, else python3. */
 export async function startHttpServer(dir: string): Promise<HttpTarget | null> {
   const port = await freePort();
   let child: ChildProcess;
   let server: string;
+  let tlsPort: number | null = null;
   if (has('nginx')) {
     const conf = join(dir, 'nginx.conf');
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    if (has('openssl') && spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+      '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' }).status === 0) tlsPort = await freePort();
+    const answer = 'location / { default_type text/plain; return 200 "ok\\n"; }';
     await writeFile(conf, [
       'daemon off;', 'master_process off;', 'worker_processes 1;', `pid ${join(dir, 'nginx.pid')};`,
       `error_log ${join(dir, 'nginx-error.log')};`, 'events { worker_connections 4096; }',
       'http {', '  access_log off;',
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t)};`),
-      `  server { listen 127.0.0.1:${port}; location / { default_type text/plain; return 200 "ok\\n"; } }`,
+      `  server { listen 127.0.0.1:${port}; ${answer} }`,
+      ...(tlsPort ? [`  server { listen 127.0.0.1:${tlsPort} ssl; ssl_certificate ${cert}; ssl_certificate_key ${key}; ${answer} }`] : []),
       '}', '',
     ].join('\n'));
     child = spawn('nginx', ['-c', conf, '-p', dir, '-e', join(dir, 'nginx-error.log')], { stdio: 'ignore' });
@@ -39,7 +53,9 @@ export async function startHttpServer(dir: string): Promise<HttpTarget | null> {
     return null;
   }
   if (!(await listening(port, child))) { child.kill('SIGKILL'); return null; }
-  return { url: `http://127.0.0.1:${port}/`, port, server, stop: () => stopChild(child) };
+  return {
+    url: `http://127.0.0.1:${port}/`, port, httpsUrl: tlsPort ? `https://127.0.0.1:${tlsPort}/` : null, server, stop: () => stopChild(child),
+  };
 }
 
 export interface DnsTarget { port: number; name: string; stop(): Promise<void> }
