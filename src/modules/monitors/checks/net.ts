@@ -29,7 +29,6 @@ const PHASE_TEXT: Record<Phase, string> = {
  */
 export class Deadline {
   readonly signal: AbortSignal;
-  readonly started = performance.now();
   readonly timeoutMs: number;
   phase: Phase = 'connect';
   /** The name being resolved in the 'dns' phase, so a timeout there says which one. */
@@ -54,7 +53,6 @@ export class Deadline {
 
   get expired(): boolean { return this.timedOut; }
   get aborted(): boolean { return this.ac.signal.aborted; }
-  elapsed(): number { return ms(performance.now() - this.started); }
 
   /** The message for a failure: the deadline's own reason when it fired, else the error's. */
   failure(err: unknown): string {
