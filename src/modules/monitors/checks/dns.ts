@@ -13,7 +13,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
 import { Deadline, isHostName, ms } from './net.js';
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'PTR', 'SOA', 'SRV', 'TXT', 'CAA'] as const;
@@ -125,7 +125,7 @@ async function query(r: dns.promises.Resolver, type: RecordType, target: string)
 
 const serverString = (ip: string, port: number) => (net.isIPv6(ip) ? `[${ip}]:${port}` : `${ip}:${port}`);
 
-export async function run(target: string, s: DnsSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: DnsSettings, ctx: CheckContext): Promise<RunReport> {
   const problem = validateWithSettings(target, s);
   const resolverText = s.resolver ? serverString(s.resolver, s.port) : `system (${dns.getServers().join(', ') || 'none configured'})`;
   const base = { record_type: s.record_type, resolver: resolverText };

@@ -6,7 +6,7 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { originOf } from '../../../core/net.js';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
 import {
   closeGently, connect, connectionTime, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
 } from './net.js';
@@ -269,7 +269,7 @@ function buildHeaders(url: URL, s: HttpSettings, sameOrigin: boolean, body: stri
   return h;
 }
 
-export async function run(target: string, s: HttpSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: HttpSettings, ctx: CheckContext): Promise<RunReport> {
   const dl = new Deadline(ctx.timeout, ctx.signal);
   const chain: string[] = [];
   let cert: CertInfo | null = null;
@@ -345,7 +345,7 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
 }
 
 async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number, before: number,
-  details: (extra: Record<string, unknown>) => Record<string, unknown>): Promise<CheckResult> {
+  details: (extra: Record<string, unknown>) => Record<string, unknown>): Promise<RunReport> {
   const { res } = hop;
   const code = res.statusCode ?? 0;
   const statusText = res.statusMessage ?? '';
@@ -414,7 +414,7 @@ function pickHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
 
 const clip = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
-function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): CheckResult {
+function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): RunReport {
   return { status: 'down', response_time_ms, message, details };
 }
 

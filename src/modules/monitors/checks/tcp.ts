@@ -2,7 +2,7 @@
 // certificate. Nothing is sent, so any TCP service can be checked without speaking its protocol.
 
 import { z } from 'zod';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
 import {
   closeGently, connect, connectionTime, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage,
 } from './net.js';
@@ -29,7 +29,7 @@ export function validateTarget(target: string): string | null {
   return hostProblem(hp.host);
 }
 
-export async function run(target: string, s: TcpSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: TcpSettings, ctx: CheckContext): Promise<RunReport> {
   const hp = parseHostPort(target);
   if (!hp) return { status: 'down', response_time_ms: null, message: validateTarget(target) ?? 'invalid target', details: {} };
   const dl = new Deadline(ctx.timeout, ctx.signal);
