@@ -158,8 +158,8 @@ class ExchangeClock {
     socket.prependListener('end', arrived);
   }
 
-  /** From the request written to the first byte of the response. */
-  get ttfb(): number { return ms((this.firstByteAt ?? this.sentAt) - this.sentAt); }
+  /** From the request written to the first byte of the response (0 for a peer that spoke first). */
+  get ttfb(): number { return ms(Math.max(0, (this.firstByteAt ?? this.sentAt) - this.sentAt)); }
   /** From the first byte to the last read so far. */
   get transfer(): number { return ms(this.lastByteAt - (this.firstByteAt ?? this.lastByteAt)); }
 }
