@@ -9,8 +9,8 @@
 //            bench/monitors.ts at a 60 s interval: 40 % http, 25 % tcp, 20 % dns, 15 % ping; default 0)
 //
 // Targets (bench/check-timing/targets.ts), all on 127.0.0.1 and none of them node: nginx (python3's
-// http.server when nginx is missing) for http, https (a self-signed certificate, not verified by either
-// side) and, as a plain listener, for tcp; dnsmasq for dns; the
+// http.server when nginx is missing, with a python3 accept loop for tcp) for http, https (a self-signed
+// certificate, not verified by either side) and, as a plain listener, for tcp; dnsmasq for dns; the
 // loopback address for ping. References: curl's -w timings (http); a connect() timed in C
 // (bench/check-timing/reference.c), and nping --tcp-connect's averages when nping is there (tcp); a UDP
 // query timed in C, and dig's "Query time" (whole milliseconds) (dns); fping's own per-packet RTT (ping).
@@ -105,15 +105,15 @@ async function benchHttp(url: string, type: 'http' | 'https'): Promise<void> {
 }
 
 async function benchTcp(web: HttpTarget, reference: string | null): Promise<void> {
-  const target = `127.0.0.1:${web.port}`;
+  const target = `127.0.0.1:${web.tcpPort}`;
   const check = async (n: number) => (await checks('tcp', target, {}, n)).map((x) => x.response_time_ms!);
   if (reference) {
-    const [c, r] = await alternate(check, async (n) => lines(await runTool(reference, ['tcp', '127.0.0.1', String(web.port), String(n)])));
+    const [c, r] = await alternate(check, async (n) => lines(await runTool(reference, ['tcp', '127.0.0.1', String(web.tcpPort), String(n)])));
     rows.push({ type: 'tcp', what: 'connect (response_time)', check: c, reference: r, referenceName: 'connect() timed in C' });
   }
   if (has('nping')) {
     // nping prints only min/avg/max; its average is shown beside the check's mean.
-    const out = await runTool('nping', ['--tcp-connect', '-c', String(RUNS), '--delay', '5ms', '-p', String(web.port), '127.0.0.1']);
+    const out = await runTool('nping', ['--tcp-connect', '-c', String(RUNS), '--delay', '5ms', '-p', String(web.tcpPort), '127.0.0.1']);
     const m = /Max rtt: ([\d.]+)ms \| Min rtt: ([\d.]+)ms \| Avg rtt: ([\d.]+)ms/.exec(out);
     const c = await check(RUNS);
     const mean = c.reduce((a, b) => a + b, 0) / c.length;
@@ -162,7 +162,7 @@ async function benchPing(): Promise<void> {
 function startLoad(m: number, web: HttpTarget | null, d: DnsTarget | null): () => Promise<void> {
   const mix: Array<[CheckType, string, Record<string, unknown>] | null> = [
     ...Array<[CheckType, string, Record<string, unknown>] | null>(8).fill(web ? ['http', web.url, {}] : null),
-    ...Array<[CheckType, string, Record<string, unknown>] | null>(5).fill(web ? ['tcp', `127.0.0.1:${web.port}`, {}] : null),
+    ...Array<[CheckType, string, Record<string, unknown>] | null>(5).fill(web ? ['tcp', `127.0.0.1:${web.tcpPort}`, {}] : null),
     ...Array<[CheckType, string, Record<string, unknown>] | null>(4).fill(d ? ['dns', d.name, { resolver: '127.0.0.1', port: d.port }] : null),
     ...Array<[CheckType, string, Record<string, unknown>] | null>(3).fill(['ping', '127.0.0.2', {}]),
   ];

@@ -1,6 +1,7 @@
-// The loopback targets and reference clocks of bench/check-timing.ts, none of them node: nginx (or, when
-// nginx is not installed, python3's http.server) as the HTTP server and the TCP listener, dnsmasq as the
-// DNS server, 127.0.0.1 for ping, and bench/check-timing/reference.c compiled with the system's cc.
+// The loopback targets and reference clocks of bench/check-timing.ts, none of them node: nginx as the
+// HTTP(S) server and the TCP listener (or, when nginx is not installed, python3's http.server and a python3
+// accept loop), dnsmasq as the DNS server, 127.0.0.1 for ping, and bench/check-timing/reference.c compiled
+// with the system's cc.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
@@ -15,6 +16,8 @@ export const has = (program: string): boolean =>
 export interface HttpTarget {
   url: string;
   port: number;
+  /** The plain TCP listener for the tcp check: nginx's port, or a python3 accept loop beside http.server. */
+  tcpPort: number;
   /** The same answer over TLS (a self-signed certificate), when nginx and openssl are there. */
   httpsUrl: string | null;
   server: string;
@@ -27,6 +30,8 @@ export async function startHttpServer(dir: string): Promise<HttpTarget | null> {
   let child: ChildProcess;
   let server: string;
   let tlsPort: number | null = null;
+  let tcpPort = port;
+  let listener: ChildProcess | null = null;
   if (has('nginx')) {
     const conf = join(dir, 'nginx.conf');
     const cert = join(dir, 'cert.pem');
@@ -49,12 +54,23 @@ export async function startHttpServer(dir: string): Promise<HttpTarget | null> {
     await writeFile(join(dir, 'index.html'), 'ok\n');
     child = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], { stdio: 'ignore' });
     server = 'python3 -m http.server (nginx is not installed: apt-get install nginx-light for a faster peer)';
+    // http.server listens with a backlog of 5: a run of connects would overflow it (and wait for SYN retries).
+    tcpPort = await freePort();
+    listener = spawn('python3', ['-c', [
+      'import socket, sys', 's = socket.socket()', 's.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)',
+      `s.bind(("127.0.0.1", ${tcpPort}))`, 's.listen(4096)', 'while True: s.accept()[0].close()',
+    ].join('\n')], { stdio: 'ignore' });
   } else {
     return null;
   }
-  if (!(await listening(port, child))) { child.kill('SIGKILL'); return null; }
+  if (!(await listening(port, child)) || (listener && !(await listening(tcpPort, listener)))) {
+    child.kill('SIGKILL');
+    listener?.kill('SIGKILL');
+    return null;
+  }
   return {
-    url: `http://127.0.0.1:${port}/`, port, httpsUrl: tlsPort ? `https://127.0.0.1:${tlsPort}/` : null, server, stop: () => stopChild(child),
+    url: `http://127.0.0.1:${port}/`, port, tcpPort, httpsUrl: tlsPort ? `https://127.0.0.1:${tlsPort}/` : null, server,
+    stop: async () => { await stopChild(child); if (listener) await stopChild(listener); },
   };
 }
 
