@@ -13,7 +13,6 @@ import { check as dns } from './dns.js';
 import { decideDegraded } from './degrade.js';
 
 export type { CheckDefinition } from './types.js';
-export { applyDegraded } from './degrade.js';
 
 /** Every check type; adding one is its file and a line here (and its name in CHECK_TYPES). */
 export const CHECKS: Record<CheckType, CheckDefinition> = { http, ping, tcp, dns };

@@ -15,8 +15,8 @@
 import { z } from 'zod';
 import { run as execRun, installHint, type RunOptions, type RunResult } from '../../../core/exec.js';
 import { HttpError } from '../../../core/errors.js';
-import type { CheckContext, CheckDefinition, CheckResult, DegradeHook, RunReport } from './types.js';
-import { decideDegraded, degradeWhenSlow } from './degrade.js';
+import type { CheckContext, CheckDefinition, DegradeHook, RunReport } from './types.js';
+import { degradeWhenSlow } from './degrade.js';
 import { budgetMs, hostProblem, ms, timeoutMessage } from './net.js';
 
 export const settings = z.object({
@@ -324,11 +324,6 @@ export const degradeOnLoss: DegradeHook = (result, monitor) => {
   }
   return degradeWhenSlow(result, monitor);
 };
-
-/** What a monitor with this max_loss_pct (and no degraded_ms) records for fping's figures, as runPrepared decides it. */
-export function judge(target: string, r: FpingTargetResult, s: PingSettings, maxLossPct: number): CheckResult {
-  return decideDegraded({ degrade: degradeOnLoss }, pingResult(target, r, s), { degraded_ms: null, max_loss_pct: maxLossPct });
-}
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<PingSettings> = {
