@@ -368,12 +368,38 @@ describe('with real monitors', () => {
     assert.deepEqual(types.slice(0, 1), ['monitor_down:switch']);
     assert.deepEqual(types.slice(1).sort(), ['monitor_down:host-3', 'monitor_up:switch'], types.join(', '));
     const released = got.find((r) => r.json.alert.monitor.name === 'host-3')!.json.alert;
-    assert.match(released.message, /held back .* while switch was down/);
+    assert.match(released.message, /held back from .* \(switch is down\)/);
     assert.equal(released.details.released.held_by.name, 'switch');
+    // The event log reads the same decision: the held downs, and the release.
+    const log = (await api('GET', `/api/monitors/events?monitor_id=${children[3]!.id}&limit=50`)).body.items;
+    const heldDown = log.find((e: any) => e.kind === 'status_change' && e.to_status === 'down');
+    assert.equal(heldDown.details.alert_held_by.rule, 'dependency');
+    assert.equal(heldDown.details.alert_held_by.by.name, 'switch');
+    assert.ok(log.some((e: any) => e.kind === 'alert_released'), 'the release is in the event log');
     const up = got.find((r) => r.json.alert.type === 'monitor_up')!.json.alert;
     assert.equal(up.details.dependents.total, 6);
 
     for (const m of all) await api('DELETE', `/api/monitors/${m.id}`);
+    await api('DELETE', `/api/webhooks/${hook.id}`);
+  });
+
+  test('a paused monitor alerts nobody: a failing check run by hand is logged as held', async () => {
+    const hook = await createWebhook({ name: 'paused', url: `${rx.url}/paused`, alert_types: ['monitor_down', 'test_failure'] });
+    const m = await createMonitor({ name: 'paused-one', target: `${web.url}/paused-one`, failure_threshold: 1 });
+    await advance(0);
+    assert.equal((await api('POST', `/api/monitors/${m.id}/pause`)).status, 200);
+    web.status.set('/paused-one', 503);
+    const n = rx.requests.length;
+    const r = await api('POST', `/api/monitors/${m.id}/check`);
+    assert.equal(r.body.result.status, 'down');
+    await advance(0);
+    assert.equal(rx.requests.length, n, 'nothing sent');
+    const held = (await api('GET', '/api/dev/alerts/recent?type=test_failure&limit=20')).body.items
+      .filter((a: any) => a.subject === `monitor/${m.id}`);
+    assert.equal(held.length, 1);
+    assert.equal(held[0].outcome, 'held');
+    assert.equal(held[0].alert.details.held_by.rule, 'paused');
+    await api('DELETE', `/api/monitors/${m.id}`);
     await api('DELETE', `/api/webhooks/${hook.id}`);
   });
 

@@ -76,7 +76,7 @@ test('secrets are writeOnly in the description, and the defaults are the setting
     }
     assert.deepEqual(d.defaults, def.settings.parse({}));
     for (const [k, v] of Object.entries(d.defaults)) assert.deepEqual((d.settings.properties as Json)[k].default, v, `${d.type}: ${k} default`);
-    assert.deepEqual(d.monitor_fields, def.lossThreshold ? ['max_loss_pct'] : []);
+    assert.deepEqual(d.monitor_fields, def.degradeReads ?? []);
   }
 });
 

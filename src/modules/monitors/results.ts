@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Tx } from '../../core/store/types.js';
+import { SEND, type AlertDecision, type AlertGate, type GateEvent } from './alert-gate/gate.js';
 import { CHANNEL, encodeMessage, type MonitorState, type StoredResult } from './channel.js';
 import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
@@ -18,7 +19,7 @@ import { capMsOf, type HourRing } from './hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
 import { applyResult, applyState } from './load.js';
 import type { Messages } from './messages.js';
-import { parseJsonObject, type ResultOut } from './schemas.js';
+import { parseJsonObject, type MonitorStatus, type ResultOut } from './schemas.js';
 import { incidentOut } from './queries.js';
 import { iso } from '../../core/clock.js';
 import { addToRollups, fromRtUnits, toRtUnits } from './rollups.js';
@@ -44,6 +45,7 @@ export interface ResultParts {
   hours: HourRing;
   messages: Messages;
   closer: HourCloser;
+  gate: AlertGate;
 }
 
 export class ResultRecorder {
@@ -52,9 +54,11 @@ export class ResultRecorder {
   private readonly hours: HourRing;
   private readonly messages: Messages;
   private readonly closer: HourCloser;
+  private readonly gate: AlertGate;
 
   constructor(private readonly app: AppContext, parts: ResultParts) {
-    ({ registry: this.registry, history: this.history, hours: this.hours, messages: this.messages, closer: this.closer } = parts);
+    ({ registry: this.registry, history: this.history, hours: this.hours, messages: this.messages, closer: this.closer,
+      gate: this.gate } = parts);
   }
 
   /**
@@ -148,9 +152,21 @@ export class ResultRecorder {
       } else if (status === 'down' && row.status === 'down' && m.open) {
         incident = { ...m.open, failures: Math.max(m.open.failures, trans.fail_streak) };
       }
+      // Whether this result alerts anybody: decided once, here (alert-gate/gate.ts), and carried on its events.
+      const gateEvent = gateEventOf(row.status, status, trans);
+      const alert: AlertDecision = gateEvent ? this.gate.decide(tx, m, gateEvent, t) : SEND;
+      const heldBy = alert.send ? null : alert.held_by;
       if (trans.changed) {
         insertEvent(tx, { t, kind: 'status_change', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
-          to_status: trans.status, message, details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak } });
+          to_status: trans.status, message,
+          details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak,
+            ...(heldBy ? { alert_held_by: heldBy } : {}) } });
+      }
+      if (alert.send && alert.released) {
+        const was = alert.released;
+        insertEvent(tx, { t, kind: 'alert_released', monitor_id: row.id, monitor_name: row.name,
+          message: `Its down alert was held back from ${was.since} (${was.reason}); it is still down now that nothing holds it.`,
+          details: { held_by: was } });
       }
       if (trans.openIncident && incident) {
         insertEvent(tx, { t, kind: 'incident_opened', monitor_id: row.id, monitor_name: row.name, message,
@@ -166,7 +182,7 @@ export class ResultRecorder {
 
       const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
         monitor_status: trans.status === 'unknown' ? status : trans.status };
-      const base: Omit<MonitorBusEvent, 'incident'> = {
+      const base: Omit<MonitorBusEvent, 'incident' | 'alert'> = {
         monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
         previous_status: row.status,
         status: trans.status,
@@ -175,7 +191,7 @@ export class ResultRecorder {
         result: out,
         occurred_at: iso(t),
       };
-      const payload: MonitorBusEvent = { ...base, incident: incident ? incidentOut(incident, row.id, t) : null };
+      const payload: MonitorBusEvent = { ...base, incident: incident ? incidentOut(incident, row.id, t) : null, alert };
       const opened = trans.openIncident ? incident : null;
       tx.onCommit(() => {
         applyState(row, state);
@@ -187,10 +203,9 @@ export class ResultRecorder {
         this.registry.changed(m);
       });
       const events: Applied['events'] = [];
-      if (paused) return { result: out, events, certificate: null }; // no alerts for a paused monitor
       const certificate: MonitorCertificateEvent | null = validTo != null && (certDue || validTo !== row.cert_valid_to)
         ? { monitor: base.monitor, valid_to: iso(validTo), days_left: Math.floor((validTo - t) / DAY),
-          cert: certFacts(result.details ?? {}), occurred_at: iso(t) }
+          cert: certFacts(result.details ?? {}), occurred_at: iso(t), alert: this.gate.decide(tx, m, 'certificate', t) }
         : null;
       if (trans.changed) {
         if (trans.status === 'down') events.push({ name: 'monitor.down', payload });
@@ -206,4 +221,17 @@ export class ResultRecorder {
     for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
     if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
   }
+}
+
+/**
+ * What a result is to the alert gate: a recovery (up again, or answering slowly after being down), a
+ * check failing while the monitor was down already, a problem (down, degraded, a failed check), or
+ * nothing to alert about (null).
+ */
+function gateEventOf(before: MonitorStatus, status: CheckResult['status'],
+  trans: { changed: boolean; status: MonitorStatus }): GateEvent | null {
+  const answersAgain = before === 'down' && trans.status === 'degraded' && status === 'degraded';
+  if (trans.changed && (trans.status === 'up' || answersAgain)) return 'recovery';
+  if (status === 'down') return before === 'down' && !trans.changed ? 'still_down' : 'problem';
+  return trans.changed && trans.status === 'degraded' ? 'problem' : null;
 }

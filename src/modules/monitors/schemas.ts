@@ -12,7 +12,7 @@ export const CheckTypeSchema = z.enum(CHECK_TYPES);
 
 export const EVENT_KINDS = [
   'created', 'updated', 'deleted', 'paused', 'resumed', 'status_change', 'incident_opened',
-  'incident_closed', 'manual_check', 'history_cleared',
+  'incident_closed', 'manual_check', 'history_cleared', 'alert_released',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

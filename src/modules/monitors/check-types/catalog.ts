@@ -6,9 +6,10 @@
 import { z } from 'zod';
 import { formSchema } from '../../../core/form-schema.js';
 import { CHECK_TYPES, CHECKS, type CheckType } from '../checks/index.js';
+import type { TypeThreshold } from '../checks/types.js';
 
-/** Monitor fields that apply to some check types only (the rest apply to every type). */
-export const TYPE_MONITOR_FIELDS = ['max_loss_pct'] as const;
+/** Monitor fields that apply to some check types only (their degrade() reads them; the rest apply to every type). */
+export const TYPE_MONITOR_FIELDS = ['max_loss_pct'] as const satisfies readonly TypeThreshold[];
 
 export const CheckTypeSchema = z.object({
   type: z.enum(CHECK_TYPES),
@@ -31,7 +32,7 @@ function describe(type: CheckType): CheckTypeDescription {
     type, label: def.label, icon: def.icon, hint: def.hint, target: { ...def.target },
     settings: formSchema(def.settings, def.secretPaths),
     defaults: def.settings.parse({}) as Record<string, unknown>,
-    monitor_fields: def.lossThreshold ? ['max_loss_pct'] : [],
+    monitor_fields: [...(def.degradeReads ?? [])],
   };
 }
 

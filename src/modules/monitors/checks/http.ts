@@ -6,9 +6,9 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { originOf } from '../../../core/net.js';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
 import {
-  closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
+  closeGently, connect, connectionTime, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
 } from './net.js';
 
 /** Bytes of body read for keyword and JSON checks; the rest is not read (the connection is closed). */
@@ -153,8 +153,39 @@ interface Hop {
   url: URL;
   conn: Connection;
   res: http.IncomingMessage;
-  ttfb_ms: number;
+  clock: ExchangeClock;
 }
+
+/**
+ * When the request left and the response's bytes arrived, from the socket itself: the request is taken
+ * as sent when it is written to the connected socket (Node writes it there and then), a byte as arrived
+ * when the socket reads it, before Node parses it. So the figures are the network's and the server's,
+ * not the time the probe spends building the request, parsing the response or waiting for its turn.
+ */
+class ExchangeClock {
+  sentAt = 0;
+  firstByteAt: number | null = null;
+  lastByteAt = 0;
+
+  constructor(socket: Connection['socket']) {
+    const arrived = () => {
+      const t = performance.now();
+      this.firstByteAt ??= t;
+      this.lastByteAt = t;
+    };
+    // Before Node's own listeners: a body that ends at the connection's close ends with 'end'.
+    socket.prependListener('data', arrived);
+    socket.prependListener('end', arrived);
+  }
+
+  /** From the request written to the first byte of the response (0 for a peer that spoke first). */
+  get ttfb(): number { return ms(Math.max(0, (this.firstByteAt ?? this.sentAt) - this.sentAt)); }
+  /** From the first byte to the last read so far. */
+  get transfer(): number { return ms(this.lastByteAt - (this.firstByteAt ?? this.lastByteAt)); }
+}
+
+/** A hop's network time so far: its connection's phases, then the request to the last byte read. */
+const hopTime = (hop: Hop): number => ms(connectionTime(hop.conn.timings) + hop.clock.ttfb + hop.clock.transfer);
 
 /** One request on a fresh connection; resolves at the response headers. */
 async function requestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined,
@@ -168,8 +199,8 @@ async function requestOnce(url: URL, method: string, headers: Record<string, str
     throw new TlsRejected(verifyFailureMessage(conn.tls.authorization_error ?? 'UNKNOWN', conn.tls.cert), conn);
   }
   dl.phase = 'request';
+  const clock = new ExchangeClock(conn.socket);
   return new Promise<Hop>((resolve, reject) => {
-    const t0 = performance.now();
     const req = http.request({
       method,
       host,
@@ -187,10 +218,15 @@ async function requestOnce(url: URL, method: string, headers: Record<string, str
       dl.signal.removeEventListener('abort', onAbort);
       // Closing the socket early (redirect, body limit) ends the response with an error nobody needs.
       res.on('error', () => {});
-      resolve({ url, conn, res, ttfb_ms: ms(performance.now() - t0) });
+      resolve({ url, conn, res, clock });
     });
     req.on('finish', () => { dl.phase = 'response'; });
-    req.end(body);
+    // Node hands the request its socket a tick later; ending it then writes it at once, so the clock
+    // starts as the request leaves rather than before Node's own preparations.
+    req.once('socket', () => {
+      clock.sentAt = performance.now();
+      req.end(body);
+    });
   });
 }
 
@@ -253,7 +289,7 @@ function buildHeaders(url: URL, s: HttpSettings, sameOrigin: boolean, body: stri
   return h;
 }
 
-export async function run(target: string, s: HttpSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: HttpSettings, ctx: CheckContext): Promise<RunReport> {
   const dl = new Deadline(ctx.timeout, ctx.signal);
   const chain: string[] = [];
   let cert: CertInfo | null = null;
@@ -271,6 +307,8 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
     let method: string = s.method;
     let body = s.body;
     let redirects = 0;
+    /** The network time of the hops before this one (redirects): the response time is the chain's. */
+    let before = 0;
     for (;;) {
       chain.push(url.href);
       const sameOrigin = url.origin === origin;
@@ -295,17 +333,18 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
       const location = hop.res.headers.location;
       if (s.follow_redirects && REDIRECT_CODES.has(code) && location) {
         hop.conn.socket.destroy();
+        const chainMs = ms(before + hopTime(hop));
         if (redirects >= s.max_redirects) {
-          return down(`too many redirects (more than ${s.max_redirects})`, dl.elapsed(),
+          return down(`too many redirects (more than ${s.max_redirects})`, chainMs,
             details({ status_code: code, final_url: url.href, redirects, location }));
         }
         let next: URL;
         try { next = new URL(location, url); } catch {
           const facts = details({ status_code: code, final_url: url.href, redirects });
-          return down(`redirect to an invalid URL: ${location}`, dl.elapsed(), facts);
+          return down(`redirect to an invalid URL: ${location}`, chainMs, facts);
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          return down(`redirect to an unsupported URL scheme: ${next.protocol}`, dl.elapsed(),
+          return down(`redirect to an unsupported URL scheme: ${next.protocol}`, chainMs,
             details({ status_code: code, final_url: url.href, redirects, location }));
         }
         // 303 always, and 301/302 after a POST, continue as GET without the body (as browsers do).
@@ -314,18 +353,19 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
           body = undefined;
         }
         redirects++;
+        before = chainMs;
         url = next;
         continue;
       }
-      return await judge(hop, s, dl, redirects, details);
+      return await judge(hop, s, dl, redirects, before, details);
     }
   } finally {
     dl.dispose();
   }
 }
 
-async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number,
-  details: (extra: Record<string, unknown>) => Record<string, unknown>): Promise<CheckResult> {
+async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number, before: number,
+  details: (extra: Record<string, unknown>) => Record<string, unknown>): Promise<RunReport> {
   const { res } = hop;
   const code = res.statusCode ?? 0;
   const statusText = res.statusMessage ?? '';
@@ -336,7 +376,7 @@ async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number,
   } catch (e) {
     return down(dl.failure(e), null, details({ status_code: code, status_text: statusText, final_url: hop.url.href, redirects }));
   }
-  const elapsed = dl.elapsed();
+  const elapsed = ms(before + hopTime(hop));
   const base = details({
     status_code: code,
     status_text: statusText,
@@ -346,7 +386,8 @@ async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number,
     bytes: read.bytes,
     ...(read.truncated ? { body_truncated: true } : {}),
     remote_address: hop.conn.remote_address,
-    timing: { ...hop.conn.timings, ttfb_ms: hop.ttfb_ms, total_ms: elapsed },
+    // The last hop's phases; total_ms (the response time) adds the hops before it (redirects).
+    timing: { ...hop.conn.timings, ttfb_ms: hop.clock.ttfb, transfer_ms: hop.clock.transfer, total_ms: elapsed },
   });
   const statusLine = `HTTP ${code}${statusText ? ` ${statusText}` : ''}`;
   if (!statusAccepted(code, s.accepted_status)) {
@@ -393,7 +434,7 @@ function pickHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
 
 const clip = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
-function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): CheckResult {
+function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): RunReport {
   return { status: 'down', response_time_ms, message, details };
 }
 

@@ -2,8 +2,10 @@
 // certificate. Nothing is sent, so any TCP service can be checked without speaking its protocol.
 
 import { z } from 'zod';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
-import { closeGently, connect, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage } from './net.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
+import {
+  closeGently, connect, connectionTime, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage,
+} from './net.js';
 
 const withTls = { properties: { tls: { const: true } } };
 
@@ -33,13 +35,14 @@ export function validateTarget(target: string): string | null {
   return hostProblem(hp.host);
 }
 
-export async function run(target: string, s: TcpSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: TcpSettings, ctx: CheckContext): Promise<RunReport> {
   const hp = parseHostPort(target);
   if (!hp) return { status: 'down', response_time_ms: null, message: validateTarget(target) ?? 'invalid target', details: {} };
   const dl = new Deadline(ctx.timeout, ctx.signal);
   try {
     const conn = await connect({ host: hp.host, port: hp.port, tls: s.tls ? { servername: s.servername } : undefined, deadline: dl });
-    const elapsed = dl.elapsed();
+    // The phases' network time (net.ts), not the time since this function started.
+    const networkMs = connectionTime(conn.timings);
     closeGently(conn.socket);
     const details: Record<string, unknown> = {
       remote_address: conn.remote_address,
@@ -47,7 +50,7 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
       dns_ms: conn.timings.dns_ms,
       connect_ms: conn.timings.connect_ms,
     };
-    if (!conn.tls) return { status: 'up', response_time_ms: elapsed, message: 'connected', details };
+    if (!conn.tls) return { status: 'up', response_time_ms: networkMs, message: 'connected', details };
     const t = conn.tls;
     Object.assign(details, {
       tls_ms: conn.timings.tls_ms,
@@ -56,13 +59,13 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
     });
     if (s.verify_tls && !t.authorized) {
       const message = verifyFailureMessage(t.authorization_error ?? 'UNKNOWN', t.cert);
-      return { status: 'down', response_time_ms: elapsed, message, details };
+      return { status: 'down', response_time_ms: networkMs, message, details };
     }
     const days = t.cert?.days_left;
     const certNote = days == null ? '' : days < 0
       ? `, certificate expired on ${t.cert?.valid_to?.slice(0, 10)}`
       : `, certificate valid for ${days} more day${days === 1 ? '' : 's'}`;
-    return { status: 'up', response_time_ms: elapsed, message: `connected, ${t.protocol ?? 'TLS'} handshake done${certNote}`, details };
+    return { status: 'up', response_time_ms: networkMs, message: `connected, ${t.protocol ?? 'TLS'} handshake done${certNote}`, details };
   } catch (e) {
     return { status: 'down', response_time_ms: null, message: dl.failure(e), details: { phase: dl.phase } };
   } finally {
