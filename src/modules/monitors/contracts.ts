@@ -2,7 +2,7 @@
 // core's EventMap), the dependency graph the alerter follows, and the monitor record links show. Import
 // these from here (or the service lookup from index.ts), never from inner files.
 import type { AlertDecision } from './alert-gate/gate.js';
-import type { CheckType } from './checks/types.js';
+import type { CheckType } from './checks/index.js';
 import type { IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';

@@ -3,7 +3,7 @@
 // (history.ts), incidents and the dependency graph. Nothing here writes.
 import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
-import { CHECKS, redactSettings } from './checks/index.js';
+import { CHECKS, redactSettings, type CheckType } from './checks/index.js';
 import { STANDING, type RawHistory, type StoredResult } from './history.js';
 import { HOUR_MS, hourOf, type HourRing } from './hours.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
@@ -17,7 +17,6 @@ import {
   type Aggregate, type ResultStatus,
 } from './rollups.js';
 import { iso } from '../../core/clock.js';
-import type { CheckType } from './checks/types.js';
 import type { ListImage } from './list-image.js';
 import type { ListItems } from './stream.js';
 

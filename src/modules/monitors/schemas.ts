@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
 import { SecretsDropped } from '../../core/http/schemas.js';
 import { isoOrNull } from '../../core/clock.js';
-import { CHECK_TYPES, type CheckType } from './checks/types.js';
+import { CHECK_TYPES, type CheckType } from './checks/index.js';
 
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
