@@ -37,6 +37,8 @@ export const routes = [
   { path: '/discovery/routes', load: () => import('./pages/discovery/route-list.js') },
   { path: '/snmp', load: () => import('./pages/snmp/index.js') },
   { path: '/snmp/:section', load: () => import('./pages/snmp/index.js') },
+  { path: '/alerts', load: () => import('./pages/alerts.js') },
+  { path: '/alerts/deliveries', load: () => import('./pages/alerts.js'), props: { view: 'deliveries' } },
   { path: '/webhooks', load: () => import('./pages/webhooks.js') },
   { path: '/settings', load: () => import('./pages/settings/index.js') },
   { path: '/settings/:section', load: () => import('./pages/settings/index.js') },
@@ -49,6 +51,7 @@ export const nav = [
   { href: '/inventory', label: 'Inventory', icon: 'inventory' },
   { href: '/discovery', label: 'Discovery', icon: 'discovery' },
   { href: '/snmp', label: 'SNMP', icon: 'snmp' },
+  { href: '/alerts', label: 'Alerts', icon: 'bell' },
   { href: '/webhooks', label: 'Webhooks', icon: 'webhooks' },
   { href: '/settings', label: 'Settings', icon: 'settings' },
 ];

@@ -26,7 +26,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { JOURNAL_FILE, openStore, SNAPSHOT_FILE, type Store, type Tx } from '../../src/core/store/index.js';
 import { MIGRATIONS } from '../../src/main.js';
 import { decodeMessage, encodeMessage } from '../../src/modules/monitors/storage/channel.js';
-import type { CheckResult, CheckType } from '../../src/modules/monitors/checks/types.js';
+import type { CheckResult, CheckType } from '../../src/modules/monitors/checks/index.js';
 import { hourOf } from '../../src/modules/monitors/storage/index.js';
 import { batchGrid, phaseOf } from '../../src/modules/monitors/scheduler.js';
 import { monitorsConfig } from '../../src/modules/monitors/config.js';

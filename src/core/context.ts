@@ -130,6 +130,11 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The schema the handler applies to the body for these path parameters, when `body` takes more (the
+   * inventory's one route for every type): what GET /api/request-schema gives a form to check before sending.
+   */
+  bodySchemaFor?: (params: Record<string, string>) => z.ZodType | undefined;
   /** Documents the 2xx JSON body in OpenAPI. */
   response?: z.ZodType;
   /** Status of a successful response, for OpenAPI (default 200, or 204 when there is no response). */

@@ -1,7 +1,11 @@
 // RFC 9457 problem details. Every failure a client can see is an HttpError turned into
 // application/problem+json by the HTTP core; anything else becomes a 500 with no internals.
 
-export interface FieldError { path: string; message: string }
+/**
+ * One field at fault. `suggestion`: a value the API would take in its place (the network of a CIDR with
+ * host bits set), which a form offers as a one-click fix.
+ */
+export interface FieldError { path: string; message: string; suggestion?: string }
 
 export interface Problem {
   type: string;
@@ -69,9 +73,14 @@ export const tooMany = (detail: string, retryAfterSec: number) =>
 export const unavailable = (detail: string, code = 'unavailable', extra?: Record<string, unknown>) =>
   new HttpError(503, code, detail, { extra });
 
-/** Schema issues (zod's) as field errors with dotted paths; each unknown key is named on its own. */
+/**
+ * Schema issues (zod's) as field errors with dotted paths; each unknown key is named on its own. A custom
+ * issue's `params.suggestion` (a string) becomes the error's suggestion.
+ */
 export function fieldErrors(
-  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[] }[],
+  issues: readonly {
+    path: readonly PropertyKey[]; message: string; code?: string; keys?: readonly string[]; params?: Record<string, unknown>;
+  }[],
   opts: { prefix?: string; unknown?: string } = {},
 ): FieldError[] {
   const out: FieldError[] = [];
@@ -79,7 +88,10 @@ export function fieldErrors(
   for (const i of issues) {
     if (i.code === 'unrecognized_keys' && i.keys) {
       for (const k of i.keys) out.push({ path: join([...i.path, k]), message: opts.unknown ?? 'Unknown field' });
-    } else out.push({ path: join(i.path), message: i.message });
+    } else {
+      const suggestion = i.params?.suggestion;
+      out.push({ path: join(i.path), message: i.message, ...(typeof suggestion === 'string' ? { suggestion } : {}) });
+    }
   }
   return out;
 }

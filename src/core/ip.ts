@@ -126,7 +126,8 @@ export function canonicalIp(input: string): string | null {
   return formatIp(ip);
 }
 
-export type CidrResult = { ok: true; cidr: Cidr; text: string } | { ok: false; message: string };
+/** A failure may carry the network the text probably meant (host bits set), for a one-click fix. */
+export type CidrResult = { ok: true; cidr: Cidr; text: string } | { ok: false; message: string; suggestion?: string };
 
 /**
  * Parses `address/prefix`. Decision (docs/brain.md): a CIDR with host bits set is refused with the
@@ -150,7 +151,8 @@ export function parseCidr(input: string, opts: { loose?: boolean } = {}): CidrRe
   const mask = ((1n << BigInt(max)) - 1n) ^ ((1n << hostBits) - 1n);
   const first = ip.value & mask;
   if (first !== ip.value && !opts.loose) {
-    return { ok: false, message: `Host bits are set: the network is ${formatIp({ family: ip.family, value: first })}/${prefix}` };
+    const network = `${formatIp({ family: ip.family, value: first })}/${prefix}`;
+    return { ok: false, message: `${s} has host bits set: did you mean the network ${network}?`, suggestion: network };
   }
   const last = first | ((1n << hostBits) - 1n);
   return { ok: true, cidr: { family: ip.family, prefix, first, last }, text: `${formatIp({ family: ip.family, value: first })}/${prefix}` };

@@ -14,7 +14,7 @@ import { connect } from 'node:tls';
 import { after, before, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
 import {
-  assertClean, openPage, photograph, screenshot, startSignedIn, type UiEnv, type UiPage,
+  assertClean, assertNoHorizontalOverflow, openPage, photograph, screenshot, startSignedIn, type UiEnv, type UiPage,
 } from './helpers/browser.js';
 
 let env: UiEnv;
@@ -75,6 +75,12 @@ test('two-factor sign-in: enrol with the QR code, recovery codes shown once, the
   assert.equal(codes.length, 10);
   assert.ok(codes.every((c) => /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(c)), codes.join(' '));
   await screenshot(page, 'settings-2fa-recovery-codes');
+  // Saved as a text file made in the browser: every code, one a line, and whose they are.
+  const [download] = await Promise.all([page.waitForEvent('download'), saved.getByRole('button', { name: 'Download' }).click()]);
+  assert.equal(download.suggestedFilename(), `edge-probe-${second.username}-recovery-codes.txt`.replace(/[^\w.-]+/g, '_'));
+  const file = await readFile((await download.path())!, 'utf8');
+  assert.deepEqual(file.split('\n').filter((l) => /^[0-9A-Z]{4}-/.test(l)), codes, 'the file holds the codes shown');
+  assert.match(file, new RegExp(`^Recovery codes for ${second.username} on edge-probe`));
   await saved.getByRole('button', { name: 'I have saved them' }).click();
   await saved.waitFor({ state: 'detached' });
   await card.getByText('On', { exact: true }).waitFor();
@@ -95,6 +101,9 @@ test('two-factor sign-in: enrol with the QR code, recovery codes shown once, the
   await page.getByRole('button', { name: 'Sign in' }).click();
   const codeField = page.getByLabel('Authentication code');
   await codeField.waitFor();
+  // Asking for the code is a step of the sign-in, not an error: no failed request, nothing in the console.
+  await page.waitForLoadState('networkidle');
+  assertClean(tf, 'the password step of a two-factor sign-in');
   await codeField.fill('000000' === totp(secret).generate() ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.locator('.alert-error, .form-error, [role=alert]').filter({ hasText: /code/i }).first().waitFor();
@@ -116,6 +125,29 @@ test('two-factor sign-in: enrol with the QR code, recovery codes shown once, the
   await card.getByText('Off', { exact: true }).waitFor();
   assertClean(tf, 'two-factor turned off');
   await tf.context.close();
+});
+
+test('without SMTP, "Forgot your password?" says what the only administrator can do', async () => {
+  const out = await openPage(env);
+  const { page } = out;
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Forgot your password?' }).click();
+  await page.getByRole('heading', { name: 'Forgot your password?', level: 1 }).waitFor();
+  await page.getByText('Password recovery by e-mail is off').waitFor();
+  const text = await page.locator('.auth-card').innerText();
+  assert.match(text, /Another administrator can set a new password/);
+  assert.match(text, /only administrator.*smtp\.host.*restart the service.*factory reset/s);
+  assert.equal(await page.getByLabel('Username or e-mail address').count(), 0, 'no form that could not send anything');
+  await screenshot(page, 'login-forgot-no-smtp');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'login-forgot-no-smtp-dark');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await assertNoHorizontalOverflow(page, 'the forgotten password at 375 px');
+  await screenshot(page, 'login-forgot-no-smtp-phone-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await screenshot(page, 'login-forgot-no-smtp-phone');
+  assertClean(out, 'the forgotten password without SMTP', ['GET /api/me 401']);
+  await out.context.close();
 });
 
 function openssl(args: string[]): string {

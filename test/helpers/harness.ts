@@ -73,7 +73,7 @@ export async function startTestApp(opts: { dataDir?: string; env?: Record<string
     },
     async login(username, password) {
       const r = await t.request('POST', '/api/auth/login', { body: { username, password }, headers: { origin: url } });
-      if (r.status !== 200) throw new Error(`login ${username} failed: ${r.status} ${r.text}`);
+      if (r.status !== 200 || r.body?.signed_in !== true) throw new Error(`login ${username} failed: ${r.status} ${r.text}`);
       const set = r.headers.get('set-cookie') ?? '';
       return set.split(';')[0]!;
     },

@@ -14,6 +14,9 @@ export type Api = (method: string, path: string, body?: unknown) => Promise<ApiR
 export const ADMIN = { username: 'root-admin', password: 'correct horse battery staple' };
 const PASSPHRASE = 'Upgrade-Vault-Passphrase-4417';
 const COMMUNITY = 'Upgrade-Community-Plover-2093';
+/** The Telegram webhook's bot path (on the test's receiver) and chat. */
+export const TELEGRAM_PATH = '/bot123456:Upgrade-Bot-Token/sendMessage';
+export const TELEGRAM_CHAT = -1001234567890;
 
 export interface Features { monitors: boolean; inventory: boolean; vault: boolean; webhooks: boolean; snmpTemplates: boolean }
 
@@ -111,7 +114,18 @@ export async function writeProbeData(
     ids.endpoint = (await call(api, 'POST', '/api/brain/endpoints', { hostname: 'probe-data-sw1', ...cred })).id;
     await call(api, 'PUT', `/api/brain/endpoints/${ids.endpoint}`, { vendor: 'Acme', notes: 'before the upgrade' });
   }
-  if (features.webhooks) ids.webhook = (await call(api, 'POST', '/api/webhooks', { name: 'probe-data', url: peers.hookUrl })).id;
+  if (features.webhooks) {
+    ids.webhook = (await call(api, 'POST', '/api/webhooks', { name: 'probe-data', url: peers.hookUrl })).id;
+    // A Telegram webhook as the build stores it: builds before provider options packed the chat into the
+    // URL's query; later ones refuse that and take it as an option. Either way it must deliver after.
+    const tg = { name: 'probe-data-telegram', type: 'telegram', url: `${new URL(peers.hookUrl).origin}${TELEGRAM_PATH}` };
+    const packed = await api('POST', '/api/webhooks', { ...tg, url: `${tg.url}?chat_id=${TELEGRAM_CHAT}` });
+    if (packed.status === 201) { ids.telegram = packed.body.id; ids.telegramPacked = 'yes'; }
+    else {
+      const opts = await api('POST', '/api/webhooks', { ...tg, options: { chat_id: String(TELEGRAM_CHAT) } });
+      if (opts.status === 201) ids.telegram = opts.body.id; // a build with no Telegram provider writes none
+    }
+  }
 
   if (features.monitors) {
     seen.monitors = (await get('/api/monitors')).monitors;
@@ -166,6 +180,11 @@ export async function checkProbeData(api: Api, w: Written, readSecret?: (id: str
     assert.deepEqual(pick(now, fields), pick(seen.webhooks.items.find((h: any) => h.id === ids.webhook), fields));
     const sent = await call(api, 'POST', `/api/webhooks/${ids.webhook}/test`, undefined, 200);
     assert.equal(sent.ok, true, `a test delivery reaches the webhook's URL: ${JSON.stringify(sent)}`);
+    if (ids.telegram) {
+      const tg = await call(api, 'POST', `/api/webhooks/${ids.telegram}/test`, undefined, 200);
+      assert.equal(tg.ok, true, `the Telegram webhook (${ids.telegramPacked ? 'its chat packed in the URL' : 'its chat an option'}) ` +
+        `still delivers: ${JSON.stringify(tg)}`);
+    }
   }
   if (features.vault) {
     // A build that gave credentials a scope gives the stored ones theirs at the upgrade: a change of the record.

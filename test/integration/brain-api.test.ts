@@ -107,6 +107,33 @@ describe('validation names the field', () => {
     assertProblem(await api('PUT', `/api/brain/sites/${site.id}`, { latitude: 10 }), 400, 'longitude');
     assert.equal((await api('GET', `/api/brain/sites/${site.id}`)).body.latitude, null);
   });
+
+  test('one 400 names every field at fault: the schema\'s, the cross-field checks\' and the references\'', async () => {
+    const paths = (r: { body: { errors?: { path: string }[] } }) => (r.body.errors ?? []).map((e) => e.path).sort();
+    // The issue's site: a bad time zone beside a two-line address (which is fine) and more.
+    const site = await api('POST', '/api/brain/sites', { name: 'Two lines', address: 'Bahnhofstrasse 1\n8001 Zürich',
+      time_zone: 'Mars/Olympus', latitude: 91, contact_email: 'not-an-email' });
+    assert.equal(site.status, 400, site.text);
+    assert.deepEqual(paths(site), ['contact_email', 'latitude', 'time_zone']);
+    // A subnet: host bits (offering the network), a VLAN out of range, a range in the wrong order, an unknown site.
+    const subnet = await api('POST', '/api/brain/subnets', { cidr: '10.60.0.5/24', vlan_id: 5000, site_id: 'ST-9999',
+      dhcp_ranges: [{ start: '10.60.0.200', end: '10.60.0.100' }] });
+    assert.equal(subnet.status, 400, subnet.text);
+    assert.deepEqual(paths(subnet), ['cidr', 'dhcp_ranges.0.end', 'site_id', 'vlan_id']);
+    const cidr = subnet.body.errors.find((e: { path: string }) => e.path === 'cidr');
+    assert.equal(cidr.suggestion, '10.60.0.0/24', 'the error offers the network');
+    assert.match(cidr.message, /10\.60\.0\.5\/24 has host bits set: did you mean the network 10\.60\.0\.0\/24\?/);
+    // No name at all, beside a bad field: both.
+    assertProblem(await api('POST', '/api/brain/assets', { status: 'lost' }), 400, 'name');
+    assert.deepEqual(paths(await api('POST', '/api/brain/assets', { status: 'lost' })), ['name', 'status']);
+    // An update: its bad field, and what the stored record says with the valid ones (a latitude needs a longitude).
+    const stored = await create('sites', { name: 'Update me' });
+    const upd = await api('PUT', `/api/brain/sites/${stored.id}`, { latitude: 10, time_zone: 'Mars/Olympus' });
+    assert.deepEqual(paths(upd), ['longitude', 'time_zone']);
+    // The address keeps its line break.
+    const ok = await create('sites', { name: 'Two lines', address: 'Bahnhofstrasse 1\n8001 Zürich', time_zone: 'Europe/Zurich' });
+    assert.equal(ok.address, 'Bahnhofstrasse 1\n8001 Zürich');
+  });
 });
 
 describe('records', () => {

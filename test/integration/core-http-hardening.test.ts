@@ -33,6 +33,7 @@ before(async () => {
     }),
     route({
       method: 'POST', path: '/api/test-text', scope: 'system:write', summary: 'echo',
+      query: z.object({ mode: z.enum(['plain', 'fancy']).optional() }),
       body: z.object({ name: z.string().optional(), notes: z.string().optional(), nested: z.unknown().optional() }).strict(),
       handler: ({ body }) => body,
     }),
@@ -164,6 +165,18 @@ test('control characters and broken Unicode are refused in one-line fields; mult
   const q = await t.request('GET', '/api/monitors?tag=a%00b', { key });
   assert.equal(q.status, 400);
   assert.equal(q.body.errors[0].path, 'query.tag');
+});
+
+test('one 400 names every field at fault: a line break in a one-line field, the schema\'s errors and the query\'s', async () => {
+  const r = await t.request('POST', '/api/test-text?mode=loud', { key, body: { name: 'two\nlines', notes: 5, colour: 'blue' } });
+  assert.equal(r.status, 400, r.text);
+  assert.equal(r.body.code, 'validation_failed');
+  assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path).sort(), ['colour', 'name', 'notes', 'query.mode']);
+  assert.match(r.body.detail, /^Invalid request: /);
+  // The body alone: its guard's error and its schema's together.
+  const b = await t.request('POST', '/api/test-text', { key, body: { name: 'tab\there', notes: 5 } });
+  assert.deepEqual(b.body.errors.map((e: { path: string }) => e.path), ['name', 'notes']);
+  assert.match(b.body.detail, /^Invalid request body: name: Must be one line/);
 });
 
 test('a body that is not UTF-8 is a 400 naming the first bad byte, and nothing is stored; UTF-8 text round-trips', async () => {

@@ -2,12 +2,10 @@
 // plus a "resolver" that never answers and a port nobody listens on.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
-import dns from 'node:dns';
 import { runCheck } from '../../src/modules/monitors/checks/index.js';
 import { validateTarget } from '../../src/modules/monitors/checks/dns.js';
-import { freePort } from '../helpers/net.js';
+import { startDnsmasq, type Dnsmasq } from '../helpers/dnsmasq.js';
 
 /** A DNS name in wire format as dnsmasq's --dns-rr wants it: hex bytes separated by colons. */
 function wireName(name: string): string[] {
@@ -38,40 +36,15 @@ const RECORDS = [
     ...u32(600), ...u32(86400), ...u32(300)].join(':')}`,
 ];
 
-let dnsmasq: ChildProcess | undefined;
+let dnsmasq: Dnsmasq | undefined;
 let port = 0;
 let silent: dgram.Socket;
 let silentPort = 0;
 let closedPort = 0;
-const stderr: string[] = [];
-
-async function startDnsmasq(p: number): Promise<ChildProcess | null> {
-  const child = spawn('dnsmasq', ['--no-daemon', '--keep-in-foreground', '--no-resolv', '--no-hosts', '--conf-file=/dev/null',
-    '--listen-address=127.0.0.1', '--bind-interfaces', `--port=${p}`, '--pid-file=', '--cache-size=0', ...RECORDS],
-  { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
-  const exited = new Promise<null>((r) => child.once('exit', () => r(null)));
-  // Ready when it answers a query it knows.
-  const ready = (async () => {
-    const r = new dns.promises.Resolver({ timeout: 200, tries: 1 });
-    r.setServers([`127.0.0.1:${p}`]);
-    for (let i = 0; i < 50; i++) {
-      try { await r.resolve4('web.test'); return child; } catch { await new Promise((res) => setTimeout(res, 100)); }
-      if (child.exitCode !== null) return null;
-    }
-    return null;
-  })();
-  const got = await Promise.race([ready, exited]);
-  if (!got) child.kill('SIGKILL');
-  return got;
-}
 
 before(async () => {
-  for (let attempt = 0; attempt < 5 && !dnsmasq; attempt++) {
-    port = await freePort();
-    dnsmasq = (await startDnsmasq(port)) ?? undefined; // the port may have been taken meanwhile: try another
-  }
-  if (!dnsmasq) throw new Error(`dnsmasq did not start: ${stderr.join('')}`);
+  dnsmasq = await startDnsmasq(RECORDS, 'web.test');
+  port = dnsmasq.port;
   silent = dgram.createSocket('udp4');
   silent.on('message', () => { /* swallow queries: a resolver that never answers */ });
   await new Promise<void>((r) => silent.bind(0, '127.0.0.1', r));
@@ -84,11 +57,7 @@ before(async () => {
 
 after(async () => {
   silent?.close();
-  if (dnsmasq && dnsmasq.exitCode === null) {
-    const gone = new Promise((r) => dnsmasq!.once('exit', r));
-    dnsmasq.kill('SIGTERM');
-    await gone;
-  }
+  await dnsmasq?.stop();
 });
 
 const ctx = { timeout: 5 };

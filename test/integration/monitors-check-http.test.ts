@@ -154,6 +154,19 @@ describe('http check: time', () => {
     assert.equal(fast.status, 'up');
   });
 
+  test('the response time is the sum of the phases in details.timing; after redirects, of every hop', async () => {
+    const phases = (t: Record<string, number | null>) =>
+      (t.dns_ms ?? 0) + (t.connect_ms ?? 0) + (t.tls_ms ?? 0) + (t.ttfb_ms ?? 0) + (t.transfer_ms ?? 0);
+    const one = await runCheck('http', `${H}/text`, {}, ctx);
+    const t = one.details.timing as Record<string, number | null>;
+    assert.equal(t.total_ms, one.response_time_ms);
+    assert.ok(Math.abs(phases(t) - one.response_time_ms!) <= 0.005, JSON.stringify(t)); // each phase rounded to 1 µs
+    const chain = await runCheck('http', `${H}/redirect/2`, {}, ctx);
+    const last = chain.details.timing as Record<string, number | null>;
+    assert.equal(last.total_ms, chain.response_time_ms);
+    assert.ok(chain.response_time_ms! > phases(last), 'the two redirects before the last hop count too');
+  });
+
   test('the check honours an abort signal', async () => {
     const ac = new AbortController();
     const p = runCheck('http', `${H}/slow?ms=5000`, {}, { timeout: 10, signal: ac.signal });

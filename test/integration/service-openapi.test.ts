@@ -24,6 +24,16 @@ test('GET /api/openapi.json is valid OpenAPI 3.1 and lists every registered rout
   assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
 });
 
+test('every route describes its answer: a response schema, a declared content type, or no content (204)', async () => {
+  // A route without a response schema is documented as 204 No Content: that must be what it answers.
+  // Those are deletions and logout; any other route returns a body and must describe it.
+  const bare = t.service.app.routes.all()
+    .filter((r) => !r.response && !r.produces && r.status === undefined)
+    .map((r) => `${r.method} ${r.path}`)
+    .filter((r) => !r.startsWith('DELETE ') && r !== 'POST /api/auth/logout');
+  assert.deepEqual(bare, [], 'routes that answer a body with no response schema (declare `response`)');
+});
+
 test('GET /api/developer/routes lists the registry for an admin', async () => {
   const a = await t.admin();
   const res = await t.request('GET', '/api/developer/routes', { key: a.key });

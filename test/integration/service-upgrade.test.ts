@@ -20,7 +20,7 @@ import { brainServicesOf } from '../../src/modules/brain/index.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { freePort } from '../helpers/net.js';
 import { checkoutBuild, firstCommitAdding, historyMissing, spawnBuild, type OldBuild } from '../helpers/old-build.js';
-import { bootstrapAdmin, checkProbeData, featuresOf, httpApi, writeProbeData } from '../helpers/probe-data.js';
+import { bootstrapAdmin, checkProbeData, featuresOf, httpApi, TELEGRAM_CHAT, TELEGRAM_PATH, writeProbeData } from '../helpers/probe-data.js';
 import type { ServiceProgram } from '../helpers/service-process.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
 
@@ -95,6 +95,14 @@ for (const source of SOURCES) {
       await checkProbeData((method, path, body) => app.request(method, path, { key, body }), written,
         (id) => brainServicesOf(app.service.app).secrets.read(id, 'held'));
       if (features.webhooks) assert.ok(rx.requests.slice(received).some((r) => r.path === '/hook'), 'the test delivery reached /hook');
+      if (written.ids.telegram) {
+        // The chat goes in the body, as Telegram's sendMessage takes it, and the bot path without a query.
+        const tg = rx.requests.slice(received).find((r) => r.path.startsWith(TELEGRAM_PATH));
+        assert.ok(tg, 'the Telegram test delivery arrived');
+        assert.equal(tg.path, TELEGRAM_PATH);
+        assert.equal(tg.json.chat_id, TELEGRAM_CHAT);
+        t.diagnostic(`Telegram webhook written with its chat ${written.ids.telegramPacked ? 'packed in the URL' : 'as an option'}`);
+      }
       if (written.ids.template && !oldVersions.includes(380)) {
         // Credential scopes arrived with this upgrade: the credential keeps working where it was used, in its history.
         const cred = await app.request('GET', `/api/brain/credentials/${written.ids.credential}`, { key });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { after, before, test } from 'node:test';
 import { startTestApp, assertProblem, type TestApp, type TestResponse, type RequestOptions } from '../helpers/harness.js';
+import { assertMatchesResponse } from '../helpers/route-schema.js';
 import { freeUdpPort } from '../helpers/net.js';
 import { startSnmpd, type Snmpd } from '../helpers/snmpd.js';
 
@@ -151,6 +152,7 @@ test('eight vendor profiles, generic last; vendor cards; unknown vendor is 404',
   assert.match(rule.sys_object_id[0].oid, /^1\.3\.6\.1\.4\.1\.\d+/);
   const cards = await api('GET', `/api/snmp/vendor-cards/${keys[0]}`);
   assert.equal(cards.status, 200);
+  assertMatchesResponse(t, 'GET', '/api/snmp/vendor-cards/:vendor_key', cards.body);
   const cardKeys = cards.body.cards.map((c: any) => c.key);
   for (const k of ['system', 'hardware', 'cpu', 'memory', 'interfaces']) assert.ok(cardKeys.includes(k), `${keys[0]} ${k}`);
   assertProblem(await api('GET', '/api/snmp/vendor-cards/no-such-vendor'), 404);

@@ -91,7 +91,7 @@ describe('two-factor sign-in', () => {
     assert.equal(s.body.enabled, false);
     assert.equal(s.body.pending, true);
     // Pending: sign-in still needs the password only.
-    assert.equal((await login({})).status, 200);
+    assert.equal((await login({})).body.signed_in, true);
   });
 
   test('confirm refuses a wrong code (400 naming code) and returns ten recovery codes for a right one', async () => {
@@ -113,10 +113,10 @@ describe('two-factor sign-in', () => {
     assert.equal((await t.request('GET', '/api/users', { cookie: admin.cookie })).status, 200);
   });
 
-  test('the password step answers totp_required; a wrong password still answers invalid_credentials', async () => {
+  test('the password step answers the step totp_required (a 200, no cookie); a wrong password still answers invalid_credentials', async () => {
     const r = await login({});
-    assertProblem(r, 401);
-    assert.equal(r.body.code, 'totp_required');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, { signed_in: false, step: 'totp_required', detail: 'Enter the code from your authenticator app, or a recovery code' });
     assert.equal(r.headers.get('set-cookie'), null);
     const w = await t.request('POST', '/api/auth/login', { body: { username: admin.username, password: 'wrong password!', totp_code: code() } });
     assert.equal(w.body.code, 'invalid_credentials');
@@ -130,6 +130,7 @@ describe('two-factor sign-in', () => {
     clock.advance(30_000);
     const ok = await login({ totp_code: code() });
     assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.signed_in, true);
     assert.ok(cookieOf(ok).startsWith('np_session='));
     const again = await login({ totp_code: code() });
     assert.equal(again.body.code, 'totp_code_used', 'a code is accepted once');
@@ -176,7 +177,7 @@ describe('two-factor sign-in', () => {
     const r = await t.request('POST', '/api/auth/2fa/disable', { cookie: admin.cookie, body: { code: recovery[2] } });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body, { enabled: false });
-    assert.equal((await login({})).status, 200, 'password alone again');
+    assert.equal((await login({})).body.signed_in, true, 'password alone again');
   });
 
   test("an admin resets another user's second factor, audited", async () => {
@@ -193,11 +194,11 @@ describe('two-factor sign-in', () => {
     const c = await t.request('POST', '/api/auth/2fa/confirm', { cookie: other.cookie, body: { code: theirs.generate({ timestamp: clock.now() }) } });
     assert.equal(c.status, 200, c.text);
     const needs = await t.request('POST', '/api/auth/login', { body: { username: other.username, password: other.password } });
-    assert.equal(needs.body.code, 'totp_required');
+    assert.equal(needs.body.step, 'totp_required');
     const r = await t.request('POST', '/api/auth/2fa/disable', { key: admin.key, body: { user_id: other.id } });
     assert.equal(r.status, 200, r.text);
     const after = await t.request('POST', '/api/auth/login', { body: { username: other.username, password: other.password } });
-    assert.equal(after.status, 200);
+    assert.equal(after.body.signed_in, true);
     const a = await t.request('GET', '/api/audit-log?action=auth.2fa.reset', { key: admin.key });
     assert.equal(a.body.items[0].target, other.username);
     assertProblem(await t.request('POST', '/api/auth/2fa/disable', { key: admin.key, body: { user_id: '00000000-0000-4000-8000-000000000000' } }), 404);

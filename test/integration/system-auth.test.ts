@@ -228,6 +228,9 @@ describe('with a bootstrapped probe', () => {
     assertProblem(await t.request('POST', '/api/users', { key: admin.key, body: { username: 'frank', password: 'frank password', role: 'root' } }), 400, 'role');
     assertProblem(await t.request('POST', '/api/users', { key: admin.key, body: { username: 'frank', password: 'frank password', role: 'viewer', email: 'nope' } }), 400, 'email');
     assertProblem(await t.request('POST', '/api/users', { key: admin.key, body: { username: 'frank', password: 'frank password', role: 'viewer', is_root: true } }), 400, 'is_root');
+    // Every fault in one 400, the password policy's with the schema's.
+    const all = await t.request('POST', '/api/users', { key: admin.key, body: { username: 'bad name!', password: 'short', role: 'viewer', email: 'nope' } });
+    assert.deepEqual(all.body.errors.map((e: { path: string }) => e.path).sort(), ['email', 'password', 'username']);
 
     const got = await t.request('GET', `/api/users/${c.body.id}`, { key: admin.key });
     assert.equal(got.body.username, 'erin');

@@ -147,12 +147,15 @@ describe('password recovery by e-mail', () => {
     assert.match(latest, /^[A-Za-z0-9]{20}$/);
     assert.equal((await login({ username: alice.username, password: temps[0]! })).body.code, 'invalid_credentials', 'replaced');
     // The real password still signs in; the existing session still works.
-    assert.equal((await login({ username: alice.username, password: alice.password })).status, 200);
+    assert.equal((await login({ username: alice.username, password: alice.password })).body.signed_in, true);
     assert.equal((await req('GET', '/api/me', { cookie: alice.cookie })).status, 200);
 
+    // The right temporary password is a step, not an error: 200, no cookie, what to send next.
     const r = await login({ username: alice.username, password: latest });
-    assertProblem(r, 401);
-    assert.equal(r.body.code, 'password_change_required');
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.signed_in, false);
+    assert.equal(r.body.step, 'password_change_required');
+    assert.match(r.body.detail, /new_password/);
     assert.equal(r.headers.get('set-cookie'), null);
     assertProblem(await login({ username: alice.username, password: latest, new_password: 'short' }), 400, 'new_password');
     assertProblem(await login({ username: alice.username, password: latest, new_password: latest }), 400, 'new_password');
@@ -161,12 +164,13 @@ describe('password recovery by e-mail', () => {
     const fresh = 'a brand new password for alice';
     const ok = await login({ username: alice.username, password: latest, new_password: fresh });
     assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.signed_in, true);
     assert.ok(cookieOf(ok).startsWith('np_session='));
     assert.equal((await req('GET', '/api/me', { cookie: cookieOf(ok) })).status, 200);
     assert.equal((await req('GET', '/api/me', { cookie: alice.cookie })).status, 401, 'other sessions end with the change');
     assert.equal((await login({ username: alice.username, password: alice.password })).body.code, 'invalid_credentials', 'old password replaced');
     assert.equal((await login({ username: alice.username, password: latest })).body.code, 'invalid_credentials', 'used once');
-    assert.equal((await login({ username: alice.username, password: fresh })).status, 200);
+    assert.equal((await login({ username: alice.username, password: fresh })).body.signed_in, true);
     alice.password = fresh;
     const a = await req('GET', '/api/audit-log?action=auth.login&limit=50', { key: admin.key });
     assert.ok(a.body.items.some((i: any) => i.details?.method === 'temporary_password' && i.target === alice.username));
@@ -179,10 +183,10 @@ describe('password recovery by e-mail', () => {
     const temp = tempOf(m);
     temps.push(temp);
     clock.advance(29 * 60_000);
-    assert.equal((await login({ username: alice.username, password: temp })).body.code, 'password_change_required');
+    assert.equal((await login({ username: alice.username, password: temp })).body.step, 'password_change_required');
     clock.advance(2 * 60_000);
     assert.equal((await login({ username: alice.username, password: temp })).body.code, 'invalid_credentials');
-    assert.equal((await login({ username: alice.username, password: alice.password })).status, 200);
+    assert.equal((await login({ username: alice.username, password: alice.password })).body.signed_in, true);
   });
 
   test('the SMTP password is write-only and sealed', async () => {
@@ -262,6 +266,8 @@ describe('password recovery without SMTP', () => {
     const s = await t.request('GET', '/api/auth/forgot-password');
     assert.equal(s.body.email_enabled, false);
     assert.match(s.body.local_recovery, /initial-admin-password/);
+    // The only administrator is told what they can do: set smtp.host as root and restart, else a factory reset.
+    assert.match(s.body.local_recovery, /only administrator.*smtp\.host.*restart.*factory reset/s);
     const r = await t.request('POST', '/api/auth/forgot-password', { body: { username: 'admin' } });
     assertProblem(r, 409);
     assert.equal(r.body.code, 'smtp_not_configured');

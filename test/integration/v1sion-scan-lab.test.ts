@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
+import { assertMatchesResponse } from '../helpers/route-schema.js';
 import { labSkipReason, startLab, type Lab } from '../helpers/lab.js';
 
 const skip = labSkipReason();
@@ -190,6 +191,7 @@ describe('subnet scans in the lab', { skip: skip ?? false }, () => {
     const r = await api('POST', '/api/v1sion/device/snmp', { ip: lab.host('sw1').addresses[0], community: lab.snmp.community });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.identification.sys_name, 'sw1');
+    assertMatchesResponse(t, 'POST', '/api/v1sion/device/snmp', r.body);
     assert.ok(r.body.interfaces.some((i: { name: string }) => i.name === 'swp2'));
     assert.ok(r.body.neighbours.some((n: { local_port: string; remote: { sys_name: string } }) => n.local_port === 'swp2' && n.remote.sys_name === 'sw2'));
     const wrong = await api('POST', '/api/v1sion/device/snmp', { ip: lab.host('sw1').addresses[0], community: 'not-the-community' });

@@ -9,18 +9,18 @@ import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
-import { raiseAlert, webhooksOf } from '../../src/modules/webhooks/index.js';
+import { raiseAlert } from '../../src/modules/webhooks/index.js';
 import { signature } from '../../src/modules/webhooks/providers/generic.js';
 import { selfSigned } from '../helpers/certs.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { Receiver, type Received } from '../helpers/webhook-receiver.js';
+import { advanceAndSettle, webhooksQuiet } from '../helpers/webhook-settle.js';
 
 let t: TestApp;
 let clock: ManualClock;
 let key: string;
 let rx: Receiver;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const api = (method: string, path: string, body?: unknown) => t.request(method, path, { key, body });
 
 async function createWebhook(body: Record<string, unknown>): Promise<any> {
@@ -29,22 +29,8 @@ async function createWebhook(body: Record<string, unknown>): Promise<any> {
   return r.body;
 }
 
-/** Waits until alert handling and deliveries in flight are done (real time; the clock stands still). */
-async function quiet(): Promise<void> {
-  const p = webhooksOf(t.service.app);
-  for (let calm = 0; calm < 3;) {
-    await p.alerter.idle();
-    await sleep(15);
-    calm = p.dispatcher.busy() === 0 ? calm + 1 : 0;
-  }
-}
-
-/** Moves the clock (checks and retries fall due) and lets the service settle. */
-async function advance(ms: number): Promise<void> {
-  clock.advance(ms);
-  await sleep(60);
-  await quiet();
-}
+const quiet = () => webhooksQuiet(t.service.app);
+const advance = (ms: number) => advanceAndSettle(t.service.app, clock, ms);
 
 const fakeMonitor = (name = 'Core <switch> & "uplink" @everyone') =>
   ({ id: randomUUID(), name, target: '10.9.8.7', check_type: 'ping', tags: ['site-a', 'core'] });
@@ -368,12 +354,38 @@ describe('with real monitors', () => {
     assert.deepEqual(types.slice(0, 1), ['monitor_down:switch']);
     assert.deepEqual(types.slice(1).sort(), ['monitor_down:host-3', 'monitor_up:switch'], types.join(', '));
     const released = got.find((r) => r.json.alert.monitor.name === 'host-3')!.json.alert;
-    assert.match(released.message, /held back .* while switch was down/);
+    assert.match(released.message, /held back from .* \(switch is down\)/);
     assert.equal(released.details.released.held_by.name, 'switch');
+    // The event log reads the same decision: the held downs, and the release.
+    const log = (await api('GET', `/api/monitors/events?monitor_id=${children[3]!.id}&limit=50`)).body.items;
+    const heldDown = log.find((e: any) => e.kind === 'status_change' && e.to_status === 'down');
+    assert.equal(heldDown.details.alert_held_by.rule, 'dependency');
+    assert.equal(heldDown.details.alert_held_by.by.name, 'switch');
+    assert.ok(log.some((e: any) => e.kind === 'alert_released'), 'the release is in the event log');
     const up = got.find((r) => r.json.alert.type === 'monitor_up')!.json.alert;
     assert.equal(up.details.dependents.total, 6);
 
     for (const m of all) await api('DELETE', `/api/monitors/${m.id}`);
+    await api('DELETE', `/api/webhooks/${hook.id}`);
+  });
+
+  test('a paused monitor alerts nobody: a failing check run by hand is logged as held', async () => {
+    const hook = await createWebhook({ name: 'paused', url: `${rx.url}/paused`, alert_types: ['monitor_down', 'test_failure'] });
+    const m = await createMonitor({ name: 'paused-one', target: `${web.url}/paused-one`, failure_threshold: 1 });
+    await advance(0);
+    assert.equal((await api('POST', `/api/monitors/${m.id}/pause`)).status, 200);
+    web.status.set('/paused-one', 503);
+    const n = rx.requests.length;
+    const r = await api('POST', `/api/monitors/${m.id}/check`);
+    assert.equal(r.body.result.status, 'down');
+    await advance(0);
+    assert.equal(rx.requests.length, n, 'nothing sent');
+    const held = (await api('GET', '/api/dev/alerts/recent?type=test_failure&limit=20')).body.items
+      .filter((a: any) => a.subject === `monitor/${m.id}`);
+    assert.equal(held.length, 1);
+    assert.equal(held[0].outcome, 'held');
+    assert.equal(held[0].alert.details.held_by.rule, 'paused');
+    await api('DELETE', `/api/monitors/${m.id}`);
     await api('DELETE', `/api/webhooks/${hook.id}`);
   });
 

@@ -3,17 +3,18 @@ import assert from 'node:assert/strict';
 import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigService, ConfigSchema } from '../../src/core/config/index.js';
+import { ConfigService, ConfigSchema, type ConfigSections } from '../../src/core/config/index.js';
 import { HttpError } from '../../src/core/errors.js';
 import { Logger } from '../../src/core/log.js';
+import { sslConfig } from '../../src/modules/system/ssl/config.js';
 
-async function setup(fileText?: string, extraEnv: Record<string, string> = {}) {
+async function setup(fileText?: string, extraEnv: Record<string, string> = {}, sections?: ConfigSections) {
   const dir = await mkdtemp(join(tmpdir(), 'netprobe-config-'));
   const file = join(dir, 'config.yaml');
   if (fileText !== undefined) await writeFile(file, fileText);
   const lines: string[] = [];
   const log = Logger.create({ write: (l) => lines.push(l), level: 'debug' });
-  const cfg = await ConfigService.load({ env: { NETPROBE_DATA_DIR: dir, ...extraEnv }, log });
+  const cfg = await ConfigService.load({ env: { NETPROBE_DATA_DIR: dir, ...extraEnv }, log, sections });
   return { dir, file, cfg, lines, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
@@ -120,6 +121,40 @@ test('an invalid env override is logged and ignored', async () => {
   try {
     assert.equal(s.cfg.get().server.port, 8080);
     assert.ok(s.lines.some((l) => l.includes('ERROR') && l.includes('NETPROBE_PORT')));
+  } finally { await s.cleanup(); }
+});
+
+test('HTTPS follows NETPROBE_PORT (+363, as 8080 and 8443) unless NETPROBE_HTTPS_PORT or the file sets it', async () => {
+  const https = async (file: string, env: Record<string, string>) => {
+    const s = await setup(file, env, sslConfig);
+    try { return { port: s.cfg.get().tls.https_port, saved: s.cfg.toJson().tls.https_port, lines: s.lines }; } finally { await s.cleanup(); }
+  };
+  assert.equal((await https('', {})).port, 8443, 'the default pair: 8080 and 8443');
+  const moved = await https('', { NETPROBE_PORT: '9000' });
+  assert.equal(moved.port, 9363);
+  assert.equal(moved.saved, 8443, 'derived, never saved');
+  assert.ok(moved.lines.some((l) => l.includes('HTTPS follows NETPROBE_PORT') && l.includes('9363')), 'the log says where HTTPS went');
+  assert.equal((await https('', { NETPROBE_PORT: '80' })).port, 443, 'and 80 and 443');
+  assert.equal((await https('', { NETPROBE_PORT: '9000', NETPROBE_HTTPS_PORT: '9443' })).port, 9443, 'the explicit variable wins');
+  assert.equal((await https('', { NETPROBE_PORT: '9000', NETPROBE_HTTPS_PORT: '0' })).port, 0, 'HTTPS turned off stays off');
+  assert.equal((await https('tls:\n  https_port: 8443\n', { NETPROBE_PORT: '9000' })).port, 8443, 'the file\'s key wins');
+  assert.equal((await https('tls:\n  https_port: 0\n', { NETPROBE_PORT: '9000' })).port, 0);
+  // The file's own server.port leaves HTTPS where an earlier build put it (an upgraded probe keeps its listener).
+  assert.equal((await https('server:\n  port: 9000\n', {})).port, 8443);
+  const high = await https('', { NETPROBE_PORT: '65300' });
+  assert.equal(high.port, 8443, 'no port above 65535');
+  assert.ok(high.lines.some((l) => l.includes('WARN') && l.includes('NETPROBE_HTTPS_PORT')));
+  assert.equal((await https('', { NETPROBE_PORT: 'eighty' })).port, 8443, 'an ignored NETPROBE_PORT moves nothing');
+});
+
+test('a saved tls.https_port stops HTTPS from following NETPROBE_PORT; removing it lets it follow again', async () => {
+  const s = await setup('', { NETPROBE_PORT: '9000' }, sslConfig);
+  try {
+    assert.equal(s.cfg.get().tls.https_port, 9363);
+    await s.cfg.update({ tls: { https_port: 8444 } });
+    assert.equal(s.cfg.get().tls.https_port, 8444);
+    await s.cfg.saveYaml('log:\n  level: debug\n');
+    assert.equal(s.cfg.get().tls.https_port, 9363);
   } finally { await s.cleanup(); }
 });
 

@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { HttpError } from '../../src/core/errors.js';
 import type { RunResult } from '../../src/core/exec.js';
 import { evalJsonPath, jsonValueString, parseJsonPath, parseStatusRange, statusAccepted, settings as httpSettings } from '../../src/modules/monitors/checks/http.js';
-import { fpingArgs, judge, parseFpingOutput, PingBatcher, runWith, type ExecFn, type FpingTargetResult } from '../../src/modules/monitors/checks/ping.js';
+import { check as pingCheck, fpingArgs, parseFpingOutput, pingResult, PingBatcher, runWith, type ExecFn, type FpingTargetResult } from '../../src/modules/monitors/checks/ping.js';
 import { answersMatch, normaliseAnswers, normaliseExpected } from '../../src/modules/monitors/checks/dns.js';
-import { applyDegraded, mergeSecrets, minimumTimeout, redactSettings, settingsShapeErrors, validateCheck } from '../../src/modules/monitors/checks/index.js';
+import { decideDegraded, degradeWhenSlow } from '../../src/modules/monitors/checks/degrade.js';
+import type { CheckResult } from '../../src/modules/monitors/checks/types.js';
+import { mergeSecrets, minimumTimeout, redactSettings, settingsShapeErrors, validateCheck } from '../../src/modules/monitors/checks/index.js';
 
 // Output as fping 5.1 prints it for `-c 2 -p 200 -t 200 -r 0` (no -q): replies on stdout, summaries
 // and complaints on stderr, host names padded to the longest.
@@ -60,6 +62,10 @@ describe('fping output', () => {
       ['-c', '3', '-p', '1000', '-t', '1000', '-r', '0', '-b', '56']);
   });
 });
+
+/** What a ping monitor with this max_loss_pct (and no degraded_ms) records for fping's figures. */
+const judge = (target: string, r: FpingTargetResult, s: { count: number; packet_size: number; per_packet_timeout_ms: number }, maxLossPct: number) =>
+  decideDegraded(pingCheck, pingResult(target, r, s), { degraded_ms: null, max_loss_pct: maxLossPct });
 
 describe('ping judgement', () => {
   const base: FpingTargetResult = { sent: 4, received: 4, loss_pct: 0, rtt_min_ms: 1, rtt_avg_ms: 2, rtt_max_ms: 3, error: null, icmp_error: null };
@@ -251,7 +257,8 @@ describe('secrets', () => {
 });
 
 describe('runCheck helpers', () => {
-  test('applyDegraded: only up results slower than degraded_ms change', () => {
+  const applyDegraded = (r: CheckResult, degraded_ms: number | null) => degradeWhenSlow(r as never, { degraded_ms, max_loss_pct: null });
+  test('the slow rule: only up results slower than degraded_ms change', () => {
     const up = { status: 'up' as const, response_time_ms: 150, message: 'HTTP 200 OK', details: {} };
     assert.deepEqual(applyDegraded(up, 100), { ...up, status: 'degraded', message: 'HTTP 200 OK; slower than 100 ms' });
     assert.equal(applyDegraded(up, 150).status, 'up');

@@ -30,3 +30,24 @@ for (const deleteNewest of [true, false]) {
     assert.deepEqual(s.all("SELECT name, seq FROM sqlite_sequence WHERE name LIKE 'monitors%'"), [{ name: 'monitors', seq: 5 }]);
   });
 }
+
+// Migration 210 gives the alert gate its holds; before, the webhooks module kept them (webhook_holds,
+// dropped by webhooks' 602). A child held back when the probe upgraded must still be released.
+test('210 takes the held alerts of webhook_holds; 602 drops that table', async (t) => {
+  const { webhookMigrations } = await import('../../src/modules/webhooks/migrations.js');
+  const dir = await tempDir(t, 'monitors-migrations');
+  const old = await openTestStore(t, dir, [...monitorMigrations.filter((m) => m.version < 210), ...webhookMigrations.filter((m) => m.version < 602)]);
+  await old.write((tx) => {
+    for (const id of ['switch', 'host', 'gone']) tx.run(...insert(id));
+    const alert = JSON.stringify({ details: { held_by: { id: 'switch', name: 'core switch', state: 'suppressed' } } });
+    tx.run(`INSERT INTO webhook_holds (monitor_id, parent_id, state, held_at, alert) VALUES ('host', 'switch', 'suppressed', 5000, ?)`, [alert]);
+    tx.run(`INSERT INTO webhook_holds (monitor_id, parent_id, state, held_at, alert) VALUES ('nobody', 'switch', 'pending', 6000, ?)`, [alert]);
+  }, 'sync');
+  await old.close();
+
+  const s = await openTestStore(t, dir, [...monitorMigrations, ...webhookMigrations]);
+  assert.deepEqual(s.all('SELECT m, rule, reason, by_id, by_name, state, held_at FROM monitor_alert_holds'), [
+    { m: 2, rule: 'dependency', reason: 'switch is down', by_id: 'switch', by_name: 'switch', state: 'suppressed', held_at: 5000 },
+  ], 'the held child, with its parent named as it is now; a hold of a monitor that no longer exists is dropped');
+  assert.equal(s.get("SELECT 1 AS x FROM sqlite_master WHERE name = 'webhook_holds'"), undefined);
+});

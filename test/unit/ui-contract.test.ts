@@ -13,7 +13,7 @@
 // starts (the inventory's credentials type), from a service started here without listening: its item
 // service and its route registry, the one source of the API's validation and OpenAPI document.
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,8 +21,9 @@ import { z } from 'zod';
 import { AREAS, ROLES, SCOPES } from '../../src/core/auth/scopes.js';
 import { BRAIN_TYPES, CREDENTIAL_SECRET_FIELDS, SHORT_ID_PREFIX } from '../../src/modules/brain/contracts.js';
 import { brainServicesOf } from '../../src/modules/brain/index.js';
-import { CHECKS } from '../../src/modules/monitors/checks/index.js';
-import { CHECK_TYPES } from '../../src/modules/monitors/checks/types.js';
+import { FORM_KEYWORDS } from '../../src/core/form-schema.js';
+import { checkTypeList, type CheckTypeDescription } from '../../src/modules/monitors/check-types/catalog.js';
+import { CHECK_TYPES, CHECKS } from '../../src/modules/monitors/checks/index.js';
 import { EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/schemas.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS } from '../../src/modules/snmp/contracts.js';
 import { EDGE_SOURCES, NODE_KINDS, SCAN_STATES } from '../../src/modules/v1sion/schemas.js';
@@ -30,6 +31,7 @@ import { SNMP_VERSION_NAMES } from '../../src/modules/v1sion/scan/request.js';
 import { DEVICE_KINDS, LIVENESS_SOURCES } from '../../src/modules/v1sion/scan/result.js';
 import { alertType } from '../../src/modules/webhooks/alert-types.js';
 import { DEFAULT_ALERT_TYPES } from '../../src/modules/webhooks/schemas.js';
+import { providerList } from '../../src/modules/webhooks/options.js';
 import { WEBHOOK_TYPES } from '../../src/modules/webhooks/providers/index.js';
 import { startService, type Service } from '../../src/main.js';
 // @ts-expect-error plain browser JavaScript without type declarations
@@ -38,6 +40,8 @@ import * as ui from '../../ui/lib/vocabulary.js';
 import { LINK_TARGETS, TYPES } from '../../ui/pages/inventory/types.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import * as form from '../../ui/pages/monitors/model.js';
+// @ts-expect-error plain browser JavaScript without type declarations
+import * as schemaForm from '../../ui/lib/schema-form.js';
 
 // ---- comparing ------------------------------------------------------------------------------------------
 
@@ -160,58 +164,165 @@ test('monitor event kinds: the kind filter, labels, colour marks and the kinds t
   assert.deepEqual(notStatuses, [], `event colour marks (${VOCAB} EVENT_MARK) that are not monitor statuses`);
 });
 
-test('check types: the monitor form and the list filter offer exactly the server\'s', () => {
-  sameValues('check types (ui/pages/monitors/model.js CHECK_TYPES, server monitors/checks/types.ts CHECK_TYPES)',
-    CHECK_TYPES, values(form.CHECK_TYPES));
-  sameValues('check types with a definition (server monitors/checks/index.ts CHECKS)', Object.keys(CHECKS), values(form.CHECK_TYPES));
+// The check types are not copied: the monitor pages draw them from GET /api/monitors/check-types
+// (model.js, check-types.js, lib/schema-form.js). These tests run the UI's form model on the server's
+// descriptions, and fail when a UI file names a check type or one of its settings.
+
+/** The check types as the browser gets them. */
+const DESCRIBED: CheckTypeDescription[] = JSON.parse(JSON.stringify(checkTypeList()));
+const describedType = (t: string) => DESCRIBED.find((d) => d.type === t)!;
+
+/** Every .js file under ui/, with its path from the repository root. */
+async function uiFiles(): Promise<{ path: string; text: string }[]> {
+  const root = new URL('../../', import.meta.url);
+  const names = (await readdir(new URL('ui/', root), { recursive: true })).filter((n) => n.endsWith('.js'));
+  return Promise.all(names.map(async (n) => ({ path: `ui/${n}`, text: await readFile(new URL(`ui/${n}`, root), 'utf8') })));
+}
+
+/** Every settings key of a check type, nested ones (auth.username) by their own name, and the variants' tags' values. */
+function settingsWords(schema: any): string[] {
+  const words: string[] = [];
+  for (const [k, s] of Object.entries<any>(schema?.properties ?? {})) {
+    words.push(k);
+    if (s.const !== undefined) words.push(String(s.const));
+    for (const v of s.oneOf ?? s.anyOf ?? []) words.push(...settingsWords(v));
+  }
+  return words;
+}
+
+// Words that are check settings and also the UI's ordinary vocabulary (a login's username, an SSH target's
+// port, a fetch's headers and body, JSON Schema's type, an input of type password): for these only
+// `settings.<word>` counts, and in the monitor pages a string of the word too.
+const ALSO_ELSEWHERE = new Set(['method', 'headers', 'body', 'auth', 'type', 'username', 'password', 'token', 'count', 'tls', 'port', 'match']);
+// The one place outside the monitor pages that names a check type: an endpoint's "New monitor" offers a
+// ping of its address (the form falls back to the first type should ping ever go).
+const NAMES_A_TYPE = { path: 'ui/pages/inventory/endpoint-extras.js', type: 'ping' };
+
+test('check types: the UI keeps no copy of them, its monitor pages render from GET /api/monitors/check-types', async () => {
+  for (const name of ['CHECK_TYPES', 'HTTP_METHODS', 'DNS_RECORD_TYPES', 'HTTP_AUTH_TYPES', 'KEYWORD_MODES', 'DNS_MATCHES']) {
+    assert.equal(form[name], undefined, `ui/pages/monitors/model.js exports ${name}: check types and their settings come from the API`);
+  }
+  const files = await uiFiles();
+  assert.match(files.find((f) => f.path === 'ui/pages/monitors/check-types.js')!.text, /\/api\/monitors\/check-types/,
+    'ui/pages/monitors/check-types.js reads the check types from the API');
+  const problems: string[] = [];
+  for (const { path, text } of files) {
+    const code = text.replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, ''); // comments may name them
+    for (const t of CHECK_TYPES) {
+      if (new RegExp(`['"\`]${t}['"\`]`).test(code) && !(path === NAMES_A_TYPE.path && t === NAMES_A_TYPE.type)) {
+        problems.push(`${path} names the check type "${t}"`);
+      }
+    }
+    for (const t of CHECK_TYPES) {
+      for (const w of new Set(settingsWords(describedType(t).settings))) {
+        const asSetting = `settings\\??\\.${w}\\b|\\$\\{S\\}${w}\\b`;
+        const named = !ALSO_ELSEWHERE.has(w) ? new RegExp(`['"\`.]${w}\\b(?![-(])|\\b${w}\\s*:|${asSetting}`)
+          : path.startsWith('ui/pages/monitors/') ? new RegExp(`['"\`]${w}['"\`]|${asSetting}`) : new RegExp(asSetting);
+        if (named.test(code)) problems.push(`${path} names "${w}" of the ${t} check's settings`);
+      }
+    }
+  }
+  assert.deepEqual(problems, [], 'the UI names what GET /api/monitors/check-types describes');
 });
 
-test('the monitor form\'s choices are the check settings\' enums', () => {
-  const http = shapeOf(CHECKS.http.settings), dns = shapeOf(CHECKS.dns.settings);
-  const M = 'ui/pages/monitors/model.js';
-  sameValues(`HTTP methods (${M} HTTP_METHODS, server checks/http.ts settings.method)`, enumOf(http.method), form.HTTP_METHODS);
-  sameValues(`keyword modes (${M} KEYWORD_MODES, server checks/http.ts settings.keyword_mode)`, enumOf(http.keyword_mode), values(form.KEYWORD_MODES));
-  const auth = (http.auth as z.ZodOptional<z.ZodDiscriminatedUnion<z.ZodObject[]>>).unwrap();
-  const authTypes = auth.options.map((o) => (o.shape.type as z.ZodLiteral<string>).value);
-  sameValues(`HTTP authentication types (${M} HTTP_AUTH_TYPES, server checks/http.ts settings.auth.type)`, authTypes, values(form.HTTP_AUTH_TYPES));
-  sameValues(`DNS record types (${M} DNS_RECORD_TYPES, server checks/dns.ts settings.record_type)`, enumOf(dns.record_type), form.DNS_RECORD_TYPES);
-  sameValues(`DNS answer matching (${M} DNS_MATCHES, server checks/dns.ts settings.match)`, enumOf(dns.match), values(form.DNS_MATCHES));
+test('check types: each icon is one of the UI\'s icons', async () => {
+  const icons = await readFile(new URL('../../ui/components/icons.js', import.meta.url), 'utf8');
+  const names = [...icons.matchAll(/^ {2}([a-z-]+): \(\) =>/gm)].map((m) => m[1]);
+  for (const d of DESCRIBED) assert.ok(names.includes(d.icon), `${d.type}: icon "${d.icon}" is not in ui/components/icons.js`);
+});
+
+test('every field the API describes for a form is one the UI can draw, with only the keywords it reads', () => {
+  sameValues('form keywords (ui/lib/schema-form.js FORM_KEYWORDS, server core/form-schema.ts FORM_KEYWORDS)', FORM_KEYWORDS, schemaForm.FORM_KEYWORDS);
+  const problems: string[] = [];
+  const walk = (what: string, fields: any[]) => {
+    for (const f of fields) {
+      if (!f.kind) problems.push(`${what}: ${f.name} (${JSON.stringify(f.schema).slice(0, 80)}) is no kind the form draws`);
+      for (const k of Object.keys(f.schema)) if (k.startsWith('x-') && !FORM_KEYWORDS.includes(k as never)) problems.push(`${what}: ${f.name} has ${k}`);
+      for (const v of f.variants ?? []) walk(what, v.fields);
+    }
+  };
+  for (const d of DESCRIBED) walk(`check type ${d.type}`, schemaForm.fieldsOf(d.settings, 'settings.'));
+  for (const p of providerList()) walk(`webhook provider ${p.type}`, schemaForm.fieldsOf(JSON.parse(JSON.stringify(p.options)), 'options.'));
+  assert.deepEqual(problems, []);
 });
 
 /** The form of a new monitor of one type, as the page starts it. */
-const blankForm = (type: string) => ({ ...form.toForm(null), check_type: type, name: 'x', target: 'x' });
+const blankForm = (type: string) => ({ ...form.toForm(null, DESCRIBED, type), name: 'x', target: 'x' });
 const json = (v: unknown) => JSON.parse(JSON.stringify(v));
 
 test('a blank monitor form sends the server\'s defaults, and the server takes them', () => {
   for (const type of CHECK_TYPES) {
     const schema = CHECKS[type].settings;
-    const sent = json(form.settingsOf(blankForm(type), null));
+    const sent = json(form.settingsOf(blankForm(type), DESCRIBED, null));
     const parsed = schema.safeParse(sent);
     assert.ok(parsed.success, `${type}: the server refuses the settings of a blank form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
-    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults (ui/pages/monitors/model.js toForm) differ from the server's`);
+    assert.deepEqual(parsed.data, schema.parse({}), `${type}: the form's defaults differ from the server's`);
   }
-  const body = form.toBody(blankForm('http'), null);
+  const body = form.toBody(blankForm('http'), null, DESCRIBED);
   assert.equal(body.interval, MONITOR_LIMITS.interval.default, 'interval: the form\'s default differs from the server\'s');
   assert.equal(body.failure_threshold, MONITOR_LIMITS.failure_threshold.default, 'failure_threshold: the form\'s default differs from the server\'s');
 });
 
-test('the monitor form has a field for every setting of every check type', () => {
-  // Every optional setting filled in, so the form sends each one it has.
-  const filled: Record<string, Record<string, unknown>> = {
-    http: { 'settings.auth.type': 'basic', 'settings.auth.username': 'u', 'settings.auth.password': 'p', 'settings.keyword': 'ok',
-      'settings.json_path': '$.status', 'settings.json_expected': 'ok', 'settings.body': 'b', 'settings.method': 'POST',
-      'settings.headers': [{ name: 'X-A', value: '1' }] },
-    ping: {},
-    tcp: { 'settings.tls': true, 'settings.servername': 'example.lan' },
-    dns: { 'settings.resolver': '127.0.0.1', 'settings.expected': '192.0.2.1' },
+/**
+ * A form of check type `type` with every field filled in: text with its example (or "x"), a choice and a
+ * variant with their first value, a map with one entry; then each field's x-visible-when made true by
+ * setting what it asks of the others. Nothing in it is particular to a check type.
+ */
+function filledForm(type: string): Record<string, any> {
+  const v: Record<string, any> = blankForm(type);
+  const fields = schemaForm.fieldsOf(describedType(type).settings, 'settings.');
+  const example = (s: any) => String(s?.examples?.[0] ?? 'x');
+  const fill = (fs: any[]) => {
+    for (const f of fs) {
+      if (['text', 'textarea', 'list'].includes(f.kind) && v[f.name] === '') v[f.name] = example(f.schema);
+      if (f.kind === 'select' && v[f.name] === '') v[f.name] = String(f.schema.enum[0]);
+      if (f.kind === 'map' && !v[f.name].length) v[f.name] = [{ name: example(f.schema.propertyNames), value: example(f.schema.additionalProperties) }];
+      if (f.kind === 'variant') {
+        if (v[f.name] === '') v[f.name] = String(f.variants[0].value);
+        fill(f.variants.find((x: any) => String(x.value) === v[f.name]).fields);
+      }
+    }
   };
+  fill(fields);
+  for (const f of fields) {
+    for (const [k, c] of Object.entries<any>(f.visibleWhen?.properties ?? {})) {
+      const other = fields.find((o: any) => o.key === k);
+      const value = 'const' in c ? c.const : c.enum ? c.enum[0] : other.schema.enum.find((e: unknown) => !c.not.enum.includes(e));
+      v[other.name] = other.kind === 'boolean' ? value : String(value);
+    }
+  }
+  return v;
+}
+
+test('the monitor form has a field for every setting of every check type', () => {
   for (const type of CHECK_TYPES) {
-    const sent = json(form.settingsOf({ ...blankForm(type), ...filled[type] }, null));
-    sameValues(`${type} settings the form sends (ui/pages/monitors/model.js settingsOf, server checks/${type}.ts settings)`,
+    const sent = json(form.settingsOf(filledForm(type), DESCRIBED, null));
+    sameValues(`${type} settings the form sends (described by server checks/${type}.ts settings)`,
       Object.keys(shapeOf(CHECKS[type].settings)), Object.keys(sent));
     const parsed = CHECKS[type].settings.safeParse(sent);
     assert.ok(parsed.success, `${type}: the server refuses the settings of a filled-in form ${JSON.stringify(sent)}: ${parsed.error?.message}`);
   }
+});
+
+test('editing a monitor with stored secrets sends nothing unchanged, and keeps the secrets when the settings change', () => {
+  const stored = { id: 'm1', name: 'x', target: 'https://a.example/', check_type: 'http', interval: 60, timeout: 10, failure_threshold: 3,
+    degraded_ms: null, max_loss_pct: null, tags: [], parents: [],
+    settings: { ...CHECKS.http.settings.parse({}), headers: { 'X-API-Key': { set: true }, 'X-Plain': 'a' },
+      auth: { type: 'basic', username: 'probe', password: { set: true } } } };
+  const v = form.toForm(stored, DESCRIBED);
+  assert.equal(v['settings.auth.password'], '', 'a stored secret is never a form value');
+  assert.deepEqual(form.toBody(v, stored, DESCRIBED), {}, 'an untouched form sends nothing');
+  const changed = form.toBody({ ...v, 'settings.keyword': 'ok' }, stored, DESCRIBED);
+  assert.deepEqual(changed.settings.auth, { type: 'basic', username: 'probe', password: { set: true } });
+  assert.deepEqual(changed.settings.headers, { 'X-API-Key': { set: true }, 'X-Plain': 'a' });
+  // Another authentication type: the stored password does not follow.
+  const bearer = form.toBody({ ...v, 'settings.auth': 'bearer', 'settings.auth.token': '' }, stored, DESCRIBED);
+  assert.deepEqual(bearer.settings.auth, { type: 'bearer' });
+  // A hidden field is not sent: a ping monitor of the same form sends no max_loss_pct once it is another type.
+  const ping = { ...stored, check_type: 'ping', target: '192.0.2.1', settings: CHECKS.ping.settings.parse({}), max_loss_pct: 20 };
+  const toTcp = form.toBody({ ...form.toForm(ping, DESCRIBED), ...form.toForm(null, DESCRIBED, 'tcp'), name: 'x', target: '192.0.2.1:22' }, ping, DESCRIBED);
+  assert.equal(toTcp.max_loss_pct, undefined);
+  assert.deepEqual(toTcp.settings, { tls: false });
 });
 
 // ---- inventory -----------------------------------------------------------------------------------------
@@ -349,6 +460,25 @@ test('webhook providers: the UI keeps no copy of them, the form renders from GET
   for (const t of WEBHOOK_TYPES) {
     assert.ok(!new RegExp(`['"\`]${t}['"\`]`).test(page), `ui/pages/webhooks.js names the provider "${t}": its label, secret hint and options come from the API`);
   }
+});
+
+test('what became of alerts and deliveries: every outcome, decision and delivery state the API answers has the UI\'s words', () => {
+  const alerts = ['items', '[]'];
+  labelsFor(`alert outcomes (${VOCAB} ALERT_OUTCOME_LABELS, server GET /api/webhooks/alerts outcome)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'response', [...alerts, 'outcome']), ui.ALERT_OUTCOME_LABELS);
+  labelsFor(`alert outcome filter (${VOCAB} ALERT_OUTCOME_LABELS, server GET /api/webhooks/alerts ?outcome)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'query', ['outcome']), ui.ALERT_OUTCOME_LABELS);
+  sameValues(`alert outcome tones (${VOCAB} ALERT_OUTCOME_TONE)`, Object.keys(ui.ALERT_OUTCOME_LABELS), Object.keys(ui.ALERT_OUTCOME_TONE));
+  labelsFor(`webhook decisions (${VOCAB} ALERT_DECISION_TEXT, server GET /api/webhooks/alerts decisions[].decision)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'response', [...alerts, 'decisions', '[]', 'decision']), ui.ALERT_DECISION_TEXT);
+  labelsFor(`delivery states (${VOCAB} DELIVERY_STATE_LABELS, server GET /api/webhooks/alerts decisions[].delivery.state)`,
+    routeEnum('GET', '/api/webhooks/alerts', 'response', [...alerts, 'decisions', '[]', 'delivery', 'state']), ui.DELIVERY_STATE_LABELS);
+  sameValues(`delivery state tones (${VOCAB} DELIVERY_STATE_TONE)`, Object.keys(ui.DELIVERY_STATE_LABELS), Object.keys(ui.DELIVERY_STATE_TONE));
+  labelsFor(`attempt outcomes (${VOCAB} ATTEMPT_OUTCOME_LABELS, server GET /api/webhooks/deliveries outcome)`,
+    routeEnum('GET', '/api/webhooks/deliveries', 'response', ['items', '[]', 'outcome']), ui.ATTEMPT_OUTCOME_LABELS);
+  labelsFor(`attempt outcome filter (${VOCAB} ATTEMPT_OUTCOME_LABELS, server GET /api/webhooks/deliveries ?outcome)`,
+    routeEnum('GET', '/api/webhooks/deliveries', 'query', ['outcome']), ui.ATTEMPT_OUTCOME_LABELS);
+  sameValues(`attempt outcome tones (${VOCAB} ATTEMPT_OUTCOME_TONE)`, Object.keys(ui.ATTEMPT_OUTCOME_LABELS), Object.keys(ui.ATTEMPT_OUTCOME_TONE));
 });
 
 test('a new webhook starts with the server\'s default alert types', () => {

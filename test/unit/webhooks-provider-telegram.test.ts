@@ -32,9 +32,9 @@ test('build: the chat and topic go into the body as numbers (a @channel stays a 
 });
 
 test('check: the sendMessage URL without a query (the chat is an option)', () => {
-  assert.deepEqual(telegram.check!(new URL(url), false), []);
-  assert.equal(telegram.check!(new URL(`${url}?chat_id=5`), false)[0]?.path, 'url');
-  assert.equal(telegram.check!(new URL('https://api.telegram.org/sendMessage'), false)[0]?.path, 'url');
+  assert.deepEqual(telegram.check(new URL(url)), []);
+  assert.equal(telegram.check(new URL(`${url}?chat_id=5`))[0]?.path, 'url');
+  assert.equal(telegram.check(new URL('https://api.telegram.org/sendMessage'))[0]?.path, 'url');
 });
 
 test('an earlier build\'s URL-packed chat moves into the options; an option given wins', () => {

@@ -1,12 +1,12 @@
 // The pure rules of alerting, as tables: the provider a URL defaults to, what redaction hides, the
-// cooldown and recovery decision, dependency gating, backoff, and the alert-type registry.
+// cooldown and recovery decision, dependents' summaries, backoff, and the alert-type registry.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DependencyNode } from '../../src/modules/monitors/service.js';
 import { alertTypes, registerAlertType } from '../../src/modules/webhooks/alert-types.js';
 import { humanDuration } from '../../src/modules/webhooks/alert.js';
 import { decide, type CooldownInput } from '../../src/modules/webhooks/cooldown.js';
-import { gate, summarise, upSummaryText } from '../../src/modules/webhooks/dependencies.js';
+import { summarise, upSummaryText } from '../../src/modules/webhooks/dependencies.js';
 import { backoffMs } from '../../src/modules/webhooks/dispatcher.js';
 import { defaultType } from '../../src/modules/webhooks/providers/index.js';
 import { ntfyTarget } from '../../src/modules/webhooks/providers/ntfy.js';
@@ -89,22 +89,8 @@ describe('cooldown and recoveries', () => {
   for (const [name, over, want] of cases) test(name, () => assert.equal(decide({ ...base, ...over }), want));
 });
 
-describe('dependency gate', () => {
-  const node = (name: string, status: DependencyNode['status'], fail_streak = 0): DependencyNode => ({ id: name, name, status, fail_streak });
-  test('no ancestors, or all fine: send', () => {
-    assert.deepEqual(gate([]), { hold: false });
-    assert.deepEqual(gate([node('sw', 'up'), node('gw', 'degraded')]), { hold: false }, 'slow is not failing');
-  });
-  test('an ancestor down: suppressed under the farthest one down', () => {
-    const g = gate([node('sw', 'down', 3), node('gw', 'down', 3), node('isp', 'up')]);
-    assert.equal(g.hold && g.state, 'suppressed');
-    assert.equal(g.hold && g.parent.name, 'gw');
-  });
-  test('an ancestor failing below its threshold: pending', () => {
-    const g = gate([node('sw', 'degraded', 1)]);
-    assert.equal(g.hold && g.state, 'pending');
-  });
-  test('paused ancestors do not hold anything back', () => assert.deepEqual(gate([node('sw', 'paused')]), { hold: false }));
+describe('dependents', () => {
+  const node = (name: string, status: DependencyNode['status'], fail_streak = 0): DependencyNode => ({ id: name, name, status, fail_streak, held: false });
   test('summaries', () => {
     const s = summarise([node('a', 'up'), node('b', 'down'), node('c', 'down')]);
     assert.equal(s.total, 3);
@@ -137,6 +123,12 @@ test('alert types: one registry; a module adds its own; conflicting definitions 
   assert.equal(alertTypes().length, n + 1);
   assert.throws(() => registerAlertType({ ...def, severity: 'critical' }), /already registered/);
   assert.throws(() => registerAlertType({ ...def, type: 'Bad-Name' }), /lowercase/);
+});
+
+test('alert type descriptions, shown beside each type in the webhook form, speak the form\'s words, not API field names', () => {
+  for (const t of alertTypes()) {
+    assert.doesNotMatch(t.description, /\b[a-z]+_[a-z_]+\b/, `${t.type}: "${t.description}" names an API field`);
+  }
 });
 
 test('durations for people', () => {

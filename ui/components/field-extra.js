@@ -92,7 +92,14 @@ export function ChipPicker({ form, name, label, hint, options, placeholder = 'Ad
  */
 export function RowsField({ form, name, label, hint, columns, addLabel = 'Add', blank, empty }) {
   const id = useId(`f-${name}`);
-  const error = form.errorFor(name);
+  // Every row's errors, each naming its cell ("Last address 1: end is before start").
+  const cell = (part) => {
+    const [i, key] = part.split('.');
+    const col = columns.find((c) => c.key === key);
+    return /^\d+$/.test(i ?? '') && col ? `${col.label} ${Number(i) + 1}: ` : '';
+  };
+  const parts = form.partErrors ? form.partErrors(name).map((e) => `${cell(e.part)}${e.message}`) : [];
+  const error = [form.fieldErrors?.[name], ...parts].filter(Boolean).join('; ') || form.errorFor(name);
   form.label?.(name, label);
   const rows = form.values[name] ?? [];
   const setCell = (i, key, value) => form.set(name, rows.map((r, j) => (j === i ? { ...r, [key]: value } : r)));

@@ -1,19 +1,34 @@
 // Labelled form controls bound to a useForm() form by the API's field name. Each shows its hint and,
-// after a failed submit, the API's message for that field (aria-invalid, aria-describedby).
+// after a failed submit, the API's message for that field (aria-invalid, aria-describedby), with the
+// value the API suggests instead as a button that puts it in (a CIDR's network).
 import { html, useRef } from '../lib/html.js';
 
 let seq = 0;
 const useId = (prefix) => useRef(`${prefix}-${++seq}`).current;
 
-function Help({ id, hint, error }) {
-  return html`${error ? html`<div class="field-error" id=${`${id}-err`}>${error}</div>` : null}
+function Help({ id, hint, error, offer }) {
+  return html`${error ? html`<div class="field-error" id=${`${id}-err`}>${error}
+      ${offer ? html` <button type="button" class="btn btn-sm field-fix" onClick=${offer.use}>Use ${offer.value}</button>` : null}</div>` : null}
     ${hint ? html`<div class="field-hint" id=${`${id}-hint`}>${hint}</div>` : null}`;
+}
+
+/** The API's suggestion for a field as a one-click fix (only with the field's error). */
+function offerOf(form, name) {
+  const value = form.suggestionFor?.(name);
+  return value === undefined ? null : { value, use: () => form.set(name, value) };
 }
 
 const describedBy = (id, hint, error) => [error && `${id}-err`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
 
+/** A text input's value as the API would take it: a number from a number field (text that is none stays text), else trimmed. */
+const apiValue = (type, v) => {
+  const t = String(v ?? '').trim();
+  return type === 'number' && t !== '' && Number.isFinite(Number(t)) ? Number(t) : t;
+};
+
 /**
- * A text-like input (type text, password, email, number, url, search, datetime-local…).
+ * A text-like input (type text, password, email, number, url, search, datetime-local…), checked as it is
+ * left against the server's schema when the form names its request (lib/form.js `check`).
  * Extra props (required, autocomplete, placeholder, min, max, inputmode, autofocus) go to the input.
  */
 export function Field({ form, name, label, hint, type = 'text', class: cls = '', ...rest }) {
@@ -24,8 +39,9 @@ export function Field({ form, name, label, hint, type = 'text', class: cls = '',
   return html`<div class=${`field ${cls}`}>
     <label for=${id} class=${rest.required ? 'required' : undefined}>${label}</label>
     <input id=${id} name=${name} type=${type} value=${value} onInput=${(e) => form.set(name, e.currentTarget.value)}
+      onBlur=${() => form.check?.(name, value, apiValue(type, value))}
       aria-invalid=${error ? 'true' : undefined} aria-describedby=${describedBy(id, hint, error)} ...${rest} />
-    <${Help} id=${id} hint=${hint} error=${error} />
+    <${Help} id=${id} hint=${hint} error=${error} offer=${offerOf(form, name)} />
   </div>`;
 }
 
@@ -96,14 +112,14 @@ export function CheckGroup({ form, name, label, hint, options, columns = 1 }) {
   </fieldset>`;
 }
 
-/** The form's problem: the API's detail, announced when it appears. */
 /**
- * The form's problem: the API's detail, or for a refusal with field errors a summary by the fields'
- * labels in people's words (lib/form.js describeProblem), with the API's own detail one click away.
+ * The form's problem, for what belongs to no field on screen (lib/form.js `banner`): the API's detail, or
+ * the other fields' errors by their labels, with the API's own words one click away. Errors of fields on
+ * screen are shown beside them only.
  */
 export function FormError({ form }) {
-  if (!form.error) return null;
-  const text = form.summary || form.error.detail;
+  const text = form.banner;
+  if (!form.error || !text) return null;
   const raw = form.error.detail && form.error.detail !== text ? form.error.detail : null;
   return html`<div class="alert alert-error" role="alert"><div class="alert-body">${text}
     ${raw ? html`<details class="alert-raw"><summary>As the probe said it</summary><span class="mono small">${raw}</span></details>` : null}</div></div>`;

@@ -1,5 +1,5 @@
 // The API client: JSON over fetch with the session cookie (same origin). Every failure is thrown as an
-// ApiError carrying the problem+json fields {status, code, detail, errors: [{path, message}]}; a 401
+// ApiError carrying the problem+json fields {status, code, detail, errors: [{path, message, suggestion?}]}; a 401
 // (the session ended) also tells the app, which sends the user to the sign-in page.
 
 export class ApiError extends Error {

@@ -1,6 +1,7 @@
 // The server's vocabularies as the pages show them: the values of its enums (monitor statuses, event
-// kinds, inventory roles and kinds, SNMP versions and protocols, user roles and scope areas; webhook
-// providers come from GET /api/webhooks/providers) with the UI's words for them. Plain data without
+// kinds, inventory roles and kinds, SNMP versions and protocols, what became of alerts and deliveries,
+// user roles and scope areas; webhook providers come from GET /api/webhooks/providers) with the UI's
+// words for them. Plain data without
 // imports, so that test/unit/ui-contract.test.ts loads it in Node beside the server's own definitions and fails when
 // the two disagree: a value the server has and the UI lacks, or one the UI has and the server does
 // not. A new value on the server is a line here (the test says which). The inventory types' fields
@@ -25,15 +26,17 @@ export const RESULT_STATUSES = ['down', 'degraded', 'up'];
 
 /** Kinds of the monitor event log, in the order of the kind filter. */
 export const EVENT_KINDS = ['status_change', 'incident_opened', 'incident_closed', 'created', 'updated', 'deleted',
-  'paused', 'resumed', 'manual_check', 'history_cleared'];
+  'paused', 'resumed', 'manual_check', 'history_cleared', 'alert_released'];
 
 export const EVENT_KIND_LABELS = {
   status_change: 'Status change', incident_opened: 'Incident opened', incident_closed: 'Incident closed', created: 'Created',
   updated: 'Edited', deleted: 'Deleted', paused: 'Paused', resumed: 'Resumed', manual_check: 'Checked now', history_cleared: 'History cleared',
+  alert_released: 'Alert released',
 };
 
 /** The status an event without a to_status leaves the monitor in, for its colour mark. */
-export const EVENT_MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown' };
+export const EVENT_MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown',
+  alert_released: 'down' };
 
 // ---- inventory -----------------------------------------------------------------------------------------
 
@@ -212,6 +215,26 @@ export const OWNED_FIELD_LABELS = {
 
 /** The alert types a new webhook starts with. */
 export const DEFAULT_ALERT_TYPES = ['monitor_down', 'monitor_up'];
+
+/** What became of an alert (GET /api/webhooks/alerts `outcome`), and its badge tone. */
+export const ALERT_OUTCOME_LABELS = { routed: 'Sent', held: 'Held back', released: 'Sent after a hold' };
+export const ALERT_OUTCOME_TONE = { routed: 'info', held: 'neutral', released: 'warn' };
+
+/** A webhook offered an alert: told, or why not, in plain words (`decisions[].decision`). */
+export const ALERT_DECISION_TEXT = {
+  queued: 'Told',
+  cooldown: 'Not told: it got the same alert about this a short while ago, within its cooldown',
+  no_problem_sent: 'Not told: it never heard of the problem this recovery ends',
+  outbox_full: 'Not told: 200 deliveries already wait for it, its receiver is not taking them',
+};
+
+/** Where a queued delivery stands (`decisions[].delivery.state`), and its badge tone. */
+export const DELIVERY_STATE_LABELS = { pending: 'Waiting', delivered: 'Delivered', failed: 'Failed', cancelled: 'Cancelled', unknown: 'No record left' };
+export const DELIVERY_STATE_TONE = { pending: 'warn', delivered: 'ok', failed: 'bad', cancelled: 'neutral', unknown: 'neutral' };
+
+/** What a delivery attempt came to (GET /api/webhooks/deliveries `outcome`), and its badge tone. */
+export const ATTEMPT_OUTCOME_LABELS = { delivered: 'Delivered', retry: 'Failed, will retry', failed: 'Failed for good', cancelled: 'Cancelled', test: 'Test' };
+export const ATTEMPT_OUTCOME_TONE = { delivered: 'ok', retry: 'warn', failed: 'bad', cancelled: 'neutral', test: 'info' };
 
 // ---- users and API keys ----------------------------------------------------------------------------------
 

@@ -1,9 +1,12 @@
 // The dashboard: monitor counts by status, what is down or degraded (first), open incidents, the
-// latest monitor events and the inventory at a glance. Monitor parts update live.
+// latest monitor events and the inventory at a glance. Monitor parts update live. With no monitor yet
+// it says so and offers the first steps (add a monitor, scan a subnet, a webhook for alerts) instead of
+// an all-clear that would mean nothing.
 import { api } from '../lib/api.js';
 import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
 import { html, useEffect, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
+import { can, useSession } from '../lib/session.js';
 import { EVENT_MARK, INVENTORY_TYPES, MONITOR_STATUSES, STATUS_LABELS } from '../lib/vocabulary.js';
 import { StatusBadge } from '../components/badge.js';
 import { reasonText } from './monitors/glance.js';
@@ -41,12 +44,29 @@ function Tiles({ counts }) {
   </div>`;
 }
 
+/** No monitor yet: nothing is watched, so no all-clear; the first steps this user may take instead. */
+function FirstRun() {
+  const s = useSession();
+  const steps = [
+    can(s, 'monitors:write') && html`<a key="m" href="/monitors/new" class="btn btn-primary"><${Icon} name="plus" />Add your first monitor</a>`,
+    can(s, 'v1sion:write') && html`<a key="d" href="/discovery" class="btn"><${Icon} name="discovery" />Run a discovery scan</a>`,
+    can(s, 'webhooks:write') && html`<a key="w" href="/webhooks" class="btn"><${Icon} name="webhooks" />Send alerts to a webhook</a>`,
+  ].filter(Boolean);
+  return html`<${Card} class="first-run">
+    <${EmptyState} icon="monitors" title="Nothing is being watched yet"
+      action=${steps.length ? html`<div class="empty-actions">${steps}</div>` : null}>
+      <p>${steps.length
+        ? 'Add a monitor for a host or service you care about (ping, HTTP, TCP, DNS…), or scan a subnet to find what is on it and watch what it finds.'
+        : 'No monitor has been added yet. An operator or administrator adds them; this page fills in as soon as they do.'}</p>
+    <//>
+  <//>`;
+}
+
 function Attention({ monitors }) {
   const list = monitors.filter((m) => m.status in RANK).sort((a, b) => RANK[a.status] - RANK[b.status] || a.name.localeCompare(b.name));
+  if (!monitors.length) return html`<${EmptyState} icon="monitors" title="No monitors yet"><p>Monitors that are down or degraded show up here.</p><//>`;
   if (!list.length) {
-    return html`<${EmptyState} icon="check" title="Nothing needs attention">
-      <p>${monitors.length ? 'No monitor is down or degraded.' : 'Add monitors to watch your hosts and services.'}</p>
-    <//>`;
+    return html`<${EmptyState} icon="check" title="Nothing needs attention"><p>No monitor is down or degraded.</p><//>`;
   }
   return html`<ul class="rows">
     ${list.map((m) => html`<li key=${m.id} class="row">
@@ -134,7 +154,7 @@ export default function DashboardPage() {
 
   return html`<${Page} title="Dashboard" subtitle="Monitor states update as they change">
     ${counts.error ? html`<${ErrorState} error=${counts.error} retry=${counts.reload} />` : html`
-      <${Health} counts=${counts.data} />
+      ${counts.data?.total === 0 ? html`<${FirstRun} />` : html`<${Health} counts=${counts.data} />`}
       <${Tiles} counts=${counts.data} />`}
     <div class="dash-grid">
       <div class="dash-col">

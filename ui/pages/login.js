@@ -1,7 +1,8 @@
-// Sign-in. A second step asks for the authenticator code when the API answers `totp_required`, and for a
-// new password when it answers `password_change_required` (a temporary password from password recovery);
-// "Forgot your password?" asks POST /api/auth/forgot-password for one (the contracts are in docs/ui.md and
-// docs/auth.md).
+// Sign-in. A second step asks for the authenticator code when the API answers the step `totp_required`,
+// and for a new password when it answers `password_change_required` (a temporary password from password
+// recovery); both are 200 answers, so the browser logs no failed request for them. "Forgot your
+// password?" asks POST /api/auth/forgot-password for one, or says what to do without e-mail (the
+// contracts are in docs/ui.md and docs/auth.md).
 import { api } from '../lib/api.js';
 import { useForm } from '../lib/form.js';
 import { html, useEffect, useState } from '../lib/html.js';
@@ -39,12 +40,12 @@ export default function LoginPage({ query }) {
       }
       body.new_password = v.new_password;
     }
-    try {
-      await api.post('/api/auth/login', body, { quiet401: true });
-    } catch (e) {
-      if (e.code === 'totp_required') { setTotp(true); return; }
-      if (e.code === 'password_change_required') { setChange(true); return; }
-      throw e;
+    const r = await api.post('/api/auth/login', body, { quiet401: true });
+    if (r.signed_in === false) {
+      if (r.step === 'totp_required') setTotp(true);
+      else if (r.step === 'password_change_required') setChange(true);
+      else throw { detail: r.detail };
+      return;
     }
     await loadSession();
     navigate(safeNext(query.next), { replace: true });
@@ -64,7 +65,7 @@ export default function LoginPage({ query }) {
         <${FormError} form=${ask} />
         ${recovery && !recovery.email_enabled ? html`
           <p>Password recovery by e-mail is off: no mail server is configured.</p>
-          <p class="muted">${recovery.local_recovery}</p>`
+          <p class="muted" style="white-space:pre-line">${recovery.local_recovery}</p>`
         : sent ? html`<p role="status">${sent}</p>`
         : html`
           <p class="muted">We send a temporary password to the e-mail address of your account. It is valid for

@@ -3,12 +3,13 @@
 // probe and sets its time zone and administrator e-mail. The app's guards send a fresh probe here.
 import { api } from '../lib/api.js';
 import { useForm } from '../lib/form.js';
-import { html, useEffect, useMemo } from '../lib/html.js';
+import { html, useEffect } from '../lib/html.js';
 import { navigate } from '../lib/router.js';
 import { loadSession, useSession } from '../lib/session.js';
 import { toast } from '../lib/toast.js';
-import { Field, FormError, SelectField } from '../components/field.js';
+import { Field, FormError } from '../components/field.js';
 import { Logo } from '../components/icons.js';
+import { TimeZoneField } from '../components/time-zone.js';
 
 const STEPS = ['Administrator', 'Probe'];
 
@@ -60,19 +61,10 @@ function AdminStep() {
   </form>`;
 }
 
-function zones() {
-  try { return Intl.supportedValuesOf('timeZone'); } catch { return ['UTC']; }
-}
-
 function ProbeStep() {
   const s = useSession();
   const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const form = useForm({ probe_name: s.probeName, hostname: '', timezone: browserZone, admin_email: s.user?.email ?? '' });
-  const options = useMemo(() => {
-    const list = zones();
-    const all = list.includes('UTC') ? list : ['UTC', ...list];
-    return all.map((z) => ({ value: z, label: z.replace(/_/g, ' ') }));
-  }, []);
   const onSubmit = form.submit(async (v) => {
     await api.post('/api/setup/save', {
       probe_name: v.probe_name.trim(),
@@ -93,7 +85,7 @@ function ProbeStep() {
         hint="Optional. One label: letters, digits and dashes" />
     </div>
     <div class="grid-2">
-      <${SelectField} form=${form} name="timezone" label="Time zone" options=${options} />
+      <${TimeZoneField} form=${form} name="timezone" />
       <${Field} form=${form} name="admin_email" label="Administrator e-mail" type="email" autocomplete="email"
         hint="Where the probe sends mail about itself" />
     </div>

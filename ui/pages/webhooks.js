@@ -1,12 +1,15 @@
-// Webhooks: the list with each one's last delivery, create and edit (provider, its options, alert types,
-// cooldown, secret), send a test and show what the destination answered, delete with confirmation. The
-// providers, what their secret is and their option fields come from GET /api/webhooks/providers.
+// Webhooks: the list with each one's last delivery (a link to its deliveries on the Alerts page), create
+// and edit (provider, its options, alert types, cooldown, secret), send a test and show what the
+// destination answered, delete with confirmation. The providers, what their secret is and their option
+// fields come from GET /api/webhooks/providers (the options as JSON Schema, drawn by
+// components/schema-fields.js as the monitor form's check settings are).
 import { api } from '../lib/api.js';
 import { confirm } from '../lib/confirm.js';
 import { useForm } from '../lib/form.js';
 import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
+import { initialValues, valuesOf } from '../lib/schema-form.js';
 import { noteDroppedSecrets } from '../lib/secrets.js';
 import { can, useSession } from '../lib/session.js';
 import { toast } from '../lib/toast.js';
@@ -17,19 +20,12 @@ import { CheckField, CheckGroup, Field, FormError, SelectField } from '../compon
 import { Icon } from '../components/icons.js';
 import { Modal } from '../components/modal.js';
 import { Card, Page } from '../components/page.js';
+import { SchemaFields } from '../components/schema-fields.js';
 import { Table } from '../components/table.js';
 
 const AUTO = '';
 /** Form fields of provider options are named `options.<field>`: the API's error paths name them the same way. */
 const OPT = 'options.';
-
-/** The option fields of a provider, from its JSON Schema: [{name, title, description, required, pattern}]. */
-function optionFields(provider) {
-  const schema = provider?.options ?? {};
-  return Object.entries(schema.properties ?? {}).map(([name, p]) => ({
-    name, title: p.title ?? humanize(name), description: p.description, required: (schema.required ?? []).includes(name),
-  }));
-}
 
 /** The secret field's hint: what the provider uses it for, or that it uses none. */
 function secretHint(provider) {
@@ -38,19 +34,20 @@ function secretHint(provider) {
   return `${provider.secret.required ? 'Required' : 'Optional'}: ${provider.secret.role}.`;
 }
 
-function LastDelivery({ d }) {
+/** The latest attempt or test, linking to the webhook's deliveries on the Alerts page. */
+function LastDelivery({ d, hookId }) {
   if (!d) return html`<span class="muted">Never</span>`;
   const ok = d.outcome === 'delivered' || (d.outcome === 'test' && d.status_code !== null && d.status_code < 300 && !d.error);
   return html`<div>
     <${Badge} tone=${ok ? 'ok' : d.outcome === 'retry' ? 'warn' : 'bad'}>${humanize(d.outcome)}${d.status_code ? ` ${d.status_code}` : ''}<//>
-    <div class="cell-sub" title=${dateTime(d.at)}>${relTime(d.at)}</div>
+    <div class="cell-sub" title=${dateTime(d.at)}><a href=${`/alerts/deliveries?webhook_id=${hookId}`}>${relTime(d.at)}</a></div>
   </div>`;
 }
 
 function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
   const editing = !!hook;
   const form = useForm({
-    ...Object.fromEntries(Object.entries(hook?.options ?? {}).map(([k, val]) => [OPT + k, String(val)])),
+    ...(hook ? initialValues(providers.find((p) => p.type === hook.type)?.options ?? {}, hook.options, OPT) : {}),
     name: hook?.name ?? '',
     url: hook?.url ?? '',
     type: hook?.type ?? AUTO,
@@ -62,7 +59,6 @@ function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
   });
   const v = form.values;
   const provider = providers.find((p) => p.type === v.type);
-  const fields = optionFields(provider);
   const secretSet = hook?.secret?.set;
 
   const onSubmit = form.submit(async (vals) => {
@@ -76,7 +72,7 @@ function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
     if (cooldown !== undefined && (!editing || cooldown !== hook.cooldown)) body.cooldown = cooldown;
     if (!editing || vals.enabled !== hook.enabled) body.enabled = vals.enabled;
     if (provider) {
-      const options = Object.fromEntries(fields.map((f) => [f.name, (vals[OPT + f.name] ?? '').trim()]).filter(([, val]) => val !== ''));
+      const options = valuesOf(provider.options, vals, editing && vals.type === hook.type ? hook.options : undefined, OPT);
       if (!editing || vals.type !== hook.type || JSON.stringify(options) !== JSON.stringify(hook.options)) body.options = options;
     }
     if (vals.secret) body.secret = vals.secret;
@@ -100,8 +96,8 @@ function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
       </div>
       <${Field} form=${form} name="url" label="URL" type="url" required placeholder="https://hooks.example.com/…" spellcheck="false"
         hint=${editing ? 'Tokens in the address are shown as ***; leave it as it is to keep the stored address.' : 'http:// or https://'} />
-      ${fields.length ? html`<div class="grid-2">${fields.map((f) => html`<${Field} key=${f.name} form=${form} name=${OPT + f.name}
-        label=${f.title} hint=${f.description} required=${f.required} spellcheck="false" />`)}</div>` : null}
+      ${provider ? html`<${SchemaFields} key=${provider.type} form=${form} schema=${provider.options} prefix=${OPT}
+        stored=${editing && v.type === hook.type ? hook.options : undefined} />` : null}
       <div class="grid-2">
         <${Field} form=${form} name="secret" label="Secret" type="password" autocomplete="new-password"
           placeholder=${secretSet ? 'Stored — type to replace' : ''} hint=${secretHint(provider)} />
@@ -170,7 +166,7 @@ export default function WebhooksPage() {
     { key: 'type', label: 'Provider', render: (h) => html`<${Badge} tone="accent">${labelOf(h.type)}<//>` },
     { key: 'alert_types', label: 'Alerts', render: (h) => html`<div class="chips">${h.alert_types.map((t) => html`<${Badge} key=${t}>${humanize(t)}<//>`)}</div>` },
     { key: 'cooldown', label: 'Cooldown', class: 'nowrap', render: (h) => duration(h.cooldown) },
-    { key: 'last', label: 'Last delivery', render: (h) => html`<${LastDelivery} d=${h.last_delivery} />` },
+    { key: 'last', label: 'Last delivery', render: (h) => html`<${LastDelivery} d=${h.last_delivery} hookId=${h.id} />` },
     ...(writable ? [{ key: 'actions', label: 'Actions', class: 'actions-col', hideLabel: true, render: (h) => html`<div class="actions">
       <button type="button" class="btn btn-sm" onClick=${() => runTest(h)} disabled=${testing === h.id} aria-label=${`Send a test to ${h.name}`}>
         <${Icon} name="send" size=${15} />${testing === h.id ? 'Sending…' : 'Test'}</button>
@@ -180,8 +176,9 @@ export default function WebhooksPage() {
   ];
 
   const newButton = writable ? html`<button type="button" class="btn btn-primary" onClick=${() => setEditing('new')} disabled=${!providers.data}><${Icon} name="plus" />New webhook</button>` : null;
+  const actions = html`<a class="btn" href="/alerts"><${Icon} name="bell" size=${16} />Alerts and deliveries</a>${newButton}`;
 
-  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${newButton}>
+  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${actions}>
     <${Card} pad=${false}>
       ${hooks.error ? html`<${ErrorState} error=${hooks.error} retry=${hooks.reload} />`
         : !hooks.data ? html`<${Loading} />`

@@ -5,6 +5,7 @@
 // twice at a time, not for a burst of parallel logins, so hashes run through a small queue: memory stays
 // bounded at MAX_PARALLEL * 32 MiB whatever arrives.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { z } from 'zod';
 import type { FieldError } from '../errors.js';
 
 const N = 1 << 15;
@@ -95,4 +96,15 @@ export function passwordPolicyErrors(password: string, username?: string | null,
   if (username && password.trim().toLowerCase() === username.trim().toLowerCase())
     errors.push({ path, message: 'Must not be the same as the username' });
   return errors;
+}
+
+/**
+ * The password policy inside a body's schema (`.superRefine(refinePasswordPolicy)`), so that a weak password
+ * is named in the same 400 as the body's other faults; the service checks it again.
+ */
+export function refinePasswordPolicy(body: { password?: unknown; username?: unknown }, ctx: z.RefinementCtx): void {
+  if (typeof body.password !== 'string') return;
+  for (const e of passwordPolicyErrors(body.password, typeof body.username === 'string' ? body.username : null)) {
+    ctx.addIssue({ code: 'custom', path: ['password'], message: e.message });
+  }
 }

@@ -173,5 +173,5 @@ export class ConfigService {
     }
   }
 
-  private withEnv(config: Config, logIt: boolean): Config { return withEnv(config, this.env, this.schema, this.log, logIt); }
+  private withEnv(config: Config, logIt: boolean): Config { return withEnv(config, this.env, this.schema, this.log, logIt, this.text); }
 }

@@ -12,13 +12,13 @@ import type { AppContext } from '../context.js';
 import { clientIp } from '../net.js';
 import { readJson } from './body.js';
 import { guardConnections, waitForTurn } from './connections.js';
-import { forbidden, HttpError, unauthorized } from '../errors.js';
+import { forbidden, HttpError, invalid, unauthorized, type FieldError } from '../errors.js';
 import { Reply, type RequestCtx } from './registry.js';
 import { createStaticHandler } from './static.js';
 import { inspectJson } from './json-guard.js';
 import { isApiPath } from './path.js';
 import { enforceRateLimit } from './rate-limit.js';
-import { parseInput, validationError } from './validate.js';
+import { checkInput, parseInput, validationError } from './validate.js';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -155,12 +155,21 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     if (UNSAFE.has(method) && (principal?.kind === 'session' || req.headers.origin)) checkOrigin(req, app.config.get().server.public_url);
 
     const params = r.params ? parseInput('params', r.params, found.params) : found.params;
-    const query = r.query ? parseInput('query', r.query, guardedQuery(req.url ?? '')) : {};
-    let body: unknown;
+    // The query's and the body's errors (their guards' and their schemas') go out together in one 400.
+    const url = req.url ?? '';
+    const q = r.query ? checkInput('query', r.query, queryObject(url), queryProblems(url)) : { ok: true as const, data: {} };
+    let b: ReturnType<typeof checkInput> = { ok: true, data: undefined };
     if (r.body && !r.rawBody) {
       const limit = r.bodyLimit ?? app.config.get().http.json_limit_kb * 1024;
-      body = parseInput('body', r.body, await readJson(req, limit));
+      const json = await readJson(req, limit);
+      b = checkInput('body', r.body, json.value, json.errors);
     }
+    if (!q.ok || !b.ok) {
+      const errors = [...(q.ok ? [] : q.errors), ...(b.ok ? [] : b.errors)];
+      throw invalid(q.ok ? 'request body' : b.ok ? 'request query' : 'request', errors);
+    }
+    const query = q.data;
+    const body: unknown = b.data;
     if (r.produces === 'text/event-stream') { long.value = true; settle(); }
 
     const ctx: RequestCtx = {
@@ -288,13 +297,9 @@ function sendJson(res: ServerResponse, status: number, body?: unknown, headers: 
   }).end(text);
 }
 
-/** The query string as an object; a value with control characters is a 400 before any schema sees it. */
-function guardedQuery(url: string): Record<string, string | string[]> {
-  const q = queryObject(url);
-  const errors = inspectJson(q).map((e) => ({ path: `query.${e.path}`, message: e.message }));
-  if (errors.length)
-    throw new HttpError(400, 'validation_failed', `Invalid request query: ${errors[0]!.path}: ${errors[0]!.message}`, { errors });
-  return q;
+/** The query string's values with control characters, as field errors (reported with the query schema's). */
+function queryProblems(url: string): FieldError[] {
+  return inspectJson(queryObject(url)).map((e) => ({ path: `query.${e.path}`, message: e.message }));
 }
 
 function queryObject(url: string): Record<string, string | string[]> {

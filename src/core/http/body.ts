@@ -2,8 +2,8 @@
 // (415 wrong content type, 413 too large, 400 not UTF-8, malformed, too deep or with forbidden keys or characters).
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '../errors.js';
-import { parseGuardedJson } from './json-guard.js';
+import { HttpError, type FieldError } from '../errors.js';
+import { parseJsonFields } from './json-guard.js';
 
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -33,13 +33,16 @@ export function isJsonType(contentType: string | undefined): boolean {
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
 }
 
-/** Parses a JSON body; an empty body is `{}` so all-optional bodies may be omitted. */
-export async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+/**
+ * Parses a JSON body; an empty body is `{}` so all-optional bodies may be omitted. Strings with characters
+ * their field may not hold come back as field errors (json-guard.ts), for the route to report with its schema's.
+ */
+export async function readJson(req: IncomingMessage, limit: number): Promise<{ value: unknown; errors: FieldError[] }> {
   const buf = await readBody(req, limit);
-  if (buf.length === 0) return {};
+  if (buf.length === 0) return { value: {}, errors: [] };
   if (!isJsonType(req.headers['content-type']))
     throw new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json');
-  return parseGuardedJson(decodeUtf8(buf, 'The request body'));
+  return parseJsonFields(decodeUtf8(buf, 'The request body'));
 }
 
 /**

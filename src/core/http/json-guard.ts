@@ -15,6 +15,8 @@ const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  */
 export const MULTILINE_FIELDS = new Set([
   'notes', 'note', 'description', 'body', 'private_key', 'ssh_private_key', 'public_key', 'certificate', 'chain', 'pem', 'comment',
+  // A postal address (a site's) is written on several lines.
+  'address',
 ]);
 
 // NUL and the other C0 controls but tab, LF and CR, DEL and the C1 controls: never in any string.
@@ -49,6 +51,17 @@ export function tooDeep(): HttpError {
 
 /** Parses JSON text that is known to be small enough; throws the 400 a client can act on. */
 export function parseGuardedJson(text: string): unknown {
+  const { value, errors } = parseJsonFields(text);
+  if (errors.length) throw invalid('request body', errors);
+  return value;
+}
+
+/**
+ * Parses JSON text that is known to be small enough. Malformed or too deep text, and a reserved key, are
+ * a 400 at once (no schema may see such a body); a string with forbidden characters comes back as a field
+ * error, so that the route names it in one 400 together with its schema's errors.
+ */
+export function parseJsonFields(text: string): { value: unknown; errors: FieldError[] } {
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep();
   let value: unknown;
   try {
@@ -56,14 +69,20 @@ export function parseGuardedJson(text: string): unknown {
   } catch (e) {
     throw new HttpError(400, 'malformed_json', `The request body is not valid JSON: ${(e as Error).message}`);
   }
-  const errors = inspectJson(value);
-  if (errors.length) throw invalid('request body', errors);
-  return value;
+  const { errors, keys } = inspect(value, 20);
+  if (keys) throw invalid('request body', errors);
+  return { value, errors };
 }
 
 /** Every reserved key and forbidden character in a parsed body, with its dotted path. */
 export function inspectJson(value: unknown, limit = 20): FieldError[] {
+  return inspect(value, limit).errors;
+}
+
+/** inspectJson's errors, and whether a key (not only a string value) is among them. */
+function inspect(value: unknown, limit: number): { errors: FieldError[]; keys: boolean } {
   const errors: FieldError[] = [];
+  let keys = false;
   const visit = (v: unknown, path: string, key: string): void => {
     if (errors.length >= limit) return;
     if (typeof v === 'string') {
@@ -74,14 +93,17 @@ export function inspectJson(value: unknown, limit = 20): FieldError[] {
     } else if (v !== null && typeof v === 'object') {
       for (const [k, child] of Object.entries(v)) {
         const p = path ? `${path}.${k}` : k;
-        if (RESERVED_KEYS.has(k)) errors.push({ path: p, message: `"${k}" is not allowed as a field name` });
-        else if (stringProblem(k, false)) errors.push({ path: p, message: 'Field names may not contain control characters' });
+        if (RESERVED_KEYS.has(k)) { keys = true; errors.push({ path: p, message: `"${k}" is not allowed as a field name` }); }
+        else if (stringProblem(k, false)) {
+          keys = true;
+          errors.push({ path: p, message: 'Field names may not contain control characters' });
+        }
         else visit(child, p, k);
       }
     }
   };
   visit(value, '', '');
-  return errors;
+  return { errors, keys };
 }
 
 /** Why a string may not be stored, or null when it may. */

@@ -18,7 +18,10 @@ const PROBLEM: Json = {
   properties: {
     type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' },
     detail: { type: 'string' }, code: { type: 'string' }, request_id: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    errors: { type: 'array', items: { type: 'object', properties: {
+      path: { type: 'string' }, message: { type: 'string' },
+      suggestion: { type: 'string', description: 'A value the API would take in its place (a CIDR\'s network)' },
+    } } },
   },
 };
 

@@ -4,7 +4,7 @@
 // record, its derived rows (references, search keys, FTS row), the history entry and the audit entry.
 import type { Actor } from '../../core/audit/types.js';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { fieldErrors, HttpError, invalid, notFound, type FieldError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/store/types.js';
@@ -46,6 +46,18 @@ export function parseShortId(s: string): { type: BrainType; seq: number } | null
   if (!m) return null;
   const type = typeOfPrefix(m[1]!);
   return type ? { type, seq: Number(m[2]) } : null;
+}
+
+/** The fields of a body that its object schema takes one by one (parsed), for checks that say more about a refused body. */
+function validFields(schema: z.ZodType, body: unknown): ItemData {
+  if (!(schema instanceof z.ZodObject) || typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const out: ItemData = {};
+  for (const [k, v] of Object.entries(body)) {
+    const r = shape[k]?.safeParse(v);
+    if (r?.success && r.data !== undefined) out[k] = r.data;
+  }
+  return out;
 }
 
 export function parseData(text: string): ItemData {
@@ -258,10 +270,26 @@ export class ItemService {
 
   // ---- validation ------------------------------------------------------------------------------
 
-  /** Parses a body with the type's schema; takes secret fields out of it. */
-  private parse(def: TypeDef, schema: z.ZodType<ItemData>, body: unknown): { data: ItemData; secrets: Record<string, string | null> } {
+  /**
+   * Parses a body with the type's schema and takes secret fields out of it. An invalid body is a 400
+   * naming every field at fault: the schema's errors, and what the checks that follow would say of the
+   * fields that are valid (a name, the type's cross-field checks over `base` with the valid fields, the
+   * references), so that a form shows all of them after one submit.
+   */
+  private parse(def: TypeDef, schema: z.ZodType<ItemData>, body: unknown,
+    after: { base: ItemData; needsName: boolean; selfId?: string }): { data: ItemData; secrets: Record<string, string | null> } {
     const r = schema.safeParse(body ?? {});
-    if (!r.success) throw invalid(`${def.type} record`, fieldErrors(r.error.issues));
+    if (!r.success) {
+      const errors = fieldErrors(r.error.issues);
+      const valid = validFields(schema, body);
+      // A name is missing only when the body gives none, not even a field at fault it would default from.
+      const raw = typeof body === 'object' && body !== null ? (body as ItemData) : {};
+      const named = !!(valid.name ?? def.defaultName?.(raw));
+      const more = [...this.recordErrors(def, { ...after.base, ...valid }, after.needsName && !named),
+        ...this.refErrors(this.store, def, { ...valid }, after.selfId)];
+      const said = new Set(errors.map((e) => e.path));
+      throw invalid(`${def.type} record`, [...errors, ...more.filter((e) => !said.has(e.path))]);
+    }
     const data = { ...r.data };
     const secrets: Record<string, string | null> = {};
     for (const f of def.secretFields ?? []) {
@@ -274,12 +302,18 @@ export class ItemService {
     return { data, secrets };
   }
 
-  /** Resolves reference fields (UUID or short ID) to UUIDs of live records of the right type, inside tx. */
-  private resolveRefs(tx: Tx, def: TypeDef, data: ItemData, selfId?: string): void {
+  /** What a record's fields say together: a name where one is needed, and the type's cross-field checks. */
+  private recordErrors(def: TypeDef, data: ItemData, needsName: boolean): FieldError[] {
+    const name = typeof data.name === 'string' ? data.name : def.defaultName?.(data);
+    return [...(needsName && !name ? [{ path: 'name', message: 'Required' }] : []), ...(def.check?.(data) ?? [])];
+  }
+
+  /** Resolves reference fields (UUID or short ID) to UUIDs of live records of the right type; the errors of those that are not. */
+  private refErrors(db: Pick<Store, 'get'>, def: TypeDef, data: ItemData, selfId?: string): FieldError[] {
     const errors: FieldError[] = [];
     const one = (v: unknown, type: BrainType, path: string): string | null => {
       if (typeof v !== 'string') return null;
-      const row = this.findRow(v, undefined, tx);
+      const row = this.findRow(v, undefined, db);
       if (!row || row.type !== type) {
         errors.push({ path, message: row ? `${v} is a record in ${row.type}, not in ${type}` : `No record in ${type} with id ${v}` });
         return null;
@@ -294,11 +328,12 @@ export class ItemService {
         data[ref.field] = [...new Set(v.map((x, i) => one(x, ref.type, `${ref.field}.${i}`)))].filter(Boolean);
       else data[ref.field] = one(v, ref.type, ref.field);
     }
-    if (errors.length) throw invalid(`${def.type} record`, errors);
+    return errors;
   }
 
-  private check(def: TypeDef, data: ItemData): void {
-    const errors = def.check?.(data) ?? [];
+  /** The record's checks inside the write transaction: its fields together, then its references (resolved in place). */
+  private check(tx: Tx, def: TypeDef, data: ItemData, needsName: boolean, selfId?: string): void {
+    const errors = [...this.recordErrors(def, data, needsName), ...this.refErrors(tx, def, data, selfId)];
     if (errors.length) throw invalid(`${def.type} record`, errors);
   }
 
@@ -361,14 +396,15 @@ export class ItemService {
   async create(type: BrainType, body: unknown, by: Actor): Promise<ItemData> {
     const def = this.def(type);
     def.beforeWrite?.();
-    const { data, secrets } = this.parse(def, def.create, body);
-    const name = typeof data.name === 'string' ? data.name : def.defaultName?.(data);
-    if (!name) throw invalid(`${type} record`, [{ path: 'name', message: 'Required' }]);
-    this.check(def, data);
+    const { data, secrets } = this.parse(def, def.create, body, { base: {}, needsName: true });
+    // Checked before the write too, so that a refusal does not wait for the write queue.
+    const early = this.recordErrors(def, data, true);
+    if (early.length) throw invalid(`${type} record`, [...early, ...this.refErrors(this.store, def, { ...data })]);
+    const name = (typeof data.name === 'string' ? data.name : def.defaultName?.(data)) ?? '';
     const id = randomUUID();
     const now = this.now();
     const row = await this.store.write((tx) => {
-      this.resolveRefs(tx, def, data);
+      this.check(tx, def, data, true);
       const seq = tx.get<{ last: number }>(
         'INSERT INTO brain_seq (type, last) VALUES (?, 1) ON CONFLICT(type) DO UPDATE SET last = last + 1 RETURNING last', [type])!.last;
       const stored = this.stored(data);
@@ -390,7 +426,7 @@ export class ItemService {
     const def = this.def(type);
     const old = this.mustRow(type, idOrSid);
     def.beforeWrite?.();
-    const { data: input, secrets } = this.parse(def, def.update, body);
+    const { data: input, secrets } = this.parse(def, def.update, body, { base: parseData(old.data), needsName: false, selfId: old.id });
     const now = this.now();
     const row = await this.store.write((tx) => {
       const cur = this.mustRow(type, old.id, tx);
@@ -398,8 +434,7 @@ export class ItemService {
       const merged: ItemData = { ...before };
       for (const [k, v] of Object.entries(input)) if (k !== 'name') merged[k] = v;
       const name = typeof input.name === 'string' ? input.name : cur.name;
-      this.check(def, merged);
-      this.resolveRefs(tx, def, merged, cur.id);
+      this.check(tx, def, merged, false, cur.id);
       const stored = this.stored(merged);
       const changes = { ...this.diff(def, { ...before, name: cur.name }, { ...stored, name }), ...this.secretChanges(secrets) };
       if (!Object.keys(changes).length) return cur;

@@ -217,6 +217,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       description: `Fields per type: ${fieldsDoc}. Every type also takes description, tags, custom_fields and notes. ` +
         'Unknown fields are a 400; references take a UUID or a short ID of an existing record of the right type.',
       params: GenericTypeParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
+      bodySchemaFor: (p) => items.typeDef(p.type!)?.create,
       handler: async (ctx) => {
         mayBind(ctx, null);
         return reply(201, await items.create(ctx.params.type, ctx.body, actorOf(ctx)));
@@ -234,6 +235,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       method: 'PUT', path: '/api/brain/:type/:id', scope: 'brain:write',
       summary: 'Update an asset (only the fields given change; null clears an optional field)',
       params: GenericTypeIdParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
+      bodySchemaFor: (p) => items.typeDef(p.type!)?.update,
       handler: (ctx) => {
         mayBind(ctx, ctx.params.id);
         return items.update(ctx.params.type, ctx.params.id, ctx.body, actorOf(ctx));

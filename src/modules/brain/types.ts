@@ -89,9 +89,12 @@ const MacField = z.string().trim().max(32).transform((s, ctx) => {
 
 const CidrField = z.string().trim().max(64).transform((s, ctx) => {
   const r = parseCidr(s);
-  if (!r.ok) { ctx.addIssue({ code: 'custom', message: r.message }); return z.NEVER; }
+  if (!r.ok) {
+    ctx.addIssue({ code: 'custom', message: r.message, params: r.suggestion ? { suggestion: r.suggestion } : undefined });
+    return z.NEVER;
+  }
   return r.text;
-}).describe('Network in CIDR notation; host bits must be zero (10.0.0.5/24 is a 400 naming 10.0.0.0/24)');
+}).describe('Network in CIDR notation; host bits must be zero (10.0.0.5/24 is a 400 naming 10.0.0.0/24 as its `suggestion`)');
 
 const uniq = <T>(a: T[]) => [...new Set(a)];
 const ipList = z.array(IpField).max(LIMITS.list).transform(uniq);
@@ -216,14 +219,14 @@ function schemas(shape: Shape): { create: z.ZodType<ItemData>; update: z.ZodType
 
 const fieldsOf = (shape: Shape) => Object.keys(shape).filter((k) => k !== 'name');
 
+/** Gateway and DHCP ranges inside the network, each range in order; without a valid network, the order only. */
 function subnetCheck(d: ItemData): FieldError[] {
   const errors: FieldError[] = [];
-  if (typeof d.cidr !== 'string') return errors;
-  const c = parseCidr(d.cidr);
-  if (!c.ok) return [{ path: 'cidr', message: c.message }];
+  const c = typeof d.cidr === 'string' ? parseCidr(d.cidr) : null;
+  const net = c?.ok ? c.cidr : null;
   const inside = (ip: unknown, path: string) => {
     const p = typeof ip === 'string' ? parseIp(ip) : null;
-    if (p && !cidrContains(c.cidr, p)) errors.push({ path, message: `${ip as string} is not inside ${d.cidr as string}` });
+    if (p && net && !cidrContains(net, p)) errors.push({ path, message: `${ip as string} is not inside ${d.cidr as string}` });
     return p;
   };
   if (d.gateway != null) inside(d.gateway, 'gateway');

@@ -1,10 +1,12 @@
 // What other modules may use of the monitors module: the bus events it emits (declared here, on the
 // core's EventMap), the dependency graph the alerter follows, and the monitor record links show. Import
 // these from here (or the service lookup from index.ts), never from inner files.
-import type { CheckType } from './checks/types.js';
+import type { AlertDecision } from './alert-gate/gate.js';
+import type { CheckType } from './checks/index.js';
 import type { IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';
+export type { AlertDecision, Hold } from './alert-gate/gate.js';
 export type { MonitorDetail } from './schemas.js';
 
 // ---- bus events --------------------------------------------------------------------------------
@@ -19,6 +21,11 @@ export interface MonitorBusEvent {
   result: ResultOut;
   incident: IncidentOut | null;
   occurred_at: string;
+  /**
+   * Whether this event alerts anybody, decided once by the alert gate (alert-gate/gate.ts). A consumer
+   * that tells people or machines (webhooks, the controller, e-mail) sends nothing when `send` is false.
+   */
+  alert: AlertDecision;
 }
 
 declare module '../../core/events.js' {
@@ -50,4 +57,6 @@ export interface MonitorCertificateEvent {
   /** What the check recorded about the certificate (subject_cn, issuer, fingerprint256, ...). */
   cert: Record<string, unknown>;
   occurred_at: string;
+  /** The alert gate's decision (a paused monitor's certificate alerts nobody). */
+  alert: AlertDecision;
 }

@@ -1,6 +1,6 @@
 // The alert-dependency graph: a monitor's parents (monitor_parents), kept free of cycles when they are
-// set, and walked up (ancestors) or down (descendants) from memory. The alerter holds back a child's
-// alert while a parent is down (webhooks/dependencies.ts).
+// set, and walked up (ancestors) or down (descendants) from memory. The alert gate holds back a child's
+// alert while a parent is down (alert-gate/dependency.ts).
 import { badRequest, type FieldError } from '../../core/errors.js';
 import type { Tx } from '../../core/store/types.js';
 import type { LiveMonitor, Registry } from './live.js';
@@ -50,6 +50,8 @@ export interface DependencyNode {
   status: MonitorStatus;
   /** Consecutive failed checks so far (0 after a success). */
   fail_streak: number;
+  /** Its problem alert is held back by the alert gate until what holds it lets go. */
+  held: boolean;
 }
 
 /** Walks the dependency graph from a monitor (up to its ancestors or down to its descendants), nearest first. */
@@ -67,7 +69,7 @@ export function walk(registry: Registry, start: LiveMonitor, direction: 'up' | '
         if (seen.has(n.row.pk)) continue;
         seen.add(n.row.pk);
         next.push(n);
-        out.push({ id: n.row.id, name: n.row.name, status: n.row.status, fail_streak: n.row.fail_streak });
+        out.push({ id: n.row.id, name: n.row.name, status: n.row.status, fail_streak: n.row.fail_streak, held: n.hold != null });
       }
     }
     frontier = next;

@@ -3,6 +3,7 @@
 // an event log, a scheduler and a retention job. See docs/monitors.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
+import { checkTypeRoutes } from './check-types/routes.js';
 import { RetentionJob } from './retention.js';
 import { monitorRoutes } from './routes.js';
 import { monitorMigrations } from './migrations.js';
@@ -30,7 +31,7 @@ export const monitorsModule: Module = {
     await service.init(); // rows, results and state into memory
     const retention = new RetentionJob(app, service);
     services.set(app, { service, retention });
-    app.routes.add(...monitorRoutes(service));
+    app.routes.add(...monitorRoutes(service), ...checkTypeRoutes());
     app.bus.on('config.changed', ({ keys }) => {
       if (!keys.some((k) => k.startsWith('monitors'))) return;
       service.scheduler.setMaxConcurrent(monitorConfig(app).max_concurrent_checks);

@@ -7,6 +7,7 @@
 // (channel.ts), and the monitors table holds it only as of the last time it was saved (service.ts,
 // saveState), which is enough for monitors whose channel entries are all gone.
 import type { Store } from '../../core/store/types.js';
+import { holdOfRow, type Hold, type HoldRow } from './alert-gate/hold.js';
 import type { PreparedCheck } from './checks/index.js';
 import { MONITOR_COLUMNS, parseTags, type MonitorRow } from './schemas.js';
 import type { SeriesState } from './storage/index.js';
@@ -33,6 +34,8 @@ export interface LiveMonitor {
   open: IncidentRow | null;
   /** When incidents of the last day closed (stats_24h.incidents counts these and the open one). */
   closed: number[];
+  /** The problem alert the alert gate holds back until its rule lets go (alert-gate/gate.ts). */
+  hold: Hold | null;
 }
 
 const DAY = 86_400_000;
@@ -78,6 +81,10 @@ export class Registry {
       if (!m) continue;
       if (i.closed_at == null) m.open = i; else m.closed.push(i.closed_at);
     }
+    for (const h of store.all<HoldRow>('SELECT * FROM monitor_alert_holds')) {
+      const m = this.byPk.get(h.m);
+      if (m) m.hold = holdOfRow(h);
+    }
   }
 
   get(pk: number): LiveMonitor | undefined { return this.byPk.get(pk); }
@@ -96,7 +103,8 @@ export class Registry {
     const row = fastRow(given);
     const old = this.byPk.get(row.pk);
     const m: LiveMonitor = { row, key: row.name.replace(/[A-Z]+/g, (c) => c.toLowerCase()), tags: parseTags(row.tags), shown: null,
-      view: null, line: null, prepared: null, parents: old?.parents ?? [], open: old?.open ?? null, closed: old?.closed ?? [] };
+      view: null, line: null, prepared: null, parents: old?.parents ?? [], open: old?.open ?? null, closed: old?.closed ?? [],
+      hold: old?.hold ?? null };
     this.gen++;
     if (old) this.changedSet.delete(old);
     this.byPk.set(row.pk, m);

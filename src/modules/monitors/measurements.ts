@@ -4,8 +4,8 @@
 // uptime), while a name no declaration describes would be a series nobody can label, and a check that
 // made up names could grow the name dictionary without bound. See docs/monitors.md, "Measurements".
 import type { Logger } from '../../core/log.js';
-import { CHECKS } from './checks/index.js';
-import type { CheckType, MeasurementDecl } from './checks/types.js';
+import { CHECKS, type CheckType } from './checks/index.js';
+import type { MeasurementDecl } from './checks/types.js';
 
 /** The largest magnitude kept (10 Tbit/s in bit/s): the storage holds hundredths as safe integers. */
 export const MAX_MEASUREMENT = 1e13;

@@ -194,7 +194,30 @@ export const monitorMigrations: Migration[] = [
     `,
   },
   {
-    version: 205,
+    version: 210,
+    name: 'monitors: alert holds of the alert gate',
+    // The gate's remembered holds (alert-gate/gate.ts). They were the webhooks module's (webhook_holds,
+    // dropped by its 602): a probe that had a child held back when it upgraded still releases it.
+    up: (tx) => {
+      tx.run(`CREATE TABLE monitor_alert_holds (
+        m       INTEGER PRIMARY KEY REFERENCES monitors(pk) ON DELETE CASCADE,
+        rule    TEXT NOT NULL,
+        reason  TEXT NOT NULL,
+        by_id   TEXT,
+        by_name TEXT,
+        state   TEXT,
+        held_at INTEGER NOT NULL
+      )`);
+      if (!tx.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'webhook_holds'")) return;
+      tx.run(`INSERT OR IGNORE INTO monitor_alert_holds (m, rule, reason, by_id, by_name, state, held_at)
+              SELECT m.pk, 'dependency', coalesce(p.name, json_extract(h.alert, '$.details.held_by.name'), 'a parent monitor')
+                       || CASE h.state WHEN 'suppressed' THEN ' is down' ELSE ' is failing' END,
+                     h.parent_id, coalesce(p.name, json_extract(h.alert, '$.details.held_by.name')), h.state, h.held_at
+              FROM webhook_holds h JOIN monitors m ON m.id = h.monitor_id LEFT JOIN monitors p ON p.id = h.parent_id`);
+    },
+  },
+  {
+    version: 211,
     name: 'monitors: named measurements of check results (their names, and their hour and day rollups)',
     // A check type may declare numbers besides the response time (ping: loss_pct; a TLS check: days_left);
     // results carry them in the channel, and these tables hold their names and rollups (storage/measures.ts,

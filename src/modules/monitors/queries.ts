@@ -2,7 +2,7 @@
 // and raw results (its series in the storage), incidents and the dependency graph. Nothing here writes.
 import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
-import { CHECKS, redactSettings } from './checks/index.js';
+import { CHECKS, redactSettings, type CheckType } from './checks/index.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
 import { declaredOf } from './measurements.js';
 import {
@@ -13,7 +13,6 @@ import {
   avgMs, fromRtUnits, hourOf, STANDING, uptimePct, type ResultStatus, type SeriesResult, type SeriesStore,
 } from './storage/index.js';
 import { iso } from '../../core/clock.js';
-import type { CheckType } from './checks/types.js';
 import type { ListImage } from './list-image.js';
 import type { ListItems } from './stream.js';
 

@@ -7,13 +7,14 @@ import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Tx } from '../../core/store/types.js';
+import { SEND, type AlertDecision, type AlertGate, type GateEvent } from './alert-gate/gate.js';
 import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
 import type { CheckResult } from './checks/types.js';
 import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
 import { insertEvent } from './events-log.js';
 import { applyResult, applyState, capMsOf, type IncidentRow, type LiveMonitor, type Registry } from './live.js';
 import { keptMeasurements } from './measurements.js';
-import { parseJsonObject, type ResultOut } from './schemas.js';
+import { parseJsonObject, type MonitorStatus, type ResultOut } from './schemas.js';
 import { incidentOut } from './queries.js';
 import { iso } from '../../core/clock.js';
 import { fromRtUnits, toRtUnits, type SeriesState, type SeriesStore } from './storage/index.js';
@@ -36,15 +37,17 @@ export interface Applied {
 export interface ResultParts {
   registry: Registry;
   storage: SeriesStore;
+  gate: AlertGate;
 }
 
 export class ResultRecorder {
   private readonly registry: Registry;
   private readonly storage: SeriesStore;
+  private readonly gate: AlertGate;
   private readonly log: Logger;
 
   constructor(private readonly app: AppContext, parts: ResultParts) {
-    ({ registry: this.registry, storage: this.storage } = parts);
+    ({ registry: this.registry, storage: this.storage, gate: this.gate } = parts);
     this.log = app.log.child('monitors');
   }
 
@@ -139,9 +142,21 @@ export class ResultRecorder {
       } else if (status === 'down' && row.status === 'down' && m.open) {
         incident = { ...m.open, failures: Math.max(m.open.failures, trans.fail_streak) };
       }
+      // Whether this result alerts anybody: decided once, here (alert-gate/gate.ts), and carried on its events.
+      const gateEvent = gateEventOf(row.status, status, trans);
+      const alert: AlertDecision = gateEvent ? this.gate.decide(tx, m, gateEvent, t) : SEND;
+      const heldBy = alert.send ? null : alert.held_by;
       if (trans.changed) {
         insertEvent(tx, { t, kind: 'status_change', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
-          to_status: trans.status, message, details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak } });
+          to_status: trans.status, message,
+          details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak,
+            ...(heldBy ? { alert_held_by: heldBy } : {}) } });
+      }
+      if (alert.send && alert.released) {
+        const was = alert.released;
+        insertEvent(tx, { t, kind: 'alert_released', monitor_id: row.id, monitor_name: row.name,
+          message: `Its down alert was held back from ${was.since} (${was.reason}); it is still down now that nothing holds it.`,
+          details: { held_by: was } });
       }
       if (trans.openIncident && incident) {
         insertEvent(tx, { t, kind: 'incident_opened', monitor_id: row.id, monitor_name: row.name, message,
@@ -157,7 +172,7 @@ export class ResultRecorder {
       const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
         measurements: measurements ?? {},
         monitor_status: trans.status === 'unknown' ? status : trans.status };
-      const base: Omit<MonitorBusEvent, 'incident'> = {
+      const base: Omit<MonitorBusEvent, 'incident' | 'alert'> = {
         monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
         previous_status: row.status,
         status: trans.status,
@@ -166,7 +181,7 @@ export class ResultRecorder {
         result: out,
         occurred_at: iso(t),
       };
-      const payload: MonitorBusEvent = { ...base, incident: incident ? incidentOut(incident, row.id, t) : null };
+      const payload: MonitorBusEvent = { ...base, incident: incident ? incidentOut(incident, row.id, t) : null, alert };
       const opened = trans.openIncident ? incident : null;
       tx.onCommit(() => {
         applyState(row, state);
@@ -175,10 +190,9 @@ export class ResultRecorder {
         this.registry.changed(m);
       });
       const events: Applied['events'] = [];
-      if (paused) return { result: out, events, certificate: null }; // no alerts for a paused monitor
       const certificate: MonitorCertificateEvent | null = validTo != null && (certDue || validTo !== row.cert_valid_to)
         ? { monitor: base.monitor, valid_to: iso(validTo), days_left: Math.floor((validTo - t) / DAY),
-          cert: certFacts(result.details ?? {}), occurred_at: iso(t) }
+          cert: certFacts(result.details ?? {}), occurred_at: iso(t), alert: this.gate.decide(tx, m, 'certificate', t) }
         : null;
       if (trans.changed) {
         if (trans.status === 'down') events.push({ name: 'monitor.down', payload });
@@ -194,4 +208,17 @@ export class ResultRecorder {
     for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
     if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
   }
+}
+
+/**
+ * What a result is to the alert gate: a recovery (up again, or answering slowly after being down), a
+ * check failing while the monitor was down already, a problem (down, degraded, a failed check), or
+ * nothing to alert about (null).
+ */
+function gateEventOf(before: MonitorStatus, status: CheckResult['status'],
+  trans: { changed: boolean; status: MonitorStatus }): GateEvent | null {
+  const answersAgain = before === 'down' && trans.status === 'degraded' && status === 'degraded';
+  if (trans.changed && (trans.status === 'up' || answersAgain)) return 'recovery';
+  if (status === 'down') return before === 'down' && !trans.changed ? 'still_down' : 'problem';
+  return trans.changed && trans.status === 'degraded' ? 'problem' : null;
 }

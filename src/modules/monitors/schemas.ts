@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { invalid } from '../../core/errors.js';
 import { SecretsDropped } from '../../core/http/schemas.js';
 import { isoOrNull } from '../../core/clock.js';
-import { CHECK_TYPES, type CheckType } from './checks/types.js';
+import { CHECK_TYPES, type CheckType } from './checks/index.js';
 
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
@@ -12,7 +12,7 @@ export const CheckTypeSchema = z.enum(CHECK_TYPES);
 
 export const EVENT_KINDS = [
   'created', 'updated', 'deleted', 'paused', 'resumed', 'status_change', 'incident_opened',
-  'incident_closed', 'manual_check', 'history_cleared',
+  'incident_closed', 'manual_check', 'history_cleared', 'alert_released',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import { isSealed, type SecretBox } from '../../core/secretbox.js';
-import { secretSlots, slotKey, type Obj } from './checks/index.js';
-import type { CheckType } from './checks/types.js';
+import { secretSlots, slotKey, type CheckType, type Obj } from './checks/index.js';
 import { parseJsonObject } from './schemas.js';
 
 export interface OpenedSettings {

@@ -11,9 +11,9 @@ import { badRequest, HttpError, notFound, unavailable, type FieldError } from '.
 import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import {
-  CHECKS, mergeSecrets, minimumTimeout, movesSecrets, redactSettings, secretsNotResent, settingsShapeErrors, validateCheck,
+  CHECK_TYPES, CHECKS, mergeSecrets, minimumTimeout, movesSecrets, readsThreshold, redactSettings, secretsNotResent,
+  settingsShapeErrors, validateCheck, type CheckType,
 } from './checks/index.js';
-import { CHECK_TYPES, type CheckType } from './checks/types.js';
 import { monitorConfig } from './config.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
@@ -28,6 +28,8 @@ import {
 } from './schemas.js';
 import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
+import { AlertGate } from './alert-gate/gate.js';
+import { GATE_RULES } from './alert-gate/rules.js';
 import type { ListItems } from './stream.js';
 import { iso } from '../../core/clock.js';
 import { gridOf, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
@@ -77,6 +79,8 @@ export class MonitorService {
   private readonly reads: q.ReadParts;
   /** Runs checks and applies their results (results.ts); the bench seeds history through it. */
   readonly recorder: ResultRecorder;
+  /** Decides whether a monitor event alerts anybody (alert-gate/gate.ts). */
+  readonly gate: AlertGate;
 
   constructor(private readonly app: AppContext) {
     this.store = app.store;
@@ -100,6 +104,7 @@ export class MonitorService {
       store: this.store, registry: this.registry, storage: this.storage,
       image: new ListImage(this.registry, (m, now, h, gen) => q.lineBytes(this.reads, m, now, h, gen)),
     };
+    this.gate = new AlertGate(GATE_RULES, (m) => walk(this.registry, m, 'up'));
     this.recorder = new ResultRecorder(app, this);
     this.scheduler = new Scheduler({
       clock: app.clock,
@@ -259,8 +264,8 @@ export class MonitorService {
         ? { path: 'timeout', message: `Must be less than interval (${v.interval} s)` }
         : { path: 'interval', message: `Must be greater than timeout (${v.timeout} s)` });
     }
-    if (v.max_loss_pct != null && !CHECKS[v.check_type]?.lossThreshold) {
-      const types = CHECK_TYPES.filter((t) => CHECKS[t].lossThreshold).join(' and ');
+    if (v.max_loss_pct != null && !readsThreshold(v.check_type, 'max_loss_pct')) {
+      const types = CHECK_TYPES.filter((t) => readsThreshold(t, 'max_loss_pct')).join(' and ');
       errors.push({ path: blame.max_loss_pct, message: `max_loss_pct applies only to ${types} monitors` });
     }
     const c = validateCheck(v.check_type, v.target, v.settings);
@@ -345,7 +350,7 @@ export class MonitorService {
     const timeout = input.timeout ?? old.timeout_s;
     let max_loss_pct = input.max_loss_pct !== undefined ? input.max_loss_pct : old.max_loss_pct;
     // The type changed to one without a loss threshold (away from ping): the old value goes.
-    if (!CHECKS[type]?.lossThreshold && input.max_loss_pct === undefined) max_loss_pct = null;
+    if (!readsThreshold(type, 'max_loss_pct') && input.max_loss_pct === undefined) max_loss_pct = null;
     const settings = this.validate(
       { check_type: type, target, interval, timeout, max_loss_pct, settings: rawSettings },
       { timeout: input.timeout !== undefined ? 'timeout' : 'interval',

@@ -21,6 +21,17 @@ const VendorOut = z.object({
   })),
 });
 
+/** A card as a profile defines it: each item's OID sources (`describe.ts`), named and numeric. */
+const CardDefOut = z.object({
+  key: z.string(), title: z.string(),
+  items: z.array(z.object({
+    key: z.string(), label: z.string(), unit: z.string().nullable(), scale: z.number().optional(),
+    value: z.array(z.record(z.string(), z.unknown())).optional().describe('Where the value is read: get, entity or walk, each {name, oid}'),
+    percent: z.array(z.record(z.string(), z.record(z.string(), z.unknown()))).optional(),
+    rows: z.record(z.string(), z.unknown()).optional().describe('A table: label and value columns, filters, units'),
+  })),
+});
+
 /** `store` gives the OID store, loaded on its first use. */
 export function libraryRoutes(store: () => OidStore): AnyRoute[] {
   return [
@@ -46,6 +57,8 @@ export function libraryRoutes(store: () => OidStore): AnyRoute[] {
       summary: 'The OID cards of a vendor profile (per variant with ?variant=)',
       params: z.object({ vendor_key: z.string().trim().min(1).max(50) }),
       query: z.object({ variant: z.string().trim().min(1).max(50).optional() }),
+      response: z.object({ vendor_key: z.string(), name: z.string(), variant: z.string(), variants: z.array(z.string()),
+        cards: z.array(CardDefOut) }),
       handler: (ctx) => {
         const p = profileByKey(ctx.params.vendor_key);
         if (!p) throw notFound(`Vendor profile "${ctx.params.vendor_key}"`);

@@ -3,6 +3,7 @@
 // link. Its segments list every path it serves.
 import type { AppContext, Module } from '../../core/context.js';
 import { metaRoutes } from './routes.js';
+import { requestSchemaRoutes } from './request-schema/routes.js';
 import { devEmailRoutes, devInfoRoute, devRoutes } from './dev/routes.js';
 import { meRoutes } from './me/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -39,8 +40,8 @@ import { registerHivemind } from './hivemind/feature.js';
 export const systemModule: Module = {
   name: 'system',
   // The service's own endpoints sit at the top of the API (SPEC.md); /api/dev/* is shared by every module.
-  segments: ['users', 'api-keys', 'auth', 'me', 'setup', 'audit-log', 'restart', 'version', 'web-identity', 'openapi.json', 'developer',
-    'config', 'upload', 'host', 'metrics', 'ssl', 'update', 'oob', 'hivemind'],
+  segments: ['users', 'api-keys', 'auth', 'me', 'setup', 'audit-log', 'restart', 'version', 'web-identity', 'openapi.json',
+    'request-schema', 'developer', 'config', 'upload', 'host', 'metrics', 'ssl', 'update', 'oob', 'hivemind'],
   // Each is looked up only when registered, and done without otherwise: monitors (metrics, the retention
   // run of a database cleanup, controller commands), webhooks (metrics, TLS renewal alerts), v1sion
   // (controller scan commands).
@@ -65,6 +66,7 @@ export const systemModule: Module = {
     app.onShutdown(() => recovery.idle());
     app.routes.add(
       ...metaRoutes(app),
+      ...requestSchemaRoutes(app),
       ...authRoutes(app.auth, { twoFactor, mailer, recovery }),
       ...meRoutes(app.auth),
       ...devRoutes(app),

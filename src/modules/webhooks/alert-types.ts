@@ -48,16 +48,19 @@ export function alertType(type: string): Readonly<AlertTypeDef> | undefined { re
 export function problemTypes(): string[] { return alertTypes().filter((t) => t.problem).map((t) => t.type); }
 
 // ---- the built-in list ------------------------------------------------------------------------------
+// Descriptions are shown beside each type in the webhook form: they name the monitor form's fields as it
+// labels them, not the API's field names.
 
 const BUILT_IN: AlertTypeDef[] = [
   { type: 'monitor_down', severity: 'critical', source: 'monitors', problem: true,
-    description: 'A monitor went down: failure_threshold consecutive checks failed and an incident opened.' },
+    description: 'A monitor went down: as many checks in a row failed as its "Down after" setting asks, and an incident opened.' },
   { type: 'monitor_up', severity: 'info', source: 'monitors', recovery: true,
     description: 'A monitor recovered from down or degraded. Sent to a webhook only when that webhook was told of the problem.' },
   { type: 'monitor_degraded', severity: 'warning', source: 'monitors', problem: true,
-    description: 'A monitor answers but slower than its degraded_ms, or (ping) with packet loss above max_loss_pct.' },
+    description: 'A monitor answers, but slower than its "Degraded above" time, or (ping) losing more packets than its ' +
+      '"Degraded above loss".' },
   { type: 'test_failure', severity: 'warning', source: 'monitors', problem: true,
-    description: 'A single check failed while the run of failures is still below the monitor\'s failure_threshold.' },
+    description: 'A single check failed, before the monitor is down: fewer checks in a row have failed than its "Down after" setting.' },
   { type: 'certificate_expiring', severity: 'warning', source: 'monitors',
     description: 'The TLS certificate an http or tcp monitor sees expires soon: sent at 14, 7 and 1 days left (critical at 1).' },
   { type: 'system_health', severity: 'warning', source: 'system',

@@ -1,15 +1,17 @@
-// Turns bus events into alerts: which monitor events are alerts, dependency holds and their release,
-// certificate-expiry thresholds, and raise() for other modules. Events are handled one at a time, in
-// the order they were emitted, so a monitor's down, its failed checks and its recovery never race.
+// Turns bus events into alerts: which monitor events are alerts, what a parent's alerts say of its
+// dependents, certificate-expiry thresholds, and raise() for other modules. Whether an event alerts at
+// all is not decided here: the alert gate decided it where the event was made (`ev.alert`), and a held
+// event is only logged as held. Events are handled one at a time, in the order they were emitted, so a
+// monitor's down, its failed checks and its recovery never race.
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import type { Tx } from '../../core/store/types.js';
-import type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
+import type { DependencyNode, Hold, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
 import {
   certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorUpAlert, testFailureAlert,
   type Alert, type AlertInput, type SentOutcome,
 } from './alert.js';
-import { downSummaryText, gate, summarise, upSummaryText } from './dependencies.js';
+import { downSummaryText, summarise, upSummaryText } from './dependencies.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { Outbox } from './outbox.js';
 
@@ -21,7 +23,6 @@ const sentence = (s: string) => (/[.!?…)]$/.test(s) ? s : `${s}.`);
 
 /** What the alerter needs from the monitors module. */
 export interface MonitorGraph {
-  ancestors(id: string): DependencyNode[];
   descendants(id: string): DependencyNode[];
 }
 
@@ -76,91 +77,67 @@ export class Alerter {
     });
   }
 
-  /** Holds a monitor's problem alert back when an ancestor is down or failing; true when it did. */
-  private async held(alert: Alert, monitorId: string): Promise<boolean> {
-    const g = gate(this.graph()?.ancestors(monitorId) ?? []);
-    if (!g.hold) return false;
-    alert.details.held_by = { id: g.parent.id, name: g.parent.name, state: g.state };
-    await this.outbox.hold(alert, monitorId, g.parent.id, g.state);
-    this.log.info(`alert ${alert.type} held back: ${g.parent.name} is ${g.state === 'suppressed' ? 'down' : 'failing'}`,
-      { alert_id: alert.id, subject: alert.subject, parent: g.parent.id });
+  /** Logs an alert the gate held back (no webhook sees it); true when it did. */
+  private async held(alert: Alert, ev: MonitorBusEvent | MonitorCertificateEvent): Promise<boolean> {
+    if (ev.alert.send) return false;
+    const h = ev.alert.held_by;
+    alert.details.held_by = { rule: h.rule, reason: h.reason, ...(h.by ? { id: h.by.id, name: h.by.name } : {}),
+      ...(h.state ? { state: h.state } : {}) };
+    await this.outbox.logHeld(alert);
+    this.log.info(`alert ${alert.type} held back: ${h.reason}`, { alert_id: alert.id, subject: alert.subject, rule: h.rule });
     return true;
   }
 
   private async onDown(ev: MonitorBusEvent): Promise<void> {
     const id = ev.monitor.id;
     const alert = monitorDownAlert(ev);
-    if (await this.held(alert, id)) return;
+    if (await this.held(alert, ev)) return;
     const descendants = this.graph()?.descendants(id) ?? [];
-    let pending: string[] = [];
     if (descendants.length) {
       const s = summarise(descendants);
       alert.details.dependents = s;
       alert.message = sentence(alert.message) + downSummaryText(s);
-      pending = this.outbox.holdsOf(descendants.map((d) => d.id)).filter((h) => h.state === 'pending').map((h) => h.monitor_id);
     }
-    await this.send(alert, 'routed', (tx) => {
-      this.outbox.dropHold(tx, id);
-      this.outbox.updateHolds(tx, pending, id, 'suppressed');
-    });
+    await this.send(alert, 'routed');
   }
 
   private async onUp(ev: MonitorBusEvent): Promise<void> {
+    if (ev.previous_status !== 'down' && ev.previous_status !== 'degraded') return; // a new or resumed monitor: nothing to tell
     const id = ev.monitor.id;
-    if (ev.previous_status !== 'down' && ev.previous_status !== 'degraded') {
-      // A new or resumed monitor: nothing to tell, but a hold from before a pause is over.
-      if (this.outbox.holdOf(id)) await this.app.store.write((tx) => this.outbox.dropHold(tx, id), 'sync');
-      return;
-    }
     const alert = monitorUpAlert(ev);
+    // The recovery of a problem the gate held: nobody heard the problem, so nobody hears this.
+    if (await this.held(alert, ev)) return;
     const descendants = ev.previous_status === 'down' ? this.graph()?.descendants(id) ?? [] : [];
     if (descendants.length) {
-      const heldBack = this.outbox.holdsOf(descendants.map((d) => d.id)).length;
+      const heldBack = descendants.filter((d) => d.held).length;
       alert.details.dependents = summarise(descendants);
       alert.details.held_back = heldBack;
       const tail = upSummaryText(heldBack, descendants.filter((d) => d.status === 'down'));
       if (tail) alert.message = sentence(alert.message) + tail;
     }
     // Whether a webhook gets it depends on whether it got the problem (see cooldown.ts).
-    await this.send(alert, 'routed', (tx) => this.outbox.dropHold(tx, id));
+    await this.send(alert, 'routed');
   }
 
   private async onDegraded(ev: MonitorBusEvent): Promise<void> {
     if (ev.result.status !== 'degraded') return; // a failed check below the threshold: test_failure says it
     if (ev.previous_status === 'down') return this.onUp(ev); // it answers again (slowly): the outage is over
     const alert = monitorDegradedAlert(ev);
-    if (await this.held(alert, ev.monitor.id)) return;
-    await this.send(alert, 'routed', (tx) => this.outbox.dropHold(tx, ev.monitor.id));
+    if (await this.held(alert, ev)) return;
+    await this.send(alert, 'routed');
   }
 
   private async onCheckFailed(ev: MonitorBusEvent): Promise<void> {
-    const id = ev.monitor.id;
     if (ev.status !== 'down') {
       const alert = testFailureAlert(ev);
-      if (await this.held(alert, id)) return;
-      await this.send(alert, 'routed', (tx) => this.outbox.dropHold(tx, id));
+      if (await this.held(alert, ev)) return;
+      await this.send(alert, 'routed');
       return;
     }
-    if (ev.previous_status !== 'down') return; // the check that made it down: monitor.down speaks for it
-    // Still down. If its alert was held back and nothing above it is down or failing any more, the
-    // problem is its own: send it now.
-    const hold = this.outbox.holdOf(id);
-    if (!hold) return;
-    const g = gate(this.graph()?.ancestors(id) ?? []);
-    if (g.hold) {
-      if (g.state !== hold.state || g.parent.id !== hold.parent_id) {
-        await this.app.store.write((tx) => this.outbox.updateHolds(tx, [id], g.parent.id, g.state), 'sync');
-      }
-      return;
-    }
-    const before = JSON.parse(hold.alert) as Alert;
-    const by = before.details.held_by as { name?: string } | undefined;
-    const alert = monitorDownAlert(ev);
-    alert.details.released = { held_since: this.app.clock.iso(hold.held_at), held_by: before.details.held_by ?? null,
-      held_alert_id: before.id };
-    alert.message = `${sentence(alert.message)} Its alert was held back from ${this.app.clock.iso(hold.held_at)} ` +
-      `while ${by?.name ?? 'a parent monitor'} was down or failing; it is still down now that the parent is not.`;
-    await this.send(alert, 'released', (tx) => this.outbox.dropHold(tx, id));
+    // Down already (the check that made it down: monitor.down speaks for it), unless the gate released
+    // a down it held: then it is told now.
+    if (!ev.alert.send || !ev.alert.released) return;
+    await this.send(releasedDownAlert(ev, ev.alert.released), 'released');
   }
 
   private async onCertificate(ev: MonitorCertificateEvent): Promise<void> {
@@ -177,9 +154,21 @@ export class Alerter {
       return;
     }
     if (sameCert && state.threshold <= crossed) return;
-    await this.send(certificateAlert(ev, crossed), 'routed', (tx) => {
+    const alert = certificateAlert(ev, crossed);
+    if (await this.held(alert, ev)) return; // not recorded: it is told once nothing holds it
+    await this.send(alert, 'routed', (tx) => {
       tx.run(`INSERT INTO webhook_cert_alerts (monitor_id, valid_to, threshold) VALUES (?, ?, ?)
               ON CONFLICT (monitor_id) DO UPDATE SET valid_to = excluded.valid_to, threshold = excluded.threshold`, [id, validTo, crossed]);
     });
   }
+}
+
+/** The down alert of a monitor the gate held back and released: still down now that nothing holds it. */
+function releasedDownAlert(ev: MonitorBusEvent, was: Hold): Alert {
+  const alert = monitorDownAlert(ev);
+  alert.details.released = { held_since: was.since, held_by: was.by ? { id: was.by.id, name: was.by.name, state: was.state ?? null } : null,
+    rule: was.rule, reason: was.reason };
+  alert.message = `${sentence(alert.message)} Its alert was held back from ${was.since} (${was.reason}); ` +
+    'it is still down now that nothing holds it.';
+  return alert;
 }

@@ -1,26 +1,7 @@
-// Alert dependencies: whether a monitor's problem alert goes out now or is held back because a monitor
-// it depends on (a parent, or a parent's parent) is down or failing. Pure; the alerter acts on it.
-//
-//   an ancestor is down                  -> suppressed: the ancestor's own alert speaks for it
-//   an ancestor is failing (a failed
-//   check, not yet at its threshold)     -> pending: wait for the ancestor to go down or recover
-//   otherwise                            -> send
-//
-// The farthest ancestor that is down is named (the root cause: a dead gateway, not the switch behind it).
+// What a parent's alerts say of the monitors that depend on it: how many, how many are down, and how many
+// alerts the outage held back. Pure. Whether a child's alert is held is the alert gate's decision
+// (monitors/alert-gate/dependency.ts), carried on the event.
 import type { DependencyNode } from '../monitors/contracts.js';
-
-export type Gate =
-  | { hold: false }
-  | { hold: true; state: 'pending' | 'suppressed'; parent: DependencyNode };
-
-/** `ancestors` nearest first, as MonitorService.ancestors returns them. */
-export function gate(ancestors: readonly DependencyNode[]): Gate {
-  const down = ancestors.filter((a) => a.status === 'down');
-  if (down.length) return { hold: true, state: 'suppressed', parent: down[down.length - 1]! };
-  const failing = ancestors.find((a) => a.status !== 'paused' && a.fail_streak > 0);
-  if (failing) return { hold: true, state: 'pending', parent: failing };
-  return { hold: false };
-}
 
 export interface DependentsSummary {
   /** Monitors depending on this one, directly or not. */

@@ -1,12 +1,16 @@
 // The webhooks module: alerts built from bus events (with alert dependencies and certificate-expiry
 // thresholds), per-webhook cooldown, a durable outbox delivered with retries, the providers in
-// providers/ (PROVIDERS), the webhook API and its debug endpoints. See docs/webhooks.md.
+// providers/ (PROVIDERS), the webhook API, what became of alerts (activity.ts) and the debug endpoints.
+// See docs/webhooks.md.
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { webhooksConfig } from './config.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { Alert, AlertInput } from './alert.js';
+import { WebhookActivity } from './activity.js';
 import { Alerter } from './alerter.js';
+import { alertRoutes } from './alerts/routes.js';
+import { deliveryRoutes } from './deliveries/routes.js';
 import { webhookDevRoutes } from './dev/routes.js';
 import { Dispatcher } from './dispatcher.js';
 import { Outbox } from './outbox.js';
@@ -48,7 +52,8 @@ export const webhooksModule: Module = {
     const alerter = new Alerter(app, outbox, dispatcher, () => monitorsServiceOf(app));
     alerter.subscribe();
     parts.set(app, { service, alerter, dispatcher });
-    app.routes.add(...webhookRoutes(service), ...webhookDevRoutes(service));
+    const activity = new WebhookActivity(app);
+    app.routes.add(...webhookRoutes(service), ...alertRoutes(activity), ...deliveryRoutes(activity), ...webhookDevRoutes(activity));
   },
   start(app: AppContext) {
     const p = parts.of(app);

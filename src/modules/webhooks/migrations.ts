@@ -99,4 +99,10 @@ export const webhookMigrations: Migration[] = [
     name: 'webhooks: provider options',
     up: `ALTER TABLE webhooks ADD COLUMN options TEXT NOT NULL DEFAULT '{}'`,
   },
+  {
+    version: 602,
+    // The alert gate keeps them now (monitors' monitor_alert_holds, which took these rows in its 210).
+    name: 'webhooks: dependency holds move to the monitors alert gate',
+    up: 'DROP TABLE IF EXISTS webhook_holds',
+  },
 ];

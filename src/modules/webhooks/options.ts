@@ -4,6 +4,7 @@
 // for stored webhooks (secrets.ts, which can open their sealed URLs).
 import { z } from 'zod';
 import { fieldErrors, type FieldError } from '../../core/errors.js';
+import { formSchema } from '../../core/form-schema.js';
 import { PROVIDERS, WEBHOOK_TYPES, type Provider } from './providers/index.js';
 
 export type Options = Record<string, unknown>;
@@ -59,9 +60,7 @@ export const ProviderSchema = z.object({
 export function providerList(): z.infer<typeof ProviderSchema>[] {
   return WEBHOOK_TYPES.map((t) => {
     const p = PROVIDERS[t];
-    const schema = p.options ?? z.strictObject({});
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    delete json.$schema;
-    return { type: t, label: p.label, reference: p.reference, secret: p.secret ?? null, options: json };
+    const options = formSchema(p.options ?? z.strictObject({}));
+    return { type: t, label: p.label, reference: p.reference, secret: p.secret ?? null, options };
   });
 }

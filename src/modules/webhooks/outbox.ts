@@ -1,5 +1,5 @@
 // The store side of alerting: routing an alert to the webhooks (cooldown decisions, outbox rows, the
-// alert log) in one fsynced write, the dependency holds, the attempt log, and trimming both logs.
+// alert log) in one fsynced write, the log of held alerts, the attempt log, and trimming both logs.
 // The dispatcher reads the outbox; nothing here sends anything.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
@@ -7,7 +7,7 @@ import type { Tx } from '../../core/store/types.js';
 import type { Alert, AlertOutcome, SentOutcome } from './alert.js';
 import { alertType, alertTypes, problemTypes } from './alert-types.js';
 import { decide } from './cooldown.js';
-import { LIMITS, parseList, webhookConfig, type Decision, type WebhookRow } from './schemas.js';
+import { LIMITS, parseList, webhookConfig, type AttemptOutcome, type Decision, type WebhookRow } from './schemas.js';
 
 /** Cooldown rows older than this go, unless they are a problem no recovery has followed yet. */
 const COOLDOWN_KEEP_MS = 8 * 86_400_000;
@@ -23,8 +23,6 @@ export interface OutboxRow {
   last_error: string | null;
 }
 
-export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'cancelled' | 'test';
-
 export interface AttemptRecord {
   webhook_id: string;
   webhook_name: string;
@@ -37,14 +35,6 @@ export interface AttemptRecord {
   latency_ms: number | null;
   error: string | null;
   response_excerpt: string | null;
-}
-
-export interface HoldRow {
-  monitor_id: string;
-  parent_id: string;
-  state: 'pending' | 'suppressed';
-  held_at: number;
-  alert: string;
 }
 
 export class Outbox {
@@ -97,43 +87,14 @@ export class Outbox {
     }, wanted ? 'sync' : 'group');
   }
 
-  /** Records a held-back alert (no webhook sees it) and keeps it as the monitor's hold. */
-  hold(alert: Alert, monitorId: string, parentId: string, state: HoldRow['state']): Promise<void> {
-    const now = this.now();
-    return this.app.store.write((tx) => {
-      tx.run(`INSERT INTO webhook_holds (monitor_id, parent_id, state, held_at, alert) VALUES (?, ?, ?, ?, ?)
-              ON CONFLICT (monitor_id) DO UPDATE SET parent_id = excluded.parent_id, state = excluded.state, alert = excluded.alert`,
-      [monitorId, parentId, state, now, JSON.stringify(alert)]);
-      this.logAlert(tx, alert, 'held', [], now);
-    }, 'sync');
+  /** Logs an alert the alert gate held back (no webhook sees it). */
+  logHeld(alert: Alert): Promise<void> {
+    return this.app.store.write((tx) => this.logAlert(tx, alert, 'held', [], this.now()), 'group');
   }
 
-  holdOf(monitorId: string): HoldRow | undefined {
-    return this.app.store.get<HoldRow>('SELECT * FROM webhook_holds WHERE monitor_id = ?', [monitorId]);
-  }
-
-  holdsOf(monitorIds: readonly string[]): HoldRow[] {
-    if (!monitorIds.length) return [];
-    return this.app.store.all<HoldRow>(
-      `SELECT * FROM webhook_holds WHERE monitor_id IN (${monitorIds.map(() => '?').join(', ')})`, [...monitorIds]);
-  }
-
-  /** Moves holds to another state and parent (a parent went down: pending holds become suppressed). */
-  updateHolds(tx: Tx, monitorIds: readonly string[], parentId: string, state: HoldRow['state']): void {
-    for (const id of monitorIds) tx.run('UPDATE webhook_holds SET parent_id = ?, state = ? WHERE monitor_id = ?', [parentId, state, id]);
-  }
-
-  dropHold(tx: Tx, monitorId: string): void {
-    tx.run('DELETE FROM webhook_holds WHERE monitor_id = ?', [monitorId]);
-  }
-
-  /**
-   * Everything this module keeps about a monitor that was deleted. Holds it caused stay: each child's
-   * next failed check finds the parent gone and sends the child's alert.
-   */
+  /** Everything this module keeps about a monitor that was deleted. */
   forgetMonitor(monitorId: string): Promise<void> {
     return this.app.store.write((tx) => {
-      tx.run('DELETE FROM webhook_holds WHERE monitor_id = ?', [monitorId]);
       tx.run('DELETE FROM webhook_cert_alerts WHERE monitor_id = ?', [monitorId]);
       tx.run('DELETE FROM webhook_cooldowns WHERE subject = ? OR subject LIKE ?', [`monitor/${monitorId}`, `monitor/${monitorId}/%`]);
     }, 'sync');

@@ -65,7 +65,7 @@ export function webhookRoutes(svc: WebhookService): AnyRoute[] {
     route({
       method: 'DELETE', path: '/api/webhooks/:id', scope: 'webhooks:write',
       summary: 'Delete a webhook',
-      description: 'Its waiting deliveries are dropped; its attempt log entries stay until trimmed. Audited.',
+      description: 'Its waiting deliveries are cancelled (each logged as cancelled); its attempt log entries stay until trimmed. Audited.',
       params: IdParams,
       handler: async (ctx) => { await svc.remove(ctx.params.id, actorOf(ctx)); return undefined; },
     }),

@@ -96,15 +96,37 @@ export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 export const UpdateWebhookBody = CreateWebhookBody.partial();
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
 
-export const RecentQuery = z.object({
+/** What a delivery attempt came to (the attempt log's `outcome`). */
+export const ATTEMPT_OUTCOMES = ['delivered', 'retry', 'failed', 'cancelled', 'test'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Per webhook offered an alert: queued for it, or why not. */
+export const DECISIONS = ['queued', 'cooldown', 'no_problem_sent', 'outbox_full'] as const;
+
+/** Where a queued delivery stands now. */
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'cancelled', 'unknown'] as const;
+
+export const DeliveriesQuery = z.object({
   ...paging(500, 50),
-  webhook_id: z.uuid().optional(),
+  webhook_id: z.uuid().optional().describe('Only attempts of this webhook'),
+  outcome: z.enum(ATTEMPT_OUTCOMES).optional().describe('Only attempts with this outcome'),
+  alert_id: z.uuid().optional().describe('Only attempts to deliver this alert'),
 });
+export type DeliveriesFilter = z.infer<typeof DeliveriesQuery>;
 
 export const AlertsQuery = z.object({
   ...paging(500, 50),
   type: z.string().max(50).optional().describe('Only alerts of this type'),
+  outcome: z.enum(ALERT_OUTCOMES).optional().describe('Only alerts with this outcome'),
+  webhook_id: z.uuid().optional().describe('Only alerts offered to this webhook'),
 });
+export type AlertsFilter = z.infer<typeof AlertsQuery>;
+
+export const PendingQuery = z.object({
+  ...paging(500, 50),
+  webhook_id: z.uuid().optional().describe('Only deliveries of this webhook'),
+});
+export type PendingFilter = z.infer<typeof PendingQuery>;
 
 // ---- responses ---------------------------------------------------------------------------------------
 
@@ -156,27 +178,42 @@ export const AttemptSchema = z.object({
   id: z.number().int(),
   at: z.string(),
   webhook_id: z.string(),
-  webhook_name: z.string(),
+  webhook_name: z.string().describe('As it was named at the attempt'),
   delivery_id: z.string().nullable(),
   alert_id: z.string().nullable(),
   alert_type: z.string(),
+  alert_title: z.string().nullable().describe('The alert\'s title while the alert log keeps it; null for a test'),
   attempt: z.number().int(),
-  outcome: z.enum(['delivered', 'retry', 'failed', 'cancelled', 'test']),
+  outcome: z.enum(ATTEMPT_OUTCOMES)
+    .describe('delivered; retry: failed, tried again later; failed: failed for good; cancelled: the webhook was disabled or deleted; test'),
   ok: z.boolean(),
   status_code: z.number().int().nullable(),
   latency_ms: z.number().nullable(),
-  error: z.string().nullable(),
-  response_excerpt: z.string().nullable(),
+  error: z.string().nullable().describe('Secrets of the webhook scrubbed out'),
+  response_excerpt: z.string().nullable().describe('The first 200 characters of the answer, secrets scrubbed out'),
 });
 export type AttemptOut = z.infer<typeof AttemptSchema>;
 
+/** A webhook's decision as the alert log stores it. */
 export const DecisionSchema = z.object({
   webhook_id: z.string(),
   webhook_name: z.string(),
-  decision: z.enum(['queued', 'cooldown', 'no_problem_sent', 'outbox_full']),
+  decision: z.enum(DECISIONS),
   delivery_id: z.string().optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
+
+export const DeliveryStatusSchema = z.object({
+  state: z.enum(DELIVERY_STATES).describe('pending: waiting for its first attempt or a retry; delivered; failed: given up; ' +
+    'cancelled: the webhook was disabled or deleted; unknown: no longer in the outbox and its attempts trimmed from the log'),
+  attempts: z.number().int().describe('Attempts made so far'),
+  last_attempt_at: z.string().nullable(),
+  status_code: z.number().int().nullable().describe('HTTP status of the latest attempt'),
+  error: z.string().nullable().describe('Why the latest attempt failed (secrets scrubbed out)'),
+  next_attempt_at: z.string().nullable()
+    .describe('pending: when the next attempt is due; it may also wait for an earlier delivery of the same webhook'),
+});
+export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;
 
 export const AlertRecordSchema = z.object({
   id: z.string(),
@@ -184,10 +221,29 @@ export const AlertRecordSchema = z.object({
   type: z.string(),
   subject: z.string(),
   outcome: z.enum(ALERT_OUTCOMES)
-    .describe('routed: offered to the webhooks; held: held back by a parent monitor; released: sent after a hold'),
-  decisions: z.array(DecisionSchema),
-  alert: z.record(z.string(), z.unknown()),
+    .describe('routed: offered to the webhooks; held: held back by the alert gate (details.held_by); released: sent after a hold'),
+  decisions: z.array(DecisionSchema.extend({
+    delivery: DeliveryStatusSchema.optional().describe('For a queued delivery: where it stands now'),
+  })).describe('One per enabled webhook subscribed to the type when the alert was raised: queued for it, or why not'),
+  alert: z.record(z.string(), z.unknown()).describe('The alert as sent (docs/webhooks.md, "Payload")'),
 });
+export type AlertRecordOut = z.infer<typeof AlertRecordSchema>;
+
+export const PendingDeliverySchema = z.object({
+  delivery_id: z.string(),
+  webhook_id: z.string(),
+  webhook_name: z.string(),
+  alert_id: z.string(),
+  alert_type: z.string(),
+  alert_title: z.string(),
+  subject: z.string(),
+  queued_at: z.string(),
+  attempts: z.number().int().describe('Attempts made so far (0: not tried yet)'),
+  next_attempt_at: z.string().describe('When the next attempt is due, unless it waits for earlier deliveries'),
+  waiting_for: z.number().int().describe('Earlier deliveries of the same webhook that go first (a webhook\'s deliveries go in order)'),
+  last_error: z.string().nullable().describe('Why the latest attempt failed (secrets scrubbed out)'),
+});
+export type PendingDeliveryOut = z.infer<typeof PendingDeliverySchema>;
 
 
 // ---- rows --------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-// Webhooks through the API: create, update, delete (each audited in its own write), test deliveries,
-// and the recent alert and attempt logs for the dev endpoints.
+// Webhooks through the API: create, update, delete (each audited in its own write) and test deliveries.
+// What became of alerts and deliveries is read by activity.ts.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
 import { badRequest, notFound, type FieldError } from '../../core/errors.js';
@@ -8,12 +8,12 @@ import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
 import { iso } from '../../core/clock.js';
 import { originOf } from '../../core/net.js';
-import { testAlert, type AlertOutcome } from './alert.js';
+import type { AttemptRow } from './activity.js';
+import { testAlert } from './alert.js';
 import { buildRequest, type Sender } from './dispatcher.js';
 import {
   DEFAULT_ALERT_TYPES, LIMITS, subscribedTypes, webhookConfig, webhookOut,
-  type AttemptOut, type CreateWebhookInput, type Decision, type UpdateWebhookInput, type UpdatedWebhookOut, type WebhookOut,
-  type WebhookRow,
+  type CreateWebhookInput, type UpdateWebhookInput, type UpdatedWebhookOut, type WebhookOut, type WebhookRow,
 } from './schemas.js';
 import type { Outbox } from './outbox.js';
 import { checkOptions, parseOptions, unpackUrl } from './options.js';
@@ -34,18 +34,6 @@ type SecretInput = CreateWebhookInput['secret'];
 /** Why a stored secret is missing after an update that changed the destination. */
 const DROPPED_NOTE = 'stored secrets are not sent to a new destination (the URL\'s scheme, host or port, or the type, changed): ' +
   'send them again';
-
-
-interface AttemptRow {
-  id: number; t: number; webhook_id: string; webhook_name: string; delivery_id: string | null; alert_id: string | null;
-  alert_type: string; attempt: number; outcome: AttemptOut['outcome']; status_code: number | null; latency_ms: number | null;
-  error: string | null; response_excerpt: string | null;
-}
-
-const attemptOut = (r: AttemptRow): AttemptOut => ({
-  ...r, at: iso(r.t),
-  ok: r.outcome === 'delivered' || (r.outcome === 'test' && r.status_code != null && r.status_code >= 200 && r.status_code < 300),
-});
 
 export class WebhookService {
   constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender,
@@ -191,7 +179,7 @@ export class WebhookService {
     const old = this.row(id);
     await this.app.store.write((tx) => {
       if (!tx.get('SELECT 1 AS x FROM webhooks WHERE id = ?', [id])) throw notFound('Webhook');
-      const dropped = tx.run('DELETE FROM webhook_outbox WHERE webhook_id = ?', [id]).changes;
+      const dropped = this.cancelPending(tx, old, 'the webhook was deleted');
       tx.run('DELETE FROM webhook_cooldowns WHERE webhook_id = ?', [id]);
       tx.run('DELETE FROM webhooks WHERE id = ?', [id]);
       this.app.audit.insert(tx, by.auditEntry('webhooks.delete', old.name, {
@@ -260,34 +248,6 @@ export class WebhookService {
       latency_ms: res.latency_ms,
       ...(res.error ? { error: scrub(res.error, pieces) } : {}),
       response_excerpt: scrub(res.response_excerpt, pieces),
-    };
-  }
-
-  // ---- the dev logs -----------------------------------------------------------------------------------
-
-  recentAttempts(q: { limit: number; offset: number; webhook_id?: string }): { items: AttemptOut[]; total: number } {
-    const where = q.webhook_id ? 'WHERE webhook_id = ?' : '';
-    const params = q.webhook_id ? [q.webhook_id] : [];
-    const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_attempts ${where}`, params)!.n;
-    const rows = this.app.store.all<AttemptRow>(`SELECT * FROM webhook_attempts ${where} ORDER BY id DESC LIMIT ? OFFSET ?`,
-      [...params, q.limit, q.offset]);
-    return { items: rows.map(attemptOut), total };
-  }
-
-  recentAlerts(q: { limit: number; offset: number; type?: string }) {
-    const where = q.type ? 'WHERE type = ?' : '';
-    const params = q.type ? [q.type] : [];
-    const total = this.app.store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_alerts ${where}`, params)!.n;
-    const rows = this.app.store.all<{ id: string; t: number; type: string; subject: string; outcome: AlertOutcome;
-      alert: string; decisions: string }>(
-      `SELECT id, t, type, subject, outcome, alert, decisions FROM webhook_alerts ${where} ORDER BY n DESC LIMIT ? OFFSET ?`,
-      [...params, q.limit, q.offset]);
-    return {
-      items: rows.map((r) => ({
-        id: r.id, at: iso(r.t), type: r.type, subject: r.subject, outcome: r.outcome,
-        decisions: JSON.parse(r.decisions) as Decision[], alert: JSON.parse(r.alert) as Record<string, unknown>,
-      })),
-      total,
     };
   }
 }

@@ -54,8 +54,8 @@ export function MergeDialog({ session, onDone, onClose }) {
     <form id="disc-merge-form" onSubmit=${onSubmit}>
       <${FormError} form=${form} />
       <p class="muted">Nodes the scan finds again are updated (addresses, MAC, vendor, kind; labels and inventory links stay);
-        devices the session lacks are added and marked <strong>New</strong>; nodes it no longer sees are kept and marked
-        <strong>Missing</strong>. Nodes and edges added by hand are never changed.</p>
+        devices the session lacks are added and marked <strong>New</strong>; nodes it no longer sees are kept and
+        marked <strong>Missing</strong>. Nodes and edges added by hand are never changed.</p>
       ${scans.length ? html`<${SelectField} form=${form} name="choice" label="Scan" options=${options}
         hint="Scans started in this browser tab; older results may no longer be kept." />` : null}
       ${v.choice === OTHER ? html`<${Field} form=${form} name="merge_scan_job_id" label="Scan job id" required autofocus

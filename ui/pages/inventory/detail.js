@@ -55,6 +55,8 @@ function Value({ f, rec, refs }) {
     case 'dhcp': return v?.length ? html`<div class="mono">${v.map((d) => html`<div key=${d.start}>${d.start} – ${d.end}</div>`)}</div>` : none;
     case 'url': return v ? html`<a href=${v} target="_blank" rel="noopener noreferrer" class="mono">${v}</a>` : none;
     case 'email': return v ? html`<a href=${`mailto:${v}`}>${v}</a>` : none;
+    // Text of several lines (an address) keeps its line breaks.
+    case 'textarea': return v ? html`<span class="inv-lines">${v}</span>` : none;
     case 'select': {
       if (!v) return none;
       if (f.name === 'role') return roleLabel(v);

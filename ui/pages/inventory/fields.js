@@ -7,17 +7,11 @@ import { html } from '../../lib/html.js';
 import { Badge } from '../../components/badge.js';
 import { CheckField, Field, SelectField, TextArea } from '../../components/field.js';
 import { ChipPicker, RowsField, TagInput } from '../../components/field-extra.js';
+import { TimeZoneField } from '../../components/time-zone.js';
 import { removeKey, splitList } from './record-form.js';
 import { LOOKUP_LIMIT } from './section.js';
 
-const TZ_LIST = 'inv-time-zones';
 const INPUT_TYPES = { email: 'email', url: 'url', date: 'date', number: 'number' };
-
-/** The time zones the browser knows, offered while typing one. */
-export function TimeZoneList() {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return html`<datalist id=${TZ_LIST}>${zones.map((z) => html`<option key=${z} value=${z} />`)}</datalist>`;
-}
 
 const refOption = (r) => ({ value: r.id, label: `${r.short_id} · ${r.name}` });
 
@@ -64,8 +58,7 @@ export function RecordField({ form, f, lookups, rec, admin = false }) {
       return html`<${SelectField} form=${form} name=${f.name} label=${f.label} hint=${f.hint} class=${cls}
         options=${f.required ? f.options : [{ value: '', label: '—' }, ...f.options]} />`;
     case 'timezone':
-      return html`<${Field} form=${form} name=${f.name} label=${f.label} hint=${f.hint ?? 'IANA name, e.g. Europe/Zurich.'} placeholder=${f.placeholder}
-        list=${TZ_LIST} autocomplete="off" spellcheck="false" class=${cls} />`;
+      return html`<${TimeZoneField} form=${form} name=${f.name} label=${f.label} hint=${f.hint} optional=${!f.required} class=${cls} />`;
     case 'tags':
       return html`<${TagInput} form=${form} name=${f.name} label=${f.label} hint="Enter or comma adds a tag." />`;
     case 'ref': {

@@ -1,9 +1,9 @@
 // Create and edit an inventory record of any type: the type's fields grouped in cards, references as
 // pickers of the referenced records, and for credentials the vault's state beside the write-only
-// secrets. The API's messages appear beside the fields they name (cidr, dhcp_ranges.0.end, …).
+// secrets. The API's messages appear beside the fields they name (cidr, dhcp_ranges.0.end, …), each once.
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
-import { html, useEffect } from '../../lib/html.js';
+import { html } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
 import { can, isAdmin, useSession } from '../../lib/session.js';
@@ -12,7 +12,7 @@ import { Crumbs } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { FormError } from '../../components/field.js';
 import { Card, Page } from '../../components/page.js';
-import { RecordField, TimeZoneList } from './fields.js';
+import { RecordField } from './fields.js';
 import { toBody, toForm, visibleFields } from './record-form.js';
 import { useLookup } from './section.js';
 import { recordHref, typeDef } from './types.js';
@@ -38,19 +38,16 @@ function useLookups(def) {
 
 function RecordForm({ def, rec }) {
   const admin = isAdmin(useSession());
-  const form = useForm(toForm(def, rec));
+  const path = def.type === 'credentials' ? '/api/brain/credentials' : `/api/brain/${def.type}`;
+  // Each field is checked as it is left against the server's schema of this request.
+  const form = useForm(toForm(def, rec), { request: rec ? `PUT ${path}/${rec.id}` : `POST ${path}` });
   const lookups = useLookups(def);
   const fields = visibleFields(def, form.values);
   const back = rec ? recordHref(def.type, rec) : `/inventory/${def.type}`;
 
-  useEffect(() => {
-    if (form.error) document.querySelector('main [aria-invalid="true"], main .alert-error')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  }, [form.error]);
-
   const onSubmit = form.submit(async (v) => {
     const body = toBody(def, v, rec);
     if (rec && !Object.keys(body).length) { toast.info('Nothing changed'); navigate(back); return; }
-    const path = def.type === 'credentials' ? '/api/brain/credentials' : `/api/brain/${def.type}`;
     const saved = rec ? await api.put(`${path}/${rec.id}`, body) : await api.post(path, body);
     toast.ok(`${rec ? 'Saved' : 'Created'} ${saved.short_id} ${saved.name}`);
     navigate(recordHref(def.type, saved));
@@ -66,7 +63,6 @@ function RecordForm({ def, rec }) {
         <div class="form-grid">${list.map((f) => html`<${RecordField} key=${f.name} form=${form} f=${f} lookups=${lookups} rec=${rec} admin=${admin} />`)}</div>
       <//>`;
     })}
-    <${TimeZoneList} />
     <div class="form-actions form-actions-bar">
       <a class="btn" href=${back}>Cancel</a>
       <button type="submit" class="btn btn-primary" disabled=${form.busy}>${form.busy ? 'Saving…' : rec ? 'Save changes' : `Create ${def.one}`}</button>

@@ -30,8 +30,8 @@ function PassphraseDialog({ mode, onDone, onClose }) {
         ${form.busy ? (setup ? 'Setting up…' : 'Unlocking…') : setup ? 'Set up' : 'Unlock'}</button>`}>
     <form id="vault-form" onSubmit=${onSubmit}>
       ${setup ? html`<div class="alert alert-warn"><${Icon} name="alert" /><div class="alert-body">
-        The passphrase encrypts every stored secret. It is not stored anywhere and cannot be recovered:
-        <strong>losing it loses the secrets</strong> (the credentials themselves remain).</div></div>` : null}
+        The passphrase encrypts every stored secret. It is not stored anywhere and cannot be
+        recovered: <strong>losing it loses the secrets</strong> (the credentials themselves remain).</div></div>` : null}
       <${FormError} form=${form} />
       <${Field} form=${form} name="passphrase" label="Passphrase" type="password" required autofocus
         autocomplete=${setup ? 'new-password' : 'current-password'} hint=${setup ? 'At least 12 characters.' : undefined} />

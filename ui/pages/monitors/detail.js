@@ -20,7 +20,9 @@ import { Card, Page } from '../../components/page.js';
 import { BeatBar, StatusBar } from '../../components/status-bar.js';
 import { checkNow, deleteMonitor, togglePause } from './actions.js';
 import { EventsCard, IncidentsCard, ResultsCard } from './history-cards.js';
-import { checkType } from './model.js';
+import { describeValues } from '../../lib/schema-form.js';
+import { typeLabel, useCheckTypes } from './check-types.js';
+import { applies } from './model.js';
 import { ResponseCard } from './response-card.js';
 import './section.js';
 import { beatSummary, describeHour, hourSegments, reasonHint, reasonText, summarizeHours, uptimeText } from './glance.js';
@@ -124,25 +126,21 @@ function Inventory({ m }) {
     <span class="small muted">${x.relation}</span></li>`)}</ul>`;
 }
 
+/** The monitor's configuration; its settings described by its check type's schema (once the types are loaded). */
 function Config({ m, monitors }) {
   const name = (id) => monitors?.find((x) => x.id === id)?.name ?? id;
-  const s = m.settings ?? {};
+  const types = useCheckTypes().data;
+  const type = types?.find((t) => t.type === m.check_type);
   const rows = [
-    ['Check', html`<${Badge} tone="accent">${checkType(m.check_type).label}<//>`],
+    ['Check', html`<${Badge} tone="accent">${typeLabel(types, m.check_type)}<//>`],
     ['Target', html`<span class="mono">${m.target}</span>`],
     ['Interval', duration(m.interval)],
     ['Timeout', duration(m.timeout)],
     ['Down after', `${m.failure_threshold} failed ${m.failure_threshold === 1 ? 'check' : 'checks'} in a row`],
     ['Degraded above', m.degraded_ms === null ? '—' : ms(m.degraded_ms)],
   ];
-  if (m.check_type === 'ping') rows.push(['Degraded above loss', m.max_loss_pct === null ? 'any loss' : `${m.max_loss_pct} %`]);
-  if (m.check_type === 'http') {
-    rows.push(['Request', `${s.method} · accepts ${(s.accepted_status ?? []).join(', ')}${s.auth ? ` · ${s.auth.type} authentication` : ''}`]);
-    if (s.keyword) rows.push(['Keyword', `${s.keyword} (${s.keyword_mode})`]);
-    if (s.json_path) rows.push(['JSON', `${s.json_path} = ${s.json_expected ?? '(any)'}`]);
-  }
-  if (m.check_type === 'dns') rows.push(['Query', `${s.record_type} via ${s.resolver ?? 'the system resolvers'}${s.expected ? ` · expects ${s.expected}` : ''}`]);
-  if (m.check_type === 'tcp') rows.push(['TLS', s.tls ? `yes${s.servername ? ` (${s.servername})` : ''}${s.verify_tls ? '' : ', not verified'}` : 'no']);
+  if (applies(type, 'max_loss_pct')) rows.push(['Degraded above loss', m.max_loss_pct === null ? 'any loss' : `${m.max_loss_pct} %`]);
+  if (type) rows.push(...describeValues(type.settings, m.settings));
   rows.push(['Tags', m.tags.length ? html`<div class="chips">${m.tags.map((t) => html`<a key=${t} href=${`/monitors?tag=${encodeURIComponent(t)}`} class="badge tone-neutral">${t}</a>`)}</div>` : '—']);
   rows.push(['Parents', m.parents.length ? html`<div class="chips">${m.parents.map((p) => html`<a key=${p} href=${`/monitors/${p}`} class="badge tone-info">${name(p)}</a>`)}</div>` : '—']);
   rows.push(['Created', dateTime(m.created_at)], ['Changed', dateTime(m.updated_at)]);

@@ -10,13 +10,16 @@ export const kindLabel = (k) => EVENT_KIND_LABELS[k] ?? humanize(k);
 /** The status an event leaves the monitor in, for its colour mark. */
 export const eventMark = (e) => e.to_status ?? EVENT_MARK[e.kind] ?? 'unknown';
 
+/** "alert held: switch is down" when the alert gate held the event's alert back (details.alert_held_by). */
+const heldNote = (e) => (e.details?.alert_held_by ? ` · alert held: ${e.details.alert_held_by.reason}` : '');
+
 /** The event in words, without the monitor's name. */
 export function eventText(e) {
   const by = e.actor ? ` by ${e.actor}` : '';
   const msg = e.message ? ` · ${e.message}` : '';
   switch (e.kind) {
     case 'status_change':
-      return html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>${msg}`;
+      return html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>${msg}${heldNote(e)}`;
     case 'manual_check':
       return html`Checked now${by}: <strong>${humanize(e.details?.result ?? e.to_status ?? '')}</strong>${msg}`;
     case 'updated': {
@@ -37,7 +40,7 @@ export function eventDetail(e) {
   switch (e.kind) {
     case 'status_change':
     case 'manual_check':
-      return html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>${e.message ? ` · ${e.message}` : ''}${by ? ` · ${by}` : ''}`;
+      return html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>${e.message ? ` · ${e.message}` : ''}${by ? ` · ${by}` : ''}${heldNote(e)}`;
     case 'updated':
       return parts(Object.keys(e.details?.changes ?? {}).map(humanize).join(', '), by);
     case 'incident_closed':

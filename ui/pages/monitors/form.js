@@ -1,130 +1,61 @@
-// Create and edit a monitor: the check type first, then the fields that type needs (HTTP request and
-// response checks with authentication and headers, ping packets, TCP with TLS, DNS record and
-// resolver), the schedule and alert thresholds, tags and parent monitors (alert dependencies). The
-// API's messages appear beside the fields they name (settings.auth.password, parents.0, …).
+// Create and edit a monitor: the check type first, then its target and settings (drawn from the probe's
+// description of the type, GET /api/monitors/check-types), the schedule and alert thresholds, tags and
+// parent monitors (alert dependencies). The API's messages appear beside the fields they name
+// (settings.auth.password, parents.0, …).
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { duration } from '../../lib/format.js';
-import { html, useEffect } from '../../lib/html.js';
+import { html, useEffect, useRef } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
 import { noteDroppedSecrets } from '../../lib/secrets.js';
 import { toast } from '../../lib/toast.js';
 import { ErrorState, Loading } from '../../components/empty.js';
-import { CheckField, Field, FormError, SelectField, TextArea } from '../../components/field.js';
-import { ChipPicker, RowsField, Segmented, TagInput } from '../../components/field-extra.js';
+import { Field, FormError } from '../../components/field.js';
+import { ChipPicker, Segmented, TagInput } from '../../components/field-extra.js';
 import { Card, Page } from '../../components/page.js';
-import { checkType, CHECK_TYPES, DNS_MATCHES, DNS_RECORD_TYPES, HTTP_AUTH_TYPES, HTTP_METHODS, KEYWORD_MODES, toBody, toForm } from './model.js';
+import { SchemaFields } from '../../components/schema-fields.js';
+import { useCheckTypes } from './check-types.js';
+import { applies, checkType, settingsForm, toBody, toForm } from './model.js';
 import './section.js';
-
-const S = 'settings.';
-const opts = (list) => list.map((v) => ({ value: v, label: v }));
-
-function HttpSettings({ form, stored: was }) {
-  const v = form.values;
-  const auth = v[`${S}auth.type`];
-  const stored = (k) => was?.check_type === 'http' && was.settings?.auth?.type === auth && was.settings.auth[k]?.set;
-  return html`
-    <h3 class="form-sub">Request</h3>
-    <div class="grid-2">
-      <${SelectField} form=${form} name=${`${S}method`} label="Method" options=${opts(HTTP_METHODS)} />
-      <${SelectField} form=${form} name=${`${S}auth.type`} label="Authentication"
-        options=${[{ value: '', label: 'None' }, ...HTTP_AUTH_TYPES]} />
-    </div>
-    ${auth === 'basic' ? html`<div class="grid-2">
-      <${Field} form=${form} name=${`${S}auth.username`} label="User name" autocomplete="off" />
-      <${Field} form=${form} name=${`${S}auth.password`} label="Password" type="password" autocomplete="new-password"
-        placeholder=${stored('password') ? 'Stored — type to replace' : ''} hint="Stored on the probe, never shown again." />
-    </div>` : null}
-    ${auth === 'bearer' ? html`<${Field} form=${form} name=${`${S}auth.token`} label="Token" type="password" autocomplete="new-password"
-      placeholder=${stored('token') ? 'Stored — type to replace' : ''} hint="Sent as Authorization: Bearer …; stored, never shown again." />` : null}
-    <${RowsField} form=${form} name=${`${S}headers`} label="Headers" addLabel="Add header" blank=${{ name: '', value: '' }}
-      columns=${[{ key: 'name', label: 'Header name', placeholder: 'X-Request-Source' }, { key: 'value', label: 'Header value', placeholder: 'netprobe' }]}
-      hint="Values of credential-like headers (Authorization, Cookie, …token…, …key…) are stored as secrets." />
-    ${!['GET', 'HEAD'].includes(v[`${S}method`]) ? html`<${TextArea} form=${form} name=${`${S}body`} label="Request body" rows=${3} spellcheck="false" />` : null}
-    <h3 class="form-sub">Response</h3>
-    <div class="grid-3">
-      <${Field} form=${form} name=${`${S}accepted_status`} label="Accepted status codes" spellcheck="false"
-        hint="Codes or ranges, separated by commas: 200-299, 301" />
-      <${Field} form=${form} name=${`${S}keyword`} label="Keyword" hint="Optional: text the body must contain (or must not)." />
-      <${SelectField} form=${form} name=${`${S}keyword_mode`} label="The keyword must be"
-        options=${KEYWORD_MODES} />
-    </div>
-    <div class="grid-3">
-      <${Field} form=${form} name=${`${S}json_path`} label="JSON path" placeholder="$.status" spellcheck="false" hint="Optional: a value in a JSON answer to compare." />
-      <${Field} form=${form} name=${`${S}json_expected`} label="Expected value" placeholder="ok" />
-      ${v[`${S}follow_redirects`] ? html`<${Field} form=${form} name=${`${S}max_redirects`} label="Follow at most (redirects)" type="number" min="0" max="20" inputmode="numeric" />` : html`<div></div>`}
-    </div>
-    <div class="grid-2">
-      <${CheckField} form=${form} name=${`${S}follow_redirects`} label="Follow redirects" />
-      <${CheckField} form=${form} name=${`${S}verify_tls`} label="Verify the TLS certificate" hint="Turn off only for self-signed devices; the expiry is still tracked." />
-    </div>`;
-}
-
-function PingSettings({ form }) {
-  return html`<h3 class="form-sub">Packets</h3>
-    <div class="grid-3">
-      <${Field} form=${form} name=${`${S}count`} label="Packets per check" type="number" min="1" max="20" inputmode="numeric" />
-      <${Field} form=${form} name=${`${S}packet_size`} label="Payload (bytes)" type="number" min="0" max="65000" inputmode="numeric" />
-      <${Field} form=${form} name=${`${S}per_packet_timeout_ms`} label="Wait per packet (ms)" type="number" min="50" max="10000" inputmode="numeric" />
-    </div>`;
-}
-
-function TcpSettings({ form }) {
-  const tls = form.values[`${S}tls`];
-  return html`<h3 class="form-sub">Connection</h3>
-    <${CheckField} form=${form} name=${`${S}tls`} label="Complete a TLS handshake" hint="Checks the certificate too, and tracks its expiry." />
-    ${tls ? html`<div class="grid-2">
-      <${Field} form=${form} name=${`${S}servername`} label="Server name (SNI)" placeholder="The target's host" spellcheck="false" />
-      <${CheckField} form=${form} name=${`${S}verify_tls`} label="Verify the certificate" />
-    </div>` : null}`;
-}
-
-function DnsSettings({ form }) {
-  const v = form.values;
-  return html`<h3 class="form-sub">Query</h3>
-    <div class="grid-3">
-      <${SelectField} form=${form} name=${`${S}record_type`} label="Record type" options=${opts(DNS_RECORD_TYPES)} />
-      <${Field} form=${form} name=${`${S}resolver`} label="Resolver" placeholder="System resolvers" spellcheck="false" hint="Optional: an IP address." />
-      ${v[`${S}resolver`].trim() ? html`<${Field} form=${form} name=${`${S}port`} label="Resolver port" type="number" min="1" max="65535" inputmode="numeric" />` : html`<div></div>`}
-    </div>
-    <div class="grid-2">
-      <${Field} form=${form} name=${`${S}expected`} label="Expected answer" hint="Optional: the check fails unless an answer matches." spellcheck="false" />
-      <${SelectField} form=${form} name=${`${S}match`} label="Match"
-        options=${DNS_MATCHES} />
-    </div>`;
-}
-
-const SETTINGS = { http: HttpSettings, ping: PingSettings, tcp: TcpSettings, dns: DnsSettings };
 
 /**
  * A new monitor offered from elsewhere (an endpoint's "New monitor"): `check_type`, `target` and `name`
  * prefill the form, `endpoint` (its short ID) is linked to the monitor once it is made (monitored_by).
  */
-function presetOf(query) {
+function presetOf(query, types) {
   const q = query ?? {};
   const preset = {};
-  if (CHECK_TYPES.some((t) => t.value === q.check_type)) preset.check_type = q.check_type;
+  if (types.some((t) => t.type === q.check_type)) preset.check_type = q.check_type;
   if (typeof q.target === 'string') preset.target = q.target.slice(0, 500);
   if (typeof q.name === 'string') preset.name = q.name.slice(0, 200);
   const endpoint = typeof q.endpoint === 'string' && /^EP-\d{1,12}$/.test(q.endpoint) ? q.endpoint : null;
   return { preset, endpoint };
 }
 
-function MonitorForm({ stored, monitors, tags, query }) {
-  const { preset, endpoint } = stored ? { preset: {}, endpoint: null } : presetOf(query);
-  const form = useForm({ ...toForm(stored), ...preset });
+function MonitorForm({ stored, types, monitors, tags, query }) {
+  const { preset, endpoint } = stored ? { preset: {}, endpoint: null } : presetOf(query, types);
+  const form = useForm({ ...toForm(stored, types, preset.check_type), ...preset });
   const v = form.values;
-  const type = checkType(v.check_type);
-  const Settings = SETTINGS[v.check_type];
+  const type = checkType(types, v.check_type);
   const back = stored ? `/monitors/${stored.id}` : '/monitors';
+
+  // Another type brings its own settings: as last left in this form, else stored or the type's defaults.
+  const left = useRef({});
+  const typeForm = { ...form, set: (_name, next) => {
+    if (next === v.check_type) return;
+    left.current[v.check_type] = Object.fromEntries(Object.entries(v).filter(([k]) => k.startsWith('settings.')));
+    const values = left.current[next] ?? settingsForm(checkType(types, next), stored);
+    form.set('check_type', next);
+    for (const [k, val] of Object.entries(values)) form.set(k, val);
+  } };
 
   useEffect(() => {
     if (form.error) document.querySelector('main [aria-invalid="true"], main .alert-error')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
   }, [form.error]);
 
   const onSubmit = form.submit(async (vals) => {
-    const body = toBody(vals, stored);
+    const body = toBody(vals, stored, types);
     if (stored && !Object.keys(body).length) { toast.info('Nothing changed'); navigate(back); return; }
     const saved = stored ? await api.put(`/api/monitors/${stored.id}`, body) : await api.post('/api/monitors', body);
     if (endpoint) {
@@ -144,13 +75,14 @@ function MonitorForm({ stored, monitors, tags, query }) {
     <${FormError} form=${form} />
     ${endpoint ? html`<p class="field-hint">Linked to endpoint <a href=${`/inventory/endpoints/${endpoint}`}>${endpoint}</a> once it is created.</p>` : null}
     <${Card} title="What to check">
-      <${Segmented} form=${form} name="check_type" label="Check type" options=${CHECK_TYPES} />
+      <${Segmented} form=${typeForm} name="check_type" label="Check type"
+        options=${types.map((t) => ({ value: t.type, label: t.label, hint: t.hint, icon: t.icon }))} />
       <div class="grid-2">
         <${Field} form=${form} name="name" label="Name" required placeholder="Intranet portal" />
-        <${Field} form=${form} name="target" label=${type.target} required placeholder=${type.placeholder} hint=${type.targetHint}
-          spellcheck="false" autocapitalize="none" />
+        <${Field} form=${form} name="target" label=${type.target.title} required placeholder=${type.target.placeholder}
+          hint=${type.target.description} spellcheck="false" autocapitalize="none" />
       </div>
-      <${Settings} form=${form} stored=${stored} />
+      <${SchemaFields} key=${type.type} form=${form} schema=${type.settings} prefix="settings." stored=${stored?.check_type === type.type ? stored.settings : undefined} />
     <//>
     <${Card} title="Schedule and alerts">
       <div class="grid-3">
@@ -164,7 +96,7 @@ function MonitorForm({ stored, monitors, tags, query }) {
       <div class="grid-3">
         <${Field} form=${form} name="degraded_ms" label="Degraded above (ms)" type="number" min="1" max="600000" inputmode="numeric"
           hint="Optional: slower answers count as degraded." />
-        ${v.check_type === 'ping' ? html`<${Field} form=${form} name="max_loss_pct" label="Degraded above loss (%)" type="number" min="0" max="100" step="any"
+        ${applies(type, 'max_loss_pct') ? html`<${Field} form=${form} name="max_loss_pct" label="Degraded above loss (%)" type="number" min="0" max="100" step="any"
           hint="Optional; without it any loss is degraded." />` : null}
       </div>
     <//>
@@ -187,12 +119,13 @@ export default function MonitorFormPage({ params, query }) {
   const monitor = useApi(editing ? `/api/monitors/${encodeURIComponent(params.id)}` : null);
   const monitors = useApi('/api/monitors');
   const tags = useApi('/api/monitors/tags');
-  const failed = monitor.error ?? monitors.error;
-  const ready = (!editing || monitor.data) && monitors.data;
+  const types = useCheckTypes();
+  const failed = monitor.error ?? monitors.error ?? types.error;
+  const ready = (!editing || monitor.data) && monitors.data && types.data;
   const title = editing ? (monitor.data ? `Edit ${monitor.data.name}` : 'Edit monitor') : 'New monitor';
   return html`<${Page} title=${title} subtitle=${editing ? 'Changes to what is checked take effect at once' : 'It is checked as soon as it is saved'}>
-    ${failed ? html`<${ErrorState} error=${failed} retry=${() => { monitor.reload(); monitors.reload(); }} />`
+    ${failed ? html`<${ErrorState} error=${failed} retry=${() => { monitor.reload(); monitors.reload(); types.reload(); }} />`
       : !ready ? html`<${Card}><${Loading} /><//>`
-        : html`<${MonitorForm} key=${monitor.data?.id ?? 'new'} stored=${monitor.data ?? null} monitors=${monitors.data.monitors} tags=${tags.data ?? []} query=${query} />`}
+        : html`<${MonitorForm} key=${monitor.data?.id ?? 'new'} stored=${monitor.data ?? null} types=${types.data} monitors=${monitors.data.monitors} tags=${tags.data ?? []} query=${query} />`}
   <//>`;
 }

@@ -19,12 +19,15 @@ import { Card, Page } from '../../components/page.js';
 import { BeatBar, StatusBar } from '../../components/status-bar.js';
 import { Pager, Table } from '../../components/table.js';
 import { checkNow, deleteMonitor, togglePause } from './actions.js';
-import { checkType, CHECK_TYPES } from './model.js';
+import { typeLabel, useCheckTypes } from './check-types.js';
 import { MonitorTabs } from './section.js';
 import { beatList, beatSummary, describeHour, hourSegments, reasonHint, reasonText, SORTS, sortMonitors, summarizeHours,
   uptimeText } from './glance.js';
 
 const PAGE_SIZE = 50;
+
+/** "a, b or c". */
+const listed = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : xs.join(''));
 const STATUSES = [{ value: '', label: 'All' }, ...MONITOR_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 
 function matches(m, words) {
@@ -32,7 +35,7 @@ function matches(m, words) {
   return words.every((w) => hay.includes(w));
 }
 
-function Filters({ query, counts, tags, sortKey, sortDir }) {
+function Filters({ query, counts, tags, types, sortKey, sortDir }) {
   return html`<div class="mon-toolbar">
     <div class="mon-toolbar-top">
       <${SearchBox} value=${query.q ?? ''} label="Search monitors" placeholder="Search name, target or tag"
@@ -44,7 +47,7 @@ function Filters({ query, counts, tags, sortKey, sortDir }) {
         </select>
         <select aria-label="Check type" value=${query.type ?? ''} onChange=${(e) => setQuery({ type: e.currentTarget.value, offset: '' })}>
           <option value="">All types</option>
-          ${CHECK_TYPES.map((t) => html`<option key=${t.value} value=${t.value}>${t.label}</option>`)}
+          ${(types ?? []).map((t) => html`<option key=${t.type} value=${t.type}>${t.label}</option>`)}
         </select>
         <select aria-label="Sort by" value=${sortKey} onChange=${(e) => setQuery({ sort: e.currentTarget.value === 'problems' ? '' : e.currentTarget.value, dir: '', offset: '' })}>
           ${SORT_OPTIONS.map((o) => html`<option key=${o.value} value=${o.value}>Sort: ${o.label}</option>`)}
@@ -88,6 +91,7 @@ export default function MonitorListPage({ query }) {
   const writable = can(s, 'monitors:write');
   const monitors = useApi('/api/monitors', { live: true, every: 30 });
   const tags = useApi('/api/monitors/tags', { live: true });
+  const types = useCheckTypes().data;
   const [busy, setBusy] = useState(null);
   const sortKey = SORTS[query.sort] ? query.sort : 'problems';
   const sortDir = query.dir === 'desc' ? 'desc' : 'asc';
@@ -128,7 +132,7 @@ export default function MonitorListPage({ query }) {
     { key: 'name', label: 'Monitor', sort: 'name', render: (m) => html`
       <a href=${`/monitors/${m.id}`} class="cell-title">${m.name}</a>
       <div class="cell-sub mono clip" title=${m.target}>${m.target}</div>
-      <div class="chips mon-tags"><${Badge} tone="accent">${checkType(m.check_type).label}<//>${m.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` },
+      <div class="chips mon-tags"><${Badge} tone="accent">${typeLabel(types, m.check_type)}<//>${m.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` },
     { key: 'status', label: 'Status', sort: 'status', render: (m) => html`<${StatusCell} m=${m} />` },
     { key: 'beats', label: 'Recent checks', class: 'beats-col', render: (m) => html`<${BeatBar} compact slots=${30} beats=${beatList(m.beats)}
       label=${beatSummary(m.beats)} />` },
@@ -157,10 +161,10 @@ export default function MonitorListPage({ query }) {
     ${monitors.error ? html`<${ErrorState} error=${monitors.error} retry=${monitors.reload} />`
       : !monitors.data ? html`<${Card}><${Loading} /><//>`
         : !all.length ? html`<${Card}><${EmptyState} icon="monitors" title="No monitors yet" action=${newButton}>
-            <p>A monitor checks a web page, a host, a port or a DNS name on a schedule, keeps its history and alerts through webhooks when it goes down.</p>
+            <p>A monitor checks a target on a schedule${types ? ` (${listed(types.map((t) => t.label))})` : ''}, keeps its history and alerts through webhooks when it goes down.</p>
           <//><//>`
           : html`<${Card} pad=${false} class="mon-card">
-            <${Filters} query=${query} counts=${counts} tags=${tags.data ?? []} sortKey=${sortKey} sortDir=${sortDir} />
+            <${Filters} query=${query} counts=${counts} tags=${tags.data ?? []} types=${types} sortKey=${sortKey} sortDir=${sortDir} />
             ${timeline.error ? html`<div class="mon-note"><${ErrorState} error=${timeline.error} /></div>` : null}
             <${Table} columns=${columns} rows=${page} caption="Monitors" rowClass=${(m) => `mon-row mon-${m.status}`}
               sort=${{ key: sortKey, dir: sortDir, onChange: onSort }}

@@ -5,29 +5,21 @@
 import { api } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { useForm } from '../../lib/form.js';
-import { html, useMemo, useRef, useState } from '../../lib/html.js';
+import { html, useRef, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { identity, loadIdentity, useIdentity } from '../../lib/identity.js';
 import { loadSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
 import { ErrorState, Loading } from '../../components/empty.js';
-import { Field, FormError, SelectField, TextArea } from '../../components/field.js';
+import { Field, FormError, TextArea } from '../../components/field.js';
 import { Icon, Logo } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
+import { TimeZoneField } from '../../components/time-zone.js';
 import { sendRaw } from './parts.js';
-
-function zones(current) {
-  let list;
-  try { list = Intl.supportedValuesOf('timeZone'); } catch { list = []; }
-  const all = new Set(['UTC', ...list]);
-  if (current) all.add(current);
-  return [...all].sort((a, b) => (a === 'UTC' ? -1 : b === 'UTC' ? 1 : a.localeCompare(b))).map((z) => ({ value: z, label: z.replace(/_/g, ' ') }));
-}
 
 function ProbeSettings({ probe, onSaved }) {
   const initial = { probe_name: probe.name, hostname: probe.hostname, timezone: probe.timezone || 'UTC', admin_email: probe.admin_email };
   const form = useForm(initial);
-  const options = useMemo(() => zones(probe.timezone), [probe.timezone]);
   const onSubmit = form.submit(async (v) => {
     const saved = await api.post('/api/setup/save', {
       probe_name: v.probe_name.trim(),
@@ -50,7 +42,7 @@ function ProbeSettings({ probe, onSaved }) {
           hint="One label: letters, digits and dashes. Leave empty to keep it as it is." />
       </div>
       <div class="grid-2">
-        <${SelectField} form=${form} name="timezone" label="Time zone" options=${options} />
+        <${TimeZoneField} form=${form} name="timezone" />
         <${Field} form=${form} name="admin_email" label="Administrator e-mail" type="email" autocomplete="email"
           hint="Where the probe sends mail about itself. Leave empty to keep it as it is." />
       </div>

@@ -1,7 +1,7 @@
 // Two-factor sign-in for the signed-in account (GET /api/auth/2fa/status). Administrators enrol: the
 // current password (POST /api/auth/2fa/enroll), then the QR code the server drew and the secret for
 // typing in, a code from the app to confirm (POST /api/auth/2fa/confirm), and the ten recovery codes,
-// shown once. Turning it off takes a current or recovery code (POST /api/auth/2fa/disable). docs/auth.md.
+// shown once, to copy or download as a text file. Turning it off takes a current or recovery code (POST /api/auth/2fa/disable). docs/auth.md.
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { html, useState } from '../../lib/html.js';
@@ -10,6 +10,7 @@ import { isAdmin, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
 import { Badge } from '../../components/badge.js';
 import { CopyButton } from '../../components/copy.js';
+import { DownloadButton } from '../../components/download.js';
 import { ErrorState, Loading } from '../../components/empty.js';
 import { Field, FormError } from '../../components/field.js';
 import { Icon } from '../../components/icons.js';
@@ -17,7 +18,14 @@ import { Modal } from '../../components/modal.js';
 import { Card } from '../../components/page.js';
 import { Facts, when } from './parts.js';
 
+/** The recovery codes as a text file: whose and which probe's they are, how to use them, one code a line. */
+function codesFile(codes, username, probe) {
+  return [`Recovery codes for ${username} on ${probe} (netprobe), made ${new Date().toISOString().slice(0, 10)}.`,
+    'Each code signs you in once instead of a code from your authenticator app.', '', ...codes, ''].join('\n');
+}
+
 function EnrollDialog({ onClose, onEnabled }) {
+  const s = useSession();
   const [enrolment, setEnrolment] = useState(null);
   const [codes, setCodes] = useState(null);
   const pw = useForm({ current_password: '' });
@@ -36,7 +44,11 @@ function EnrollDialog({ onClose, onEnabled }) {
       <div class="alert alert-ok"><${Icon} name="check" /><div class="alert-body">Two-factor sign-in is on.</div></div>
       <p>Each code signs you in once if you lose your authenticator. They are shown only now: store them somewhere safe.</p>
       <ul class="recovery-codes" data-testid="recovery-codes">${codes.map((c) => html`<li key=${c}>${c}</li>`)}</ul>
-      <${CopyButton} text=${codes.join('\n')} label="Copy the codes" />
+      <div class="codes-actions">
+        <${CopyButton} text=${codes.join('\n')} label="Copy the codes" />
+        <${DownloadButton} text=${codesFile(codes, s.user?.username ?? 'you', s.probeName)} label="Download"
+          name=${`${s.probeName}-${s.user?.username ?? 'account'}-recovery-codes.txt`.replace(/[^\w.-]+/g, '_')} />
+      </div>
     <//>`;
   }
   if (!enrolment) {

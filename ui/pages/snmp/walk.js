@@ -21,7 +21,11 @@ function walkBody(v) {
     oids: v.oids.split(/[\s,]+/).filter(Boolean),
   };
   if (v.port.trim()) body.port = Number(v.port);
-  if (v.timeout.trim()) body.timeout = Number(v.timeout);
+  // Numbers as typed: text that is none goes as it is, so the API names the field.
+  for (const k of ['timeout', 'retries', 'max_repetitions', 'max_varbinds']) {
+    const t = v[k].trim();
+    if (t) body[k] = Number.isFinite(Number(t)) ? Number(t) : t;
+  }
   // A stored credential's kind sets the version; its secrets are read by the probe from the vault.
   if (v.auth === 'stored') return { ...body, credential_id: v.credential_id };
   body.version = v.version;
@@ -38,7 +42,8 @@ function walkBody(v) {
 export default function WalkSection() {
   const creds = useSnmpCredentials();
   const form = useForm({
-    auth: 'inline', credential_id: '', target: '', port: '', version: 'v2c', community: '', oids: 'system', timeout: '',
+    auth: 'inline', credential_id: '', target: '', port: '', version: 'v2c', community: '', oids: 'system',
+    timeout: '', retries: '', max_repetitions: '', max_varbinds: '',
     'v3.username': '', 'v3.level': 'authPriv', 'v3.auth_protocol': 'sha', 'v3.auth_key': '', 'v3.priv_protocol': 'aes', 'v3.priv_key': '',
   });
   const [result, setResult] = useState(null);
@@ -87,10 +92,13 @@ export default function WalkSection() {
           <${Field} form=${form} name="v3.priv_key" label="Privacy key" type="password" autocomplete="off" required />
         </div>` : null}`
       : html`<${Field} form=${form} name="community" label="Community" type="password" autocomplete="off" required />`}
+      <${TextArea} form=${form} name="oids" label="Subtrees" rows=${2} spellcheck="false"
+        hint="Numeric OIDs or names from the OID store (system, ifTable, IF-MIB::ifDescr), separated by spaces or lines." />
       <div class="grid-2">
-        <${TextArea} form=${form} name="oids" label="Subtrees" rows=${2} spellcheck="false"
-          hint="Numeric OIDs or names from the OID store (system, ifTable, IF-MIB::ifDescr), separated by spaces or lines." />
         <${Field} form=${form} name="timeout" label="Timeout per answer (seconds)" type="number" min="0.1" max="60" step="0.1" placeholder="2" />
+        <${Field} form=${form} name="retries" label="Retries" type="number" min="0" max="5" inputmode="numeric" placeholder="1" />
+        <${Field} form=${form} name="max_repetitions" label="GETBULK repetitions" type="number" min="1" max="200" inputmode="numeric" placeholder="20" />
+        <${Field} form=${form} name="max_varbinds" label="Most values" type="number" min="1" max="100000" inputmode="numeric" placeholder="10000" />
       </div>
       <div class="form-actions">
         <button type="submit" class="btn btn-primary" disabled=${form.busy}><${Icon} name="search" size=${16} />${form.busy ? 'Walking…' : 'Walk'}</button>

@@ -39,7 +39,7 @@ export function credentialRoutes(app: AppContext, items: ItemService, secrets: P
     route({
       method: 'POST', path: '/api/brain/credentials', admin: true, tag: 'brain', status: 201,
       summary: 'Create a credential (admin); secrets need an unlocked vault (423)',
-      body: z.record(z.string(), z.unknown()), response: Item,
+      body: z.record(z.string(), z.unknown()), response: Item, bodySchemaFor: () => items.def('credentials').create,
       handler: async (ctx) => reply(201, await items.create('credentials', ctx.body, actorOf(ctx))),
     }),
     route({
@@ -50,7 +50,7 @@ export function credentialRoutes(app: AppContext, items: ItemService, secrets: P
     route({
       method: 'PUT', path: '/api/brain/credentials/:id', admin: true, tag: 'brain',
       summary: 'Update a credential (admin); an omitted secret keeps its stored value',
-      params: IdParams, body: z.record(z.string(), z.unknown()), response: Item,
+      params: IdParams, body: z.record(z.string(), z.unknown()), response: Item, bodySchemaFor: () => items.def('credentials').update,
       handler: (ctx) => items.update('credentials', ctx.params.id, ctx.body, actorOf(ctx)),
     }),
     route({

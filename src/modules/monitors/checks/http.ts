@@ -6,10 +6,10 @@ import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { originOf } from '../../../core/net.js';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
 import { CERT_DAYS_LEFT, withCertDaysLeft } from './certificate.js';
 import {
-  closeGently, connect, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
+  closeGently, connect, connectionTime, Deadline, hostProblem, ms, verifyFailureMessage, type CertInfo, type Connection, type TlsInfo,
 } from './net.js';
 
 /** Bytes of body read for keyword and JSON checks; the rest is not read (the connection is closed). */
@@ -89,28 +89,48 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 
 const Auth = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('basic'), username: z.string().max(256), password: z.string().max(1024) }).strict(),
-  z.object({ type: z.literal('bearer'), token: z.string().min(1).max(8192) }).strict(),
-]);
+  z.object({
+    type: z.literal('basic'),
+    username: z.string().max(256).meta({ title: 'User name' }),
+    password: z.string().max(1024).meta({ title: 'Password', description: 'Stored on the probe, never shown again.' }),
+  }).strict().meta({ title: 'Basic authentication' }),
+  z.object({
+    type: z.literal('bearer'),
+    token: z.string().min(1).max(8192).meta({ title: 'Token', description: 'Sent as Authorization: Bearer …; stored, never shown again.' }),
+  }).strict().meta({ title: 'Bearer token' }),
+]).meta({ title: 'Authentication' });
 
 export const settings = z.object({
-  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).default('GET'),
+  method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).default('GET')
+    .meta({ title: 'Method', 'x-section': 'Request' }),
+  auth: Auth.optional(),
   headers: z.record(
-    z.string().regex(HEADER_NAME, 'not a valid header name'),
-    z.string().max(8192).regex(HEADER_VALUE, 'header values may not contain line breaks'),
-  ).default({}),
-  body: z.string().max(BODY_LIMIT).optional(),
+    z.string().regex(HEADER_NAME, 'not a valid header name').meta({ title: 'Header name', examples: ['X-Request-Source'] }),
+    z.string().max(8192).regex(HEADER_VALUE, 'header values may not contain line breaks')
+      .meta({ title: 'Header value', examples: ['netprobe'] }),
+  ).default({}).meta({ title: 'Headers', 'x-add-label': 'Add header',
+    description: 'Values of credential-like headers (Authorization, Cookie, …token…, …key…) are stored as secrets.' }),
+  body: z.string().max(BODY_LIMIT).optional()
+    .meta({ title: 'Request body', 'x-multiline': true, 'x-visible-when': { properties: { method: { not: { enum: ['GET', 'HEAD'] } } } } }),
   accepted_status: z.array(
     z.string().refine((s) => parseStatusRange(s) !== null, 'expected a status code or range like "200-299" (100-599)'),
-  ).min(1).max(50).default(['200-299']),
-  keyword: z.string().min(1).max(1024).optional(),
-  keyword_mode: z.enum(['present', 'absent']).default('present'),
-  json_path: z.string().max(512).refine((s) => parseJsonPath(s) !== null, 'expected a JSON path like $.a.b[0].c').optional(),
-  json_expected: z.string().max(4096).optional(),
-  follow_redirects: z.boolean().default(true),
-  max_redirects: z.number().int().min(0).max(20).default(5),
-  verify_tls: z.boolean().default(true),
-  auth: Auth.optional(),
+  ).min(1).max(50).default(['200-299'])
+    .meta({ title: 'Accepted status codes', description: 'Codes or ranges, separated by commas: 200-299, 301', 'x-section': 'Response' }),
+  keyword: z.string().min(1).max(1024).optional()
+    .meta({ title: 'Keyword', description: 'Optional: text the body must contain (or must not).' }),
+  keyword_mode: z.enum(['present', 'absent']).default('present')
+    .meta({ title: 'The keyword must be', 'x-enum-titles': { present: 'Present', absent: 'Absent' },
+      'x-visible-when': { required: ['keyword'] } }),
+  json_path: z.string().max(512).refine((s) => parseJsonPath(s) !== null, 'expected a JSON path like $.a.b[0].c').optional()
+    .meta({ title: 'JSON path', description: 'Optional: a value in a JSON answer to compare.', examples: ['$.status'] }),
+  json_expected: z.string().max(4096).optional()
+    .meta({ title: 'Expected value', description: 'Optional: without it, any value at the path will do.', examples: ['ok'],
+      'x-visible-when': { required: ['json_path'] } }),
+  follow_redirects: z.boolean().default(true).meta({ title: 'Follow redirects' }),
+  max_redirects: z.number().int().min(0).max(20).default(5)
+    .meta({ title: 'Follow at most (redirects)', 'x-visible-when': { properties: { follow_redirects: { const: true } } } }),
+  verify_tls: z.boolean().default(true)
+    .meta({ title: 'Verify the TLS certificate', description: 'Turn off only for self-signed devices; the expiry is still tracked.' }),
 }).strict();
 
 export type HttpSettings = z.output<typeof settings>;
@@ -134,8 +154,39 @@ interface Hop {
   url: URL;
   conn: Connection;
   res: http.IncomingMessage;
-  ttfb_ms: number;
+  clock: ExchangeClock;
 }
+
+/**
+ * When the request left and the response's bytes arrived, from the socket itself: the request is taken
+ * as sent when it is written to the connected socket (Node writes it there and then), a byte as arrived
+ * when the socket reads it, before Node parses it. So the figures are the network's and the server's,
+ * not the time the probe spends building the request, parsing the response or waiting for its turn.
+ */
+class ExchangeClock {
+  sentAt = 0;
+  firstByteAt: number | null = null;
+  lastByteAt = 0;
+
+  constructor(socket: Connection['socket']) {
+    const arrived = () => {
+      const t = performance.now();
+      this.firstByteAt ??= t;
+      this.lastByteAt = t;
+    };
+    // Before Node's own listeners: a body that ends at the connection's close ends with 'end'.
+    socket.prependListener('data', arrived);
+    socket.prependListener('end', arrived);
+  }
+
+  /** From the request written to the first byte of the response (0 for a peer that spoke first). */
+  get ttfb(): number { return ms(Math.max(0, (this.firstByteAt ?? this.sentAt) - this.sentAt)); }
+  /** From the first byte to the last read so far. */
+  get transfer(): number { return ms(this.lastByteAt - (this.firstByteAt ?? this.lastByteAt)); }
+}
+
+/** A hop's network time so far: its connection's phases, then the request to the last byte read. */
+const hopTime = (hop: Hop): number => ms(connectionTime(hop.conn.timings) + hop.clock.ttfb + hop.clock.transfer);
 
 /** One request on a fresh connection; resolves at the response headers. */
 async function requestOnce(url: URL, method: string, headers: Record<string, string>, body: string | undefined,
@@ -149,8 +200,8 @@ async function requestOnce(url: URL, method: string, headers: Record<string, str
     throw new TlsRejected(verifyFailureMessage(conn.tls.authorization_error ?? 'UNKNOWN', conn.tls.cert), conn);
   }
   dl.phase = 'request';
+  const clock = new ExchangeClock(conn.socket);
   return new Promise<Hop>((resolve, reject) => {
-    const t0 = performance.now();
     const req = http.request({
       method,
       host,
@@ -168,10 +219,15 @@ async function requestOnce(url: URL, method: string, headers: Record<string, str
       dl.signal.removeEventListener('abort', onAbort);
       // Closing the socket early (redirect, body limit) ends the response with an error nobody needs.
       res.on('error', () => {});
-      resolve({ url, conn, res, ttfb_ms: ms(performance.now() - t0) });
+      resolve({ url, conn, res, clock });
     });
     req.on('finish', () => { dl.phase = 'response'; });
-    req.end(body);
+    // Node hands the request its socket a tick later; ending it then writes it at once, so the clock
+    // starts as the request leaves rather than before Node's own preparations.
+    req.once('socket', () => {
+      clock.sentAt = performance.now();
+      req.end(body);
+    });
   });
 }
 
@@ -234,7 +290,7 @@ function buildHeaders(url: URL, s: HttpSettings, sameOrigin: boolean, body: stri
   return h;
 }
 
-export async function run(target: string, s: HttpSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: HttpSettings, ctx: CheckContext): Promise<RunReport> {
   const dl = new Deadline(ctx.timeout, ctx.signal);
   const chain: string[] = [];
   let cert: CertInfo | null = null;
@@ -252,6 +308,8 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
     let method: string = s.method;
     let body = s.body;
     let redirects = 0;
+    /** The network time of the hops before this one (redirects): the response time is the chain's. */
+    let before = 0;
     for (;;) {
       chain.push(url.href);
       const sameOrigin = url.origin === origin;
@@ -276,17 +334,18 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
       const location = hop.res.headers.location;
       if (s.follow_redirects && REDIRECT_CODES.has(code) && location) {
         hop.conn.socket.destroy();
+        const chainMs = ms(before + hopTime(hop));
         if (redirects >= s.max_redirects) {
-          return down(`too many redirects (more than ${s.max_redirects})`, dl.elapsed(),
+          return down(`too many redirects (more than ${s.max_redirects})`, chainMs,
             details({ status_code: code, final_url: url.href, redirects, location }));
         }
         let next: URL;
         try { next = new URL(location, url); } catch {
           const facts = details({ status_code: code, final_url: url.href, redirects });
-          return down(`redirect to an invalid URL: ${location}`, dl.elapsed(), facts);
+          return down(`redirect to an invalid URL: ${location}`, chainMs, facts);
         }
         if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-          return down(`redirect to an unsupported URL scheme: ${next.protocol}`, dl.elapsed(),
+          return down(`redirect to an unsupported URL scheme: ${next.protocol}`, chainMs,
             details({ status_code: code, final_url: url.href, redirects, location }));
         }
         // 303 always, and 301/302 after a POST, continue as GET without the body (as browsers do).
@@ -295,18 +354,19 @@ export async function run(target: string, s: HttpSettings, ctx: CheckContext): P
           body = undefined;
         }
         redirects++;
+        before = chainMs;
         url = next;
         continue;
       }
-      return await judge(hop, s, dl, redirects, details);
+      return await judge(hop, s, dl, redirects, before, details);
     }
   } finally {
     dl.dispose();
   }
 }
 
-async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number,
-  details: (extra: Record<string, unknown>) => Record<string, unknown>): Promise<CheckResult> {
+async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number, before: number,
+  details: (extra: Record<string, unknown>) => Record<string, unknown>): Promise<RunReport> {
   const { res } = hop;
   const code = res.statusCode ?? 0;
   const statusText = res.statusMessage ?? '';
@@ -317,7 +377,7 @@ async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number,
   } catch (e) {
     return down(dl.failure(e), null, details({ status_code: code, status_text: statusText, final_url: hop.url.href, redirects }));
   }
-  const elapsed = dl.elapsed();
+  const elapsed = ms(before + hopTime(hop));
   const base = details({
     status_code: code,
     status_text: statusText,
@@ -327,7 +387,8 @@ async function judge(hop: Hop, s: HttpSettings, dl: Deadline, redirects: number,
     bytes: read.bytes,
     ...(read.truncated ? { body_truncated: true } : {}),
     remote_address: hop.conn.remote_address,
-    timing: { ...hop.conn.timings, ttfb_ms: hop.ttfb_ms, total_ms: elapsed },
+    // The last hop's phases; total_ms (the response time) adds the hops before it (redirects).
+    timing: { ...hop.conn.timings, ttfb_ms: hop.clock.ttfb, transfer_ms: hop.clock.transfer, total_ms: elapsed },
   });
   const statusLine = `HTTP ${code}${statusText ? ` ${statusText}` : ''}`;
   if (!statusAccepted(code, s.accepted_status)) {
@@ -374,12 +435,15 @@ function pickHeaders(h: http.IncomingHttpHeaders): Record<string, string> {
 
 const clip = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
-function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): CheckResult {
+function down(message: string, response_time_ms: number | null, details: Record<string, unknown>): RunReport {
   return { status: 'down', response_time_ms, message, details };
 }
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<HttpSettings> = {
+  label: 'HTTP(S)', icon: 'external', hint: 'Web page or API',
+  target: { title: 'URL', placeholder: 'https://intranet.example.lan/health',
+    description: 'http:// or https://; credentials go under Authentication, not in the URL.' },
   settings, validateTarget, run: withCertDaysLeft(run), measurements: [CERT_DAYS_LEFT],
   secretPaths: ['auth.password', 'auth.token'], secretHeaders: true, destination: originOf,
   host: (target) => { try { return new URL(target).hostname.replace(/^\[(.*)\]$/, '$1') || null; } catch { return null; } },

@@ -1,20 +1,26 @@
 // The check types behind one table (each type's knowledge is its definition in checks/<type>.ts), the
-// uniform parts of running one (settings defaults, degraded_ms, never throwing), and which settings are
+// uniform parts of running one (settings defaults, the type's degrade(), never throwing), and which settings are
 // secrets: the service stores them, but API responses show `{set: true}` in their place and updates
 // that send that marker back keep them.
 
-import type { CheckDefinition, CheckContext, CheckResult, CheckType } from './types.js';
+import type { CheckDefinition, CheckContext, CheckResult, MonitorThresholds, TypeThreshold } from './types.js';
 import type { FieldError } from '../../../core/errors.js';
 import { isSecretMarker, secretShown } from '../../../core/secret-marker.js';
 import { check as http } from './http.js';
 import { check as ping } from './ping.js';
 import { check as tcp } from './tcp.js';
 import { check as dns } from './dns.js';
+import { decideDegraded } from './degrade.js';
 
 export type { CheckDefinition } from './types.js';
 
-/** Every check type; adding one is its file and a line here (and its name in CHECK_TYPES). */
-export const CHECKS: Record<CheckType, CheckDefinition> = { http, ping, tcp, dns };
+/** Every check type: adding one is its file (checks/<type>.ts) and its entry here. */
+const REGISTRY = { http, ping, tcp, dns };
+
+export type CheckType = keyof typeof REGISTRY;
+export const CHECKS: Record<CheckType, CheckDefinition> = REGISTRY;
+/** The check types' names, in the registry's order (the order the form offers them). */
+export const CHECK_TYPES = Object.keys(REGISTRY) as [CheckType, ...CheckType[]];
 
 /**
  * Settings (with defaults filled in) and target checked together, as the service needs on create and
@@ -52,37 +58,38 @@ export function prepareCheck(type: CheckType, target: string, rawSettings: unkno
   return down(`invalid monitor: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, { errors: v.errors });
 }
 
+/** How a monitor runs its check: the check's context and the monitor's thresholds (absent: none). */
+export type CheckRunOptions = CheckContext & Partial<MonitorThresholds>;
+
 /**
- * Validate, run, and apply degraded_ms: an `up` result slower than degraded_ms becomes `degraded`
- * with the reason appended. Never throws: bad input and unexpected failures come back as `down`.
+ * Validate, run, and let the type's degrade() decide whether an `up` result is `degraded` (default:
+ * slower than degraded_ms). Never throws: bad input and unexpected failures come back as `down`.
  */
-export async function runCheck(type: CheckType, target: string, rawSettings: unknown, ctx: CheckContext): Promise<CheckResult> {
-  return runPrepared(type, target, prepareCheck(type, target, rawSettings), ctx);
+export async function runCheck(type: CheckType, target: string, rawSettings: unknown, opts: CheckRunOptions): Promise<CheckResult> {
+  return runPrepared(type, target, prepareCheck(type, target, rawSettings), opts);
 }
 
 /** runCheck with settings prepared before (a scheduled check reuses its monitor's). */
-export async function runPrepared(type: CheckType, target: string, prepared: PreparedCheck, ctx: CheckContext): Promise<CheckResult> {
+export async function runPrepared(type: CheckType, target: string, prepared: PreparedCheck, opts: CheckRunOptions): Promise<CheckResult> {
   if (!prepared.ok) return prepared.result;
-  let result: CheckResult;
+  const { degraded_ms = null, max_loss_pct = null, ...ctx } = opts;
+  const def = CHECKS[type];
   try {
-    result = await CHECKS[type].run(target, prepared.settings, ctx);
+    return decideDegraded(def, await def.run(target, prepared.settings, ctx), { degraded_ms, max_loss_pct });
   } catch (e) {
     // A bug, not a target failure; still a result, so one bad check cannot stop the scheduler.
     return { status: 'down', response_time_ms: null, message: `check failed: ${e instanceof Error ? e.message : String(e)}`, details: {} };
   }
-  return applyDegraded(result, ctx.degraded_ms);
+}
+
+/** Whether the type's degrade() reads this monitor threshold (CheckDefinition.degradeReads). */
+export function readsThreshold(type: CheckType, threshold: TypeThreshold): boolean {
+  return CHECKS[type]?.degradeReads?.includes(threshold) === true;
 }
 
 /** The smallest monitor timeout (seconds) with which a check of this type can finish (CheckDefinition). */
 export function minimumTimeout(type: CheckType, settings: Record<string, unknown>): number {
   return CHECKS[type].minimumTimeout?.(settings) ?? 1;
-}
-
-export function applyDegraded(result: CheckResult, degradedMs: number | null | undefined): CheckResult {
-  if (result.status !== 'up' || degradedMs == null || result.response_time_ms == null) return result;
-  if (result.response_time_ms <= degradedMs) return result;
-  // The threshold, not the measured time: messages stay few and stable (the time is in response_time_ms).
-  return { ...result, status: 'degraded', message: `${result.message}; slower than ${degradedMs} ms` };
 }
 
 // ---- secrets ----------------------------------------------------------------------------------------
@@ -251,4 +258,4 @@ export function secretsNotResent(oldType: CheckType, stored: Obj, type: CheckTyp
     .map(([, , path]) => `settings.${path}`);
 }
 
-export type { CheckContext, CheckResult, CheckType } from './types.js';
+export type { CheckContext, CheckResult } from './types.js';

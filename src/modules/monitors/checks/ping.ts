@@ -15,14 +15,16 @@
 import { z } from 'zod';
 import { run as execRun, installHint, type RunOptions, type RunResult } from '../../../core/exec.js';
 import { HttpError } from '../../../core/errors.js';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, DegradeHook, RunReport } from './types.js';
+import { degradeWhenSlow } from './degrade.js';
 import { budgetMs, hostProblem, ms, timeoutMessage } from './net.js';
 
 export const settings = z.object({
-  count: z.number().int().min(1).max(20).default(3),
-  /** ICMP payload bytes (fping -b); 56 gives the classic 84-byte IPv4 packet. */
-  packet_size: z.number().int().min(0).max(65000).default(56),
-  per_packet_timeout_ms: z.number().int().min(50).max(10_000).default(1000),
+  count: z.number().int().min(1).max(20).default(3).meta({ title: 'Packets per check', 'x-section': 'Packets' }),
+  /** ICMP payload bytes (fping -b). */
+  packet_size: z.number().int().min(0).max(65000).default(56)
+    .meta({ title: 'Payload (bytes)', description: '56 gives the classic 84-byte IPv4 packet.' }),
+  per_packet_timeout_ms: z.number().int().min(50).max(10_000).default(1000).meta({ title: 'Wait per packet (ms)' }),
 }).strict();
 
 export type PingSettings = z.output<typeof settings>;
@@ -262,12 +264,12 @@ export class PingBatcher {
 /** The process-wide batcher the scheduler's ping checks share. */
 export const defaultPingBatcher = new PingBatcher();
 
-export function run(target: string, s: PingSettings, ctx: CheckContext): Promise<CheckResult> {
+export function run(target: string, s: PingSettings, ctx: CheckContext): Promise<RunReport> {
   return runWith(defaultPingBatcher, target, s, ctx);
 }
 
 /** run() through a given batcher (tests inject one that counts fping processes). */
-export async function runWith(batcher: PingBatcher, target: string, s: PingSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function runWith(batcher: PingBatcher, target: string, s: PingSettings, ctx: CheckContext): Promise<RunReport> {
   const problem = validateTarget(target);
   if (problem) return { status: 'down', response_time_ms: null, message: problem, details: {} };
   const timeoutMs = budgetMs(ctx.timeout);
@@ -280,11 +282,11 @@ export async function runWith(batcher: PingBatcher, target: string, s: PingSetti
     return { status: 'down', response_time_ms: null, message: out.message,
       details: out.install_hint ? { install_hint: out.install_hint } : {} };
   }
-  return judge(target, out.result, s, ctx.max_loss_pct ?? 0);
+  return pingResult(target, out.result, s);
 }
 
-/** Loss above max_loss_pct is degraded, at or below it up; no reply at all is down. */
-export function judge(target: string, r: FpingTargetResult, s: PingSettings, maxLossPct: number): CheckResult {
+/** fping's figures for one target as run()'s result: up when any reply came back, down when none did. */
+export function pingResult(target: string, r: FpingTargetResult, s: PingSettings): RunReport {
   const details: Record<string, unknown> = {
     sent: r.sent,
     received: r.received,
@@ -309,16 +311,28 @@ export function judge(target: string, r: FpingTargetResult, s: PingSettings, max
   // No round-trip time in the message: it is in response_time_ms and details, and a stable message
   // is what an event log and a status line want.
   const text = `${Math.min(r.received, r.sent)}/${r.sent} replies, ${r.loss_pct}% loss`;
-  const rt = r.rtt_avg_ms === null ? null : ms(r.rtt_avg_ms);
-  if (r.loss_pct > maxLossPct) {
-    return { status: 'degraded', response_time_ms: rt, details, measurements, message: `${text} (loss above ${maxLossPct}%)` };
-  }
-  return { status: 'up', response_time_ms: rt, details, measurements, message: text };
+  return { status: 'up', response_time_ms: r.rtt_avg_ms === null ? null : ms(r.rtt_avg_ms), details, measurements, message: text };
 }
+
+/**
+ * Ping's degrade(): partial loss above the monitor's max_loss_pct (none set: any loss) is degraded,
+ * at or below it the slow rule decides. "(loss above" in the message is how the API tells a loss from
+ * a slow degraded (degradedReason, schemas.ts).
+ */
+export const degradeOnLoss: DegradeHook = (result, monitor) => {
+  const loss = result.details.loss_pct;
+  const maxLossPct = monitor.max_loss_pct ?? 0;
+  if (typeof loss === 'number' && loss > maxLossPct) {
+    return { ...result, status: 'degraded', message: `${result.message} (loss above ${maxLossPct}%)` };
+  }
+  return degradeWhenSlow(result, monitor);
+};
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<PingSettings> = {
-  settings, validateTarget, run, batched: true, lossThreshold: true, host: (target) => target,
+  label: 'Ping', icon: 'monitors', hint: 'ICMP echo',
+  target: { title: 'Host', placeholder: '192.0.2.10 or router1.lan', description: 'An IP address or host name.' },
+  settings, validateTarget, run, degrade: degradeOnLoss, degradeReads: ['max_loss_pct'], batched: true, host: (target) => target,
   measurements: [{ name: 'loss_pct', unit: '%', label: 'Packet loss' }],
   minimumTimeout: (s) => Math.ceil(pingDurationMs(s) / 1000),
   minimumTimeoutReason: 'count x per_packet_timeout_ms, plus 1 s',

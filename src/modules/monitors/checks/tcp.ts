@@ -2,15 +2,23 @@
 // certificate. Nothing is sent, so any TCP service can be checked without speaking its protocol.
 
 import { z } from 'zod';
-import type { CheckContext, CheckDefinition, CheckResult } from './types.js';
+import type { CheckContext, CheckDefinition, RunReport } from './types.js';
 import { CERT_DAYS_LEFT, withCertDaysLeft } from './certificate.js';
-import { closeGently, connect, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage } from './net.js';
+import {
+  closeGently, connect, connectionTime, Deadline, hostProblem, isHostName, parseHostPort, verifyFailureMessage,
+} from './net.js';
+
+const withTls = { properties: { tls: { const: true } } };
 
 export const settings = z.object({
-  tls: z.boolean().default(false),
+  tls: z.boolean().default(false)
+    .meta({ title: 'Complete a TLS handshake', 'x-section': 'Connection',
+      description: 'Checks the certificate too, and tracks its expiry.' }),
   /** SNI and the name the certificate must match; default the target's host (no SNI for an IP). */
-  servername: z.string().max(253).refine(isHostName, 'expected a host name').optional(),
-  verify_tls: z.boolean().default(true),
+  servername: z.string().max(253).refine(isHostName, 'expected a host name').optional()
+    .meta({ title: 'Server name (SNI)', 'x-visible-when': withTls,
+      description: 'The name the certificate must match; empty: the target\'s host.' }),
+  verify_tls: z.boolean().default(true).meta({ title: 'Verify the certificate', 'x-visible-when': withTls }),
 }).strict();
 
 export type TcpSettings = z.output<typeof settings>;
@@ -28,13 +36,14 @@ export function validateTarget(target: string): string | null {
   return hostProblem(hp.host);
 }
 
-export async function run(target: string, s: TcpSettings, ctx: CheckContext): Promise<CheckResult> {
+export async function run(target: string, s: TcpSettings, ctx: CheckContext): Promise<RunReport> {
   const hp = parseHostPort(target);
   if (!hp) return { status: 'down', response_time_ms: null, message: validateTarget(target) ?? 'invalid target', details: {} };
   const dl = new Deadline(ctx.timeout, ctx.signal);
   try {
     const conn = await connect({ host: hp.host, port: hp.port, tls: s.tls ? { servername: s.servername } : undefined, deadline: dl });
-    const elapsed = dl.elapsed();
+    // The phases' network time (net.ts), not the time since this function started.
+    const networkMs = connectionTime(conn.timings);
     closeGently(conn.socket);
     const details: Record<string, unknown> = {
       remote_address: conn.remote_address,
@@ -42,7 +51,7 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
       dns_ms: conn.timings.dns_ms,
       connect_ms: conn.timings.connect_ms,
     };
-    if (!conn.tls) return { status: 'up', response_time_ms: elapsed, message: 'connected', details };
+    if (!conn.tls) return { status: 'up', response_time_ms: networkMs, message: 'connected', details };
     const t = conn.tls;
     Object.assign(details, {
       tls_ms: conn.timings.tls_ms,
@@ -51,13 +60,13 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
     });
     if (s.verify_tls && !t.authorized) {
       const message = verifyFailureMessage(t.authorization_error ?? 'UNKNOWN', t.cert);
-      return { status: 'down', response_time_ms: elapsed, message, details };
+      return { status: 'down', response_time_ms: networkMs, message, details };
     }
     const days = t.cert?.days_left;
     const certNote = days == null ? '' : days < 0
       ? `, certificate expired on ${t.cert?.valid_to?.slice(0, 10)}`
       : `, certificate valid for ${days} more day${days === 1 ? '' : 's'}`;
-    return { status: 'up', response_time_ms: elapsed, message: `connected, ${t.protocol ?? 'TLS'} handshake done${certNote}`, details };
+    return { status: 'up', response_time_ms: networkMs, message: `connected, ${t.protocol ?? 'TLS'} handshake done${certNote}`, details };
   } catch (e) {
     return { status: 'down', response_time_ms: null, message: dl.failure(e), details: { phase: dl.phase } };
   } finally {
@@ -67,6 +76,8 @@ export async function run(target: string, s: TcpSettings, ctx: CheckContext): Pr
 
 /** The check type as the monitor service sees it (checks/index.ts, CHECKS). */
 export const check: CheckDefinition<TcpSettings> = {
+  label: 'TCP port', icon: 'snmp', hint: 'Connect to host:port',
+  target: { title: 'Host and port', placeholder: 'nas.lan:445', description: 'host:port, or [IPv6]:port.' },
   settings, validateTarget, run: withCertDaysLeft(run), measurements: [CERT_DAYS_LEFT],
   host: (target) => parseHostPort(target)?.host ?? null,
 };

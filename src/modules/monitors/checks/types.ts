@@ -4,13 +4,10 @@
 
 import type { z } from 'zod';
 
-/** A new check type: its file under checks/ exporting `check`, its name here, its line in CHECKS (index.ts). */
-export const CHECK_TYPES = ['http', 'ping', 'tcp', 'dns'] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
-
 /**
- * One check's outcome. `up`: the target answered as expected. `degraded`: it answered as expected but
- * slower than `degraded_ms`, or (ping) with partial loss above `max_loss_pct`. `down`: the check failed.
+ * One check's outcome. `up`: the target answered as expected. `degraded`: it answered as expected, but
+ * its type's degrade() found it wanting (slower than `degraded_ms`; ping: partial loss above
+ * `max_loss_pct`). `down`: the check failed.
  */
 export interface CheckResult {
   status: 'up' | 'degraded' | 'down';
@@ -38,28 +35,68 @@ export interface MeasurementDecl {
   label: string;
 }
 
+/** What run() reports: whether the target answered as expected. Degraded is degrade()'s to decide. */
+export type RunReport = Omit<CheckResult, 'status'> & { status: 'up' | 'down' };
+
 /** What every check gets besides its target and settings. */
 export interface CheckContext {
   /** Seconds; the check must settle within it. */
   timeout: number;
-  /** A successful check slower than this is degraded. */
-  degraded_ms?: number | null;
-  /** ping: partial loss above this percentage is degraded, at or below it up (default: any loss is degraded). */
-  max_loss_pct?: number | null;
   /** Aborted when the monitor is deleted or the service stops. */
   signal?: AbortSignal;
 }
 
-/** Everything the service knows of a check type comes from its definition (checks/<type>.ts, `check`). */
+/** The monitor's fields that degrade() decides from (SPEC keeps them on the monitor, not in settings). */
+export interface MonitorThresholds {
+  /** A successful check slower than this (ms) is degraded; null: never for its speed. */
+  degraded_ms: number | null;
+  /** ping: partial loss above this percentage is degraded, at or below it up; null: any loss is degraded. */
+  max_loss_pct: number | null;
+}
+
+/** The thresholds only some check types read (CheckDefinition.degradeReads); degraded_ms applies to all. */
+export type TypeThreshold = Exclude<keyof MonitorThresholds, 'degraded_ms'>;
+
+/**
+ * Whether a result that run() reported `up` is degraded: the result as it is, or with status `degraded`
+ * and a message that says why (the message, not the measured figure, names the threshold: messages stay
+ * few and stable).
+ */
+export type DegradeHook = (result: RunReport & { status: 'up' }, monitor: MonitorThresholds) => CheckResult;
+
+/**
+ * Everything the service knows of a check type comes from its definition (checks/<type>.ts, `check`),
+ * and everything the web UI knows of it from GET /api/monitors/check-types, which lists these.
+ */
 export interface CheckDefinition<S = any> {
-  /** zod schema of the type's settings: every field optional with a default, unknown fields rejected. */
+  /** Name for people: the type picker, the list's badge, the detail page ("HTTP(S)"). */
+  label: string;
+  /** The type picker's icon: a name in the UI's icon set (ui/components/icons.js). */
+  icon: string;
+  /** A few words under the label in the type picker ("Web page or API"). */
+  hint: string;
+  /** The form's target field: its title, an example as placeholder, and what it takes. */
+  target: { title: string; placeholder: string; description: string };
+  /**
+   * zod schema of the type's settings: every field optional with a default, unknown fields rejected.
+   * Each field has a `.meta({ title })` (and a description where the title needs one, and the
+   * presentation keywords of core/form-schema.ts where it helps): the monitor form and the detail page
+   * render from it.
+   */
   settings: z.ZodType<S>;
   /** null when the target is fine for this type, else a message for a person. */
   validateTarget(target: string): string | null;
   /** Target and parsed settings together, when one constrains the other (dns: an IP address needs PTR). */
   validateWithSettings?(target: string, settings: S): string | null;
-  /** Settings already parsed by `settings`. Never throws for a failing target. */
-  run(target: string, settings: S, ctx: CheckContext): Promise<CheckResult>;
+  /** Settings already parsed by `settings`. Never throws for a failing target. Up or down, never degraded. */
+  run(target: string, settings: S, ctx: CheckContext): Promise<RunReport>;
+  /**
+   * Decides degraded for the type's `up` results (checks/index.ts applies it, in one place). Default:
+   * slower than the monitor's degraded_ms (degradeWhenSlow, checks/degrade.ts).
+   */
+  degrade?: DegradeHook;
+  /** The type-specific thresholds its degrade() reads (ping: max_loss_pct); monitors of other types refuse them. */
+  degradeReads?: readonly TypeThreshold[];
   /**
    * The smallest monitor timeout (seconds) with which a check can finish at all (ping: count packets one
    * per_packet_timeout_ms apart); a shorter one is refused rather than recorded as a timeout every run.
@@ -79,8 +116,6 @@ export interface CheckDefinition<S = any> {
   destination?(target: string): string | null;
   /** Checks share one process per batch (ping: fping): their slots sit on a grid so that many fall due together. */
   batched?: boolean;
-  /** The monitor's max_loss_pct applies (ping: partial loss up to it is still up). */
-  lossThreshold?: boolean;
   /** The numbers its results may carry besides the response time (CheckResult.measurements). */
   measurements?: readonly MeasurementDecl[];
   /**

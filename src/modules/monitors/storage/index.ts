@@ -341,7 +341,7 @@ export class SeriesStore {
   /** One retention pass over the storage (rollups, raw results and the channel, unused messages). */
   retain(cuts: RetentionCuts, stopped: () => boolean): Promise<SeriesRetained> {
     return retainSeries({
-      store: this.app.store, names: this.names, history: this.history, messages: this.messages, watermark: this.closer.watermark,
+      store: this.app.store, names: this.names, history: this.history, messages: this.messages, watermark: () => this.closer.watermark,
       keys: this.o.keys(), stopped,
       dropping: async (cut, lastLsn) => {
         await this.o.beforeDrop(cut);

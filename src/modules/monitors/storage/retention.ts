@@ -42,8 +42,11 @@ export interface RetentionParts {
   names: SeriesNames;
   history: RawHistory;
   messages: Messages;
-  /** The first hour whose rollups are not written: raw results of it and later stay (they are still to be rolled up). */
-  watermark: number;
+  /**
+   * The first hour whose rollups are not written: raw results of it and later stay (they are still to be
+   * rolled up). Read when the results are trimmed: hours may close while the rollups are deleted.
+   */
+  watermark(): number;
   /** The series keys, ascending. */
   keys: readonly number[];
   /** True once the caller stops: the pass ends between two writes. */
@@ -88,7 +91,7 @@ export async function retainSeries(p: RetentionParts, cuts: RetentionCuts): Prom
   if (p.stopped()) return out;
 
   // Raw results: never those of hours whose rollups are still to be written from them.
-  const cut = Math.min(cuts.raw, p.watermark * HOUR_MS);
+  const cut = Math.min(cuts.raw, p.watermark() * HOUR_MS);
   out.results = p.history.trim(cut);
   // Segments whose results are past retention; what they say of each series' state is saved first.
   out.segments = await store.dropChannelBefore(names.channel, cut, (lastLsn) => p.dropping(cut, lastLsn));

@@ -26,11 +26,21 @@ export interface RecoveryRequest { username?: string; email?: string }
 /** Builds the request's audit entry for a target and details (ctx.auditEntry, without an actor). */
 export type AuditFor = (target: string, details: Record<string, unknown>, outcome?: 'success' | 'failure') => AuditEntryInput;
 
-/** Where a password can be recovered without e-mail; part of the answers that say e-mail is off. */
-export const LOCAL_RECOVERY =
-  'Another administrator can set a new password for you under Users. While setup is not finished, the one-time ' +
-  'password of the user "admin" is in the file initial-admin-password in the data directory (on the appliance also ' +
-  'netprobe-admin-password.txt on the SD card\'s boot partition), as at first boot.';
+/**
+ * Where a password can be recovered without e-mail; part of the answers that say e-mail is off. It names
+ * only what exists, down to the only administrator's last resort (docs/appliance.md, "Factory reset").
+ * Three paragraphs, one a line (the sign-in page keeps the line breaks).
+ */
+export const LOCAL_RECOVERY = [
+  'Another administrator can set a new password for you under Users.',
+  'While setup is not finished, the one-time password of the user "admin" is in the file initial-admin-password in ' +
+  'the data directory (on the appliance also netprobe-admin-password.txt on the SD card\'s boot partition), as at first boot.',
+  'If you are the only administrator: on the probe itself, as root, set an SMTP server (smtp.host) in the ' +
+  'configuration file (/etc/netprobe/config.yaml on the appliance) and restart the service (systemctl restart ' +
+  'netprobe); recovery by e-mail then works if your account has an e-mail address. Without one, the last resort is ' +
+  'a factory reset (docs/appliance.md): it erases every monitor, record and setting and starts over with a new ' +
+  'one-time password.',
+].join('\n');
 
 export class PasswordRecovery {
   private inFlight = new Set<Promise<void>>();

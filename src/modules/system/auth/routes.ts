@@ -51,11 +51,24 @@ const RecoveryStatus = z.object({
   local_recovery: z.string().describe('How to recover a password without e-mail'),
 });
 
-const LoginResponse = z.object({
-  user: PublicUserSchema,
-  expires_at: z.string(),
-  bootstrap_needed: z.boolean(),
-});
+// Right credentials are a 200 either way: signed in, or the next step they need (a browser logs every 4xx
+// as a failed request, and asking for the code is the normal course of a two-factor sign-in, not an error).
+const LoginResponse = z.union([
+  z.object({
+    signed_in: z.literal(true),
+    user: PublicUserSchema,
+    expires_at: z.string(),
+    bootstrap_needed: z.boolean(),
+  }),
+  z.object({
+    signed_in: z.literal(false),
+    step: z.enum(['totp_required', 'password_change_required']).describe('totp_required: send the same request again with ' +
+      'totp_code; password_change_required: a temporary password, send it again with new_password'),
+    detail: z.string(),
+  }).describe('The password was right and one more step is needed; no cookie is set'),
+]);
+/** The next step of a sign-in whose password was right. */
+const step = (s: 'totp_required' | 'password_change_required', detail: string) => ({ signed_in: false as const, step: s, detail });
 
 const TwoFactorStatusResponse = z.object({
   enabled: z.boolean(),
@@ -136,13 +149,15 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
         'locks that username out from that address for auth.lockout_minutes: 429 with Retry-After, even with the right ' +
         'password), and per address and per username alone at ten times that. Every attempt is counted as it arrives; a ' +
         'right password is not counted. A disabled account gets the same 401 as a wrong password. ' +
-        'With two-factor sign-in on, the right password without `totp_code` answers 401 `totp_required`; the second ' +
-        'request repeats username and password with `totp_code` (six digits, or a recovery code). A wrong or expired code ' +
-        'is 401 `invalid_totp` and counts like a wrong password; a code that was right but already used is 401 ' +
-        '`totp_code_used` (wait for the next code) and is not counted. A temporary password from ' +
-        'POST /api/auth/forgot-password answers 401 `password_change_required` (after the TOTP step when 2FA is on); ' +
-        'the same request with `new_password` sets it (400 naming `new_password` when it breaks the policy), retires the ' +
-        'temporary password, ends the other sessions and signs in. `new_password` with the real password is a 400.',
+        'Signed in is 200 `{signed_in: true, user, …}` with the cookie. A step after a right password is 200 ' +
+        '`{signed_in: false, step, detail}` without a cookie: with two-factor sign-in on, the right password without ' +
+        '`totp_code` answers step `totp_required`; the second request repeats username and password with `totp_code` ' +
+        '(six digits, or a recovery code). A wrong or expired code is 401 `invalid_totp` and counts like a wrong password; ' +
+        'a code that was right but already used is 401 `totp_code_used` (wait for the next code) and is not counted. A ' +
+        'temporary password from POST /api/auth/forgot-password answers step `password_change_required` (after the TOTP ' +
+        'step when 2FA is on); the same request with `new_password` sets it (400 naming `new_password` when it breaks the ' +
+        'policy), retires the temporary password, ends the other sessions and signs in. `new_password` with the real ' +
+        'password is a 400.',
       body: LoginBody, response: LoginResponse,
       // One person's mistakes lock only their account at their address; an address (a whole office behind
       // NAT) or an account tried from many addresses is locked only at ten times that.
@@ -179,9 +194,7 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
         }
         let second: CodeMatch | null = null;
         if (twoFactor.isEnabled(user.id)) {
-          if (totp_code === undefined) {
-            throw new HttpError(401, 'totp_required', 'Enter the code from your authenticator app, or a recovery code');
-          }
+          if (totp_code === undefined) return step('totp_required', 'Enter the code from your authenticator app, or a recovery code');
           const m = twoFactor.check(user.id, totp_code);
           if (m === 'used') {
             await usedCode(user.username, user.id);
@@ -195,7 +208,7 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
         }
         if (viaTemp) {
           if (new_password === undefined) {
-            throw new HttpError(401, 'password_change_required',
+            return step('password_change_required',
               'This is a temporary password: choose a new password (send it as new_password with the same sign-in)');
           }
           const policy = passwordPolicyErrors(new_password, user.username, 'new_password');
@@ -238,7 +251,7 @@ export function authRoutes(svc: AuthServices, extra: AuthRouteServices): AnyRout
         }
         const fresh = svc.users.get(user.id)!;
         const secure = isSecureRequest(ctx.req, ctx.app.config.get().server.trust_proxy);
-        return reply(200, { user: fresh, expires_at: s.expires_at, bootstrap_needed: svc.bootstrap.needed() },
+        return reply(200, { signed_in: true as const, user: fresh, expires_at: s.expires_at, bootstrap_needed: svc.bootstrap.needed() },
           { 'Set-Cookie': sessionCookie(s.token, s.max_age, secure) });
       },
     }),

@@ -1,7 +1,8 @@
 // What the probe tells its controller, taken from the in-process bus: monitor states (retained per
-// monitor) and down/up/degraded events, and discovery scans (each host found, and the scan's end),
-// whether started from the API, the UI or a controller command. Listeners cost nothing while the probe
-// is unpaired (they return at once).
+// monitor, every change: they are facts) and down/up/degraded events (alerts: only those the alert gate
+// let through, `ev.alert`, and a held down once the gate releases it), and discovery scans (each host
+// found, and the scan's end), whether started from the API, the UI or a controller command. Listeners
+// cost nothing while the probe is unpaired (they return at once).
 import type { AppContext } from '../../../core/context.js';
 import type { MonitorBusEvent } from '../../monitors/index.js';
 import '../../v1sion/contracts.js';
@@ -34,9 +35,14 @@ export function bridgeBusToController(app: AppContext, svc: HivemindService): ()
       id: e.monitor.id, name: e.monitor.name, status: e.status, check_type: e.monitor.check_type,
       last_check_at: e.result.at, response_time_ms: e.result.response_time, message: e.result.message,
     });
-    svc.event(type, monitorEvent(e));
+    if (e.alert.send) svc.event(type, monitorEvent(e));
   };
   for (const type of ['monitor.down', 'monitor.up', 'monitor.degraded'] as const) offs.push(app.bus.on(type, onTransition(type)));
+  offs.push(app.bus.on('monitor.check_failed', (e) => {
+    if (!svc.status().paired || !e.alert.send || !e.alert.released) return;
+    const was = e.alert.released;
+    svc.event('monitor.down', { ...monitorEvent(e), released: { held_since: was.since, rule: was.rule, reason: was.reason } });
+  }));
   offs.push(app.bus.on('monitor.deleted', ({ id }) => { if (svc.status().paired) svc.monitorGone(id); }));
 
   offs.push(app.bus.on('v1sion.device.discovered', ({ job_id, subnet, host }) => {

@@ -10,7 +10,8 @@ export const HostInfoSchema = z.object({
   os: z.object({ name: z.string(), id: z.string().nullable(), version: z.string().nullable(), pretty_name: z.string().nullable() }),
   kernel: z.object({ release: z.string(), version: z.string(), architecture: z.string() }),
   board: z.object({
-    model: z.string().nullable().describe('/proc/device-tree/model (a Raspberry Pi names itself there); null elsewhere'),
+    model: z.string().nullable().describe('/proc/device-tree/model (a Raspberry Pi names itself there), else a Raspberry Pi\'s ' +
+      'cpuinfo Model line or revision code; null when the board is not known (an x86 PC)'),
     serial: z.string().nullable(), revision: z.string().nullable(),
   }),
   cpu: z.object({ model: z.string().nullable(), cores: z.number().int(), architecture: z.string() }),

@@ -7,6 +7,7 @@
 import { access, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { run, which } from '../../../core/exec.js';
+import { boardOf, parseCpuinfo } from './board.js';
 
 export interface HostInterface {
   name: string;
@@ -44,16 +45,6 @@ export function parseOsRelease(t: string): Record<string, string> {
     if (m) out[m[1]!] = m[2]!.replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1');
   }
   return out;
-}
-
-/** The fields of /proc/cpuinfo a host page shows: model, and on a Raspberry Pi serial, revision, model. */
-export function parseCpuinfo(t: string): { model: string | null; serial: string | null; revision: string | null; board: string | null } {
-  const field = (name: string): string | null => {
-    const m = new RegExp(`^${name}\\s*:\\s*(.+)$`, 'mi').exec(t);
-    return m ? m[1]!.trim() : null;
-  };
-  return { model: field('model name') ?? field('Hardware') ?? field('cpu model') ?? field('Processor'),
-    serial: field('Serial'), revision: field('Revision'), board: field('Model') };
 }
 
 /** Little-endian hex of /proc/net/route as a dotted quad. */
@@ -145,7 +136,7 @@ export class HostService {
         pretty_name: rel.PRETTY_NAME ?? null,
       },
       kernel: { release: os.release(), version: os.version(), architecture: os.machine() },
-      board: { model: model?.replace(/\0+$/, '').trim() || cpu.board, serial: cpu.serial, revision: cpu.revision },
+      board: { model: boardOf(model, cpu), serial: cpu.serial, revision: cpu.revision },
       cpu: { model: cpu.model ?? os.cpus()[0]?.model ?? null, cores: os.availableParallelism(), architecture: os.arch() },
       memory_total_bytes: os.totalmem(),
       interfaces: interfacesOf(os.networkInterfaces()),

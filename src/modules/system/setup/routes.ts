@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { AuthServices } from '../../../core/auth/index.js';
+import { refinePasswordPolicy } from '../../../core/auth/passwords.js';
 import { DisplayName, Email, PublicUserSchema, Username } from '../../../core/auth/users.js';
 import { badRequest, conflict, HttpError } from '../../../core/errors.js';
 import { reply, route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
@@ -12,7 +13,7 @@ const BootstrapBody = z.strictObject({
   password: z.string(),
   email: Email.nullish(),
   display_name: DisplayName.nullish(),
-});
+}).superRefine(refinePasswordPolicy);
 
 /** One DNS label (RFC 1123): what the probe calls itself on the network. */
 const HostLabel = z.string().regex(/^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/,

@@ -13,7 +13,8 @@ export const TSIG_ALGORITHMS = ['hmac-sha256', 'hmac-sha384', 'hmac-sha512', 'hm
 
 const tls = section({
   https_port: z.number().int().min(0).max(65535).default(8443).meta({ restart: true })
-    .describe('Port of the HTTPS listener (same interface and API as HTTP, on server.host); 0 turns HTTPS off'),
+    .describe('Port of the HTTPS listener (same interface and API as HTTP, on server.host); 0 turns HTTPS off. ' +
+      'Left unset while NETPROBE_PORT is given, it is NETPROBE_PORT + 363 (8080 and 8443, 80 and 443)'),
   redirect_http: z.boolean().default(false)
     .describe('Send browsers asking for the web interface over plain HTTP to HTTPS, once an uploaded or ACME certificate ' +
       'is installed (never with the self-signed one); the API and /.well-known/acme-challenge/ are never redirected'),

@@ -1,7 +1,7 @@
 // User administration, and self-service for every signed-in user on their own record.
 import { z } from 'zod';
 import { isAdmin, type AuthServices } from '../../../core/auth/index.js';
-import { verifyPassword } from '../../../core/auth/passwords.js';
+import { refinePasswordPolicy, verifyPassword } from '../../../core/auth/passwords.js';
 import { ROLES } from '../../../core/auth/scopes.js';
 import { DisplayName, Email, PublicUserSchema, Username, type UserPatch } from '../../../core/auth/users.js';
 import { forbidden, HttpError, notFound } from '../../../core/errors.js';
@@ -22,7 +22,7 @@ const CreateBody = z.strictObject({
   role: z.enum(ROLES),
   display_name: DisplayName.nullish(),
   email: Email.nullish(),
-});
+}).superRefine(refinePasswordPolicy);
 
 const UpdateBody = z.strictObject({
   display_name: DisplayName.nullable().optional(),

@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { route } from '../../../core/http/registry.js';
 import { canonicalIp } from '../../../core/ip.js';
+import { DeviceTablesOut } from '../scan/neighbours/schema.js';
 import { CredentialFields } from '../scan/request.js';
+import { CredentialLabel, SnmpFacts } from '../scan/result.js';
 import type { DeviceProbe } from './service.js';
 
 const DeviceBody = z.object({
@@ -21,6 +23,10 @@ export function deviceRoutes(svc: DeviceProbe) {
         'interfaces, LLDP/CDP neighbours, forwarding and ARP entries. 504 snmp_timeout, 502 snmp_unreachable, ' +
         '422 snmp_bad_community (or a v3 problem) when no credential works.',
       body: DeviceBody,
+      response: DeviceTablesOut.extend({
+        ip: z.string(), port: z.number().int(), credential: CredentialLabel.describe('The credential that answered (no secret)'),
+        identification: SnmpFacts, warnings: z.array(z.string()),
+      }),
       handler: (ctx) => svc.identify(ctx.body),
     }),
   ];

@@ -7,10 +7,11 @@ import type { DeliveryContext, Provider } from './types.js';
 
 const HOSTS = new Set(['discord.com', 'discordapp.com', 'ptb.discord.com', 'canary.discord.com']);
 
-export const discord: Provider = {
-  type: 'discord',
+export const discord = {
+  type: 'discord' as const,
   label: 'Discord',
   reference: 'https://discord.com/developers/docs/resources/webhook#execute-webhook',
+  detect: 'host',
   matches: (u) => HOSTS.has(hostOf(u)) && u.pathname.startsWith('/api/webhooks/'),
   // /api/webhooks/<id>/<token>
   secretSegments: (segs) => (segs[0] === 'api' && segs[1] === 'webhooks' && segs.length >= 4 ? [3] : []),
@@ -28,4 +29,4 @@ export const discord: Provider = {
       }],
     }, ctx);
   },
-};
+} satisfies Provider;

@@ -13,10 +13,11 @@ export function signature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
-export const generic: Provider = {
-  type: 'generic',
+export const generic = {
+  type: 'generic' as const,
   label: 'Generic JSON',
   reference: 'docs/webhooks.md#generic-json-payload',
+  detect: 'fallback',
   matches: () => true,
   secret: { required: false, role: 'HMAC-SHA256 key: the body is signed in X-Netprobe-Signature' },
   build(alert: Alert, ctx: DeliveryContext) {
@@ -34,4 +35,4 @@ export const generic: Provider = {
     if (ctx.secret) req.headers['x-netprobe-signature'] = signature(ctx.secret, req.body);
     return req;
   },
-};
+} satisfies Provider;

@@ -4,10 +4,11 @@ import type { Alert } from '../alert.js';
 import { clip, facts, hostOf, jsonRequest, MARK, toneOf } from './format.js';
 import type { DeliveryContext, Provider } from './types.js';
 
-export const googleChat: Provider = {
-  type: 'google_chat',
+export const googleChat = {
+  type: 'google_chat' as const,
   label: 'Google Chat',
   reference: 'https://developers.google.com/workspace/chat/format-messages',
+  detect: 'host',
   matches: (u) => hostOf(u) === 'chat.googleapis.com',
   build(alert: Alert, ctx: DeliveryContext) {
     const lines = [
@@ -18,4 +19,4 @@ export const googleChat: Provider = {
     ];
     return jsonRequest(ctx.url, { text: clip(lines.join('\n'), 4000) }, ctx, { 'content-type': 'application/json; charset=UTF-8' });
   },
-};
+} satisfies Provider;

@@ -7,10 +7,11 @@ import type { DeliveryContext, Provider } from './types.js';
 
 const PRIORITY: Record<Tone, number> = { critical: 8, error: 7, warning: 5, info: 2, resolved: 2 };
 
-export const gotify: Provider = {
-  type: 'gotify',
+export const gotify = {
+  type: 'gotify' as const,
   label: 'Gotify',
   reference: 'https://gotify.net/docs/pushmsg',
+  detect: 'path',
   matches: (u) => /\/message\/?$/.test(u.pathname) && u.searchParams.has('token'),
   secret: { required: false, role: 'the application token, when it is not in the URL (sent as X-Gotify-Key)' },
   check: (u, hasSecret) => {
@@ -28,4 +29,4 @@ export const gotify: Provider = {
       extras: { 'client::display': { contentType: 'text/plain' } },
     }, ctx, ctx.secret ? { 'x-gotify-key': ctx.secret } : {});
   },
-};
+} satisfies Provider;

@@ -11,14 +11,17 @@ import { pagerduty } from './pagerduty.js';
 import { slack } from './slack.js';
 import { teams } from './teams.js';
 import { telegram } from './telegram.js';
-import { WEBHOOK_TYPES, type Provider, type WebhookType } from './types.js';
+import type { Provider } from './types.js';
 
-export const PROVIDERS: Record<WebhookType, Provider> = {
-  generic, slack, discord, teams, google_chat: googleChat, mattermost, pagerduty, opsgenie, ntfy, gotify, telegram,
-};
+/** Every provider, in the order the API lists them. A new provider is its file and one entry here. */
+const LIST = [generic, slack, discord, teams, googleChat, mattermost, pagerduty, opsgenie, ntfy, gotify, telegram] as const;
 
-/** Host matches first, then the path-shaped self-hosted ones, generic last. */
-const DETECTION_ORDER: Provider[] = [slack, discord, teams, googleChat, pagerduty, opsgenie, ntfy, telegram, mattermost, gotify];
+export type WebhookType = (typeof LIST)[number]['type'];
+export const WEBHOOK_TYPES = LIST.map((p) => p.type) as [WebhookType, ...WebhookType[]];
+export const PROVIDERS = Object.fromEntries(LIST.map((p) => [p.type, p])) as Record<WebhookType, Provider>;
+
+/** Host matches first, then the path-shaped self-hosted ones; generic (the fallback) is what is left. */
+const DETECTION_ORDER = [...LIST.filter((p) => p.detect === 'host'), ...LIST.filter((p) => p.detect === 'path')];
 
 export function defaultType(url: string): WebhookType {
   let u: URL;
@@ -28,4 +31,4 @@ export function defaultType(url: string): WebhookType {
 
 export const providerOf = (type: WebhookType): Provider => PROVIDERS[type];
 
-export { WEBHOOK_TYPES, type Provider, type WebhookType };
+export type { Provider };

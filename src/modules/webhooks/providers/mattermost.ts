@@ -7,10 +7,11 @@ import type { DeliveryContext, Provider } from './types.js';
 /** Mattermost hook keys are 26 lowercase letters and digits. */
 const HOOK_PATH = /^\/hooks\/[a-z0-9]{26}\/?$/;
 
-export const mattermost: Provider = {
-  type: 'mattermost',
+export const mattermost = {
+  type: 'mattermost' as const,
   label: 'Mattermost',
   reference: 'https://developers.mattermost.com/integrate/reference/message-attachments/',
+  detect: 'path',
   matches: (u) => HOOK_PATH.test(u.pathname),
   secretSegments: (segs) => (segs[0] === 'hooks' && segs.length >= 2 ? [1] : []),
   build(alert: Alert, ctx: DeliveryContext) {
@@ -27,4 +28,4 @@ export const mattermost: Provider = {
       }],
     }, ctx);
   },
-};
+} satisfies Provider;

@@ -22,10 +22,11 @@ export function ntfyTarget(raw: string): { root: string; topic: string } {
   return { root: u.href, topic };
 }
 
-export const ntfy: Provider = {
-  type: 'ntfy',
+export const ntfy = {
+  type: 'ntfy' as const,
   label: 'ntfy',
   reference: 'https://docs.ntfy.sh/publish/#publish-as-json',
+  detect: 'host',
   matches: (u) => hostOf(u) === 'ntfy.sh',
   secret: { required: false, role: 'an access token (tk_…) for a protected topic' },
   check: (u) => (/^[-_A-Za-z0-9]{1,64}$/.test(u.pathname.split('/').filter(Boolean).pop() ?? '') ? []
@@ -42,4 +43,4 @@ export const ntfy: Provider = {
       tags: [TAG[tone], alert.type],
     }, ctx, ctx.secret ? { authorization: `Bearer ${ctx.secret}` } : {});
   },
-};
+} satisfies Provider;

@@ -11,10 +11,11 @@ const PRIORITY: Record<Severity, string> = { critical: 'P1', error: 'P2', warnin
 
 export const opsgenieAlias = (alert: Alert) => clip(`netprobe/${alert.subject}`, 512);
 
-export const opsgenie: Provider = {
-  type: 'opsgenie',
+export const opsgenie = {
+  type: 'opsgenie' as const,
   label: 'Opsgenie',
   reference: 'https://docs.opsgenie.com/docs/alert-api',
+  detect: 'host',
   matches: (u) => hostOf(u) === 'api.opsgenie.com' || hostOf(u) === 'api.eu.opsgenie.com',
   secret: { required: true, role: 'an API integration key (sent as GenieKey)' },
   check: (u) => (u.pathname.replace(/\/$/, '').endsWith('/v2/alerts') ? []
@@ -44,4 +45,4 @@ export const opsgenie: Provider = {
       priority: PRIORITY[alert.severity],
     }, ctx, auth);
   },
-};
+} satisfies Provider;

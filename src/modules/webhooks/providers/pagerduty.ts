@@ -9,10 +9,11 @@ import type { DeliveryContext, Provider } from './types.js';
 
 export const dedupKey = (alert: Alert) => clip(`netprobe/${alert.subject}`, 255);
 
-export const pagerduty: Provider = {
-  type: 'pagerduty',
+export const pagerduty = {
+  type: 'pagerduty' as const,
   label: 'PagerDuty (Events API v2)',
   reference: 'https://developer.pagerduty.com/docs/events-api-v2/overview/',
+  detect: 'host',
   matches: (u) => hostOf(u) === 'events.pagerduty.com' || hostOf(u) === 'events.eu.pagerduty.com',
   secret: { required: true, role: 'the integration\'s routing key (Events API v2)' },
   check: (u) => (u.pathname.replace(/\/$/, '').endsWith('/v2/enqueue') ? []
@@ -40,4 +41,4 @@ export const pagerduty: Provider = {
       },
     }, ctx);
   },
-};
+} satisfies Provider;

@@ -8,10 +8,11 @@ import type { DeliveryContext, Provider } from './types.js';
 /** Slack's mrkdwn treats &, < and > as control characters. */
 export const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-export const slack: Provider = {
-  type: 'slack',
+export const slack = {
+  type: 'slack' as const,
   label: 'Slack',
   reference: 'https://api.slack.com/messaging/webhooks',
+  detect: 'host',
   matches: (u) => hostOf(u) === 'hooks.slack.com',
   // /services/T…/B…/<secret>: the last part is the credential.
   secretSegments: (segs) => (segs[0] === 'services' && segs.length >= 4 ? [3] : []),
@@ -29,4 +30,4 @@ export const slack: Provider = {
       ],
     }, ctx);
   },
-};
+} satisfies Provider;

@@ -8,10 +8,11 @@ import type { DeliveryContext, Provider } from './types.js';
 const CARD_COLOR: Record<Tone, string> = { critical: 'Attention', error: 'Attention', warning: 'Warning', info: 'Accent',
   resolved: 'Good' };
 
-export const teams: Provider = {
-  type: 'teams',
+export const teams = {
+  type: 'teams' as const,
   label: 'Microsoft Teams',
   reference: 'https://learn.microsoft.com/microsoftteams/platform/task-modules-and-cards/cards/cards-reference#adaptive-card',
+  detect: 'host',
   matches: (u) => {
     const h = hostOf(u);
     return h.endsWith('.webhook.office.com') || h.endsWith('.logic.azure.com') || h.endsWith('.powerplatform.com') ||
@@ -45,4 +46,4 @@ export const teams: Provider = {
       }],
     }, ctx);
   },
-};
+} satisfies Provider;

@@ -19,10 +19,11 @@ export const TelegramOptions = z.strictObject({
     .meta({ title: 'Topic' }).describe('Optional: the topic (message thread) id in a forum supergroup'),
 });
 
-export const telegram: Provider = {
-  type: 'telegram',
+export const telegram = {
+  type: 'telegram' as const,
   label: 'Telegram',
   reference: 'https://core.telegram.org/bots/api#sendmessage',
+  detect: 'host',
   matches: (u) => hostOf(u) === 'api.telegram.org',
   options: TelegramOptions,
   check: (u) => (/\/bot[^/]+\/sendMessage\/?$/.test(u.pathname) && !u.search ? []
@@ -48,4 +49,4 @@ export const telegram: Provider = {
       link_preview_options: { is_disabled: true },
     }, ctx);
   },
-};
+} satisfies Provider;

@@ -4,11 +4,6 @@ import type { z } from 'zod';
 import type { FieldError } from '../../../core/errors.js';
 import type { Alert } from '../alert.js';
 
-export const WEBHOOK_TYPES = [
-  'generic', 'slack', 'discord', 'teams', 'google_chat', 'mattermost', 'pagerduty', 'opsgenie', 'ntfy', 'gotify', 'telegram',
-] as const;
-export type WebhookType = (typeof WEBHOOK_TYPES)[number];
-
 export interface DeliveryContext {
   /** The webhook's URL as stored, tokens and all. */
   url: string;
@@ -32,11 +27,17 @@ export interface OutboundRequest {
 }
 
 export interface Provider {
-  type: WebhookType;
+  /** Its name in the API (`type`), a literal (`'slack' as const`): the list of types comes from PROVIDERS. */
+  type: string;
   /** Name for people. */
   label: string;
   /** Where the request format is documented. */
   reference: string;
+  /**
+   * How `matches` knows its URLs, which orders the detection: a service's well-known `host` first, then
+   * the `path` shapes of self-hosted ones, the `fallback` (generic) last.
+   */
+  detect: 'host' | 'path' | 'fallback';
   /** Whether this provider is the default for the URL (its service's well-known host or path). */
   matches(url: URL): boolean;
   /** The secret's role for this provider, for docs and validation messages; absent when unused. */
