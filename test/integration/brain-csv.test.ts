@@ -242,6 +242,14 @@ describe('limits, media types, access and audit', () => {
     const r = await csvImport('endpoints', 'name,ip_addresses,credential_id\r\nop-1,10.33.0.1,\r\nop-2,10.33.0.2,Switch SNMP\r\n', { k: op.key });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.rows.map((x: any) => [x.action, x.code ?? null]), [['create', null], ['refused', 'credential_binding']]);
+    // Reading back an export that holds bound endpoints changes no binding: nothing is refused.
+    const all = (await api('GET', '/api/brain/endpoints/export.csv', undefined, op.key)).text;
+    assert.ok(rowsOf(all).some((x) => x.credential_id === 'Switch SNMP'));
+    const again = await csvImport('endpoints', all, { k: op.key, dry: true });
+    assert.deepEqual([again.body.refused, again.body.unchanged], [0, rowsOf(all).length], again.text);
+    // Binding one through an update row is refused like a create's.
+    const rebind = await csvImport('endpoints', `id,credential_id\r\n${rowsOf(all).find((x) => x.name === 'op-1')!.id},Switch SNMP\r\n`, { k: op.key });
+    assert.equal(rebind.body.rows[0].code, 'credential_binding');
     // An administrator imports credentials with their secrets (the vault is open).
     const a = await csvImport('credentials', 'name,kind,community,scope\r\nImported v2c,snmp_v2c,imported-secret,10.34.0.0/24\r\n');
     assert.equal(a.body.created, 1, a.text);
