@@ -238,7 +238,7 @@ export function badges(p: Pick<ReadParts, 'registry'>): { id: string; status: Mo
 
 /** The address a monitor watches (CheckDefinition.host), canonical; null for a name or none. By row object. */
 const watched = new WeakMap<LiveMonitor['row'], string | null>();
-function watchedAddress(m: LiveMonitor): string | null {
+export function watchedAddress(m: LiveMonitor): string | null {
   let a = watched.get(m.row);
   if (a === undefined) {
     const host = CHECKS[m.row.check_type]?.host(m.row.target, parseJsonObject(m.row.settings)) ?? null;
