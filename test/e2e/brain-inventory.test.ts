@@ -128,7 +128,7 @@ test('records are created through the forms, found by search and short ID, linke
   await page.keyboard.press('Enter');
   await page.getByRole('alert').getByText(/EP-99/).waitFor();
 
-  // A link to a monitor: the endpoint's page shows the monitor with its status.
+  // A link to a monitor: the endpoint's page shows the monitor with its status, once (not again among the links).
   const mon = await env.t.request('POST', '/api/monitors', { key: admin.key,
     body: { name: 'Core switch SSH', check_type: 'tcp', target: '127.0.0.1:1', interval: 60, timeout: 2, failure_threshold: 1 } });
   assert.equal(mon.status, 201, mon.text);
@@ -139,11 +139,13 @@ test('records are created through the forms, found by search and short ID, linke
   await page.getByLabel('Kind of record').selectOption('monitors');
   await page.getByLabel('Monitor', { exact: true }).selectOption({ label: 'Core switch SSH' });
   await page.getByRole('button', { name: 'Add link' }).last().click();
-  const links = page.locator('.card', { has: page.getByRole('heading', { name: 'Links' }) });
-  await links.getByRole('link', { name: 'Core switch SSH' }).waitFor();
   const monitors = page.locator('.card', { has: page.getByRole('heading', { name: 'Monitors' }) });
   await monitors.getByRole('link', { name: 'Core switch SSH' }).waitFor();
+  await monitors.getByText('linked').waitFor();
   await monitors.locator('.status-down').waitFor({ timeout: 30_000 });
+  const links = page.locator('.card', { has: page.getByRole('heading', { name: 'Links' }) });
+  await links.getByText('No links').waitFor();
+  assert.equal(await links.getByRole('link', { name: 'Core switch SSH' }).count(), 0);
 
   // Edit: only the changed field is sent, and the history says who changed what.
   await page.getByRole('link', { name: 'Edit' }).click();

@@ -5,8 +5,8 @@
 // the probe's own), with SNMP and the lab's community typed in: its hosts appear in the table from the
 // stream (the kept result is held back meanwhile); sorted by name and exported as CSV (formula-shaped
 // values defused); it is saved as a session and its map shows the switches' LLDP link with the port names on the
-// edge (clicked on the canvas, read in the details panel); a node's badge turns red when the TCP monitor
-// on its address goes down; a node dragged stays where it was put after a reload (the whole arrangement is
+// edge (clicked on the canvas, read in the details panel); a node's badge turns red, counting one failed
+// service, when the TCP monitor on its address goes down; a node dragged stays where it was put after a reload (the whole arrangement is
 // saved); manual nodes and edges are added and removed; an earlier scan of the lan (taken while one host
 // was unplugged) marks that host new, and a node removed from the session shows as vanished. The map
 // page's first load is printed and stays under 400 KB compressed. Screenshots: discovery-map-*.
@@ -182,7 +182,7 @@ describe('the scan page live and the topology map, against the discovery lab', {
     assertClean(p, 'the map');
   });
 
-  test("a node's badge turns red when the monitor on its address goes down", async () => {
+  test("a node's badge turns red, counting the failed service, when the monitor on its address goes down", async () => {
     const { page } = p;
     const silent = ip('silent');
     const mon = await api('POST', '/api/monitors', {
@@ -203,7 +203,10 @@ describe('the scan page live and the topology map, against the discovery lab', {
     assert.equal(put.status, 200, put.text);
     await badgeIs('down').waitFor({ timeout: 30_000 });
     await graphUntil(`(cy) => cy.getElementById(${JSON.stringify(node)}).data('status') === 'down'`);
-    await badge.getByText('Down').waitFor();
+    // The host ignores ping and its one service fails: nothing says whether it answers, and a red 1 counts the service.
+    await graphUntil(`(cy) => cy.getElementById(${JSON.stringify(node)}).data('badge') === 'down:1'`);
+    await page.locator(`.map-node-services[data-node="${node}"]`).getByText('1 of 1 service down').waitFor();
+    await badge.getByText('Unknown').waitFor();
     await page.getByLabel('Filter the nodes').fill('');
     await screenshot(page, 'discovery-map-down');
     assertClean(p, 'the badge going red');

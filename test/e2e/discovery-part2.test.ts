@@ -5,8 +5,9 @@
 // (only SSH credentials are offered), enriched (its facts shown: identity, interfaces, routes, LLDP),
 // edited, refused when its host key changes (both fingerprints shown; an operator is told only an
 // administrator may clear the pin; the administrator clears it and the next enrichment pins the new key)
-// and deleted. A scan's "Compare with inventory" shows six new devices and "Create all new" makes six
-// endpoints, after which they are unchanged; the scan saved as a session is enriched over SSH (the node on
+// and deleted. A scan's "Compare with inventory" shows six new devices and "Create all new" (confirmed
+// with its count) makes six endpoints, after which they match by address and are not linked (a loopback
+// device has nothing a scan remembers a link by); the scan saved as a session is enriched over SSH (the node on
 // 127.0.0.1 shows its facts, the others fail as refused), a route of its facts is imported as the node's
 // own, a route documented in the form draws a layer-3 edge, and the session compared with the inventory
 // has its nodes matched by address. Routes: created with an endpoint picked in the form, listed, filtered
@@ -212,25 +213,28 @@ test('a scan compared with the inventory: six new devices, "Create all new" make
   const list = page.getByRole('list', { name: 'New devices' });
   await list.waitFor();
   assert.equal(await list.locator(':scope > li').count(), 6);
-  assert.match(await page.locator('.stat-tiles').innerText(), /New\s+6[\s\S]*Changed\s+0[\s\S]*Unchanged\s+0/);
+  assert.match(await page.locator('.stat-tiles').innerText(), /New\s+6[\s\S]*Matched, not linked\s+0[\s\S]*Changed\s+0[\s\S]*Unchanged\s+0/);
   await list.locator(':scope > li').first().getByRole('heading', { name: '127.0.0.1' }).waitFor();
   await photograph(p, `/discovery?job=${jobId}&view=inventory`, 'discovery2-scan-inventory', 'Discovery');
 
   await page.getByRole('button', { name: 'Create all new (6)' }).click();
+  await page.getByRole('dialog', { name: 'Create 6 endpoints in the inventory?' }).getByRole('button', { name: 'Create 6 endpoints' }).click();
   const results = page.locator('section.disc-rc-results');
   await results.getByRole('heading', { name: 'Create all new: 6 created' }).waitFor();
   assert.equal(await results.getByRole('table', { name: 'What was done' }).locator('tbody tr').count(), 6);
   assert.equal(await results.getByText('Created', { exact: true }).count(), 6);
-  await page.getByRole('button', { name: /^Unchanged\s*6/ }).waitFor();
+  // Loopback devices have no MAC, serial or engine ID: a scan cannot remember a link, they match by address again.
+  await page.getByRole('button', { name: /^Matched, not linked\s*6/ }).waitFor();
   await screenshot(page, 'discovery2-scan-inventory-created');
   const endpoints = await api('GET', '/api/brain/endpoints?limit=50');
   assert.equal(endpoints.total, 6);
   assert.deepEqual(endpoints.items.map((e: any) => e.ip_addresses[0]).sort(),
     ['127.0.0.1', '127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6']);
-  await page.getByRole('button', { name: /^Unchanged/ }).click();
-  assert.equal(await page.getByRole('list', { name: 'Unchanged devices' }).locator(':scope > li').count(), 6);
-  // Loopback devices have no MAC, serial or engine ID to remember them by: they match their endpoints by address.
-  await page.getByRole('list', { name: 'Unchanged devices' }).getByText('by management address').first().waitFor();
+  await page.getByRole('button', { name: /^Matched, not linked/ }).click();
+  const unlinked = page.getByRole('list', { name: 'Matched, not linked devices' });
+  assert.equal(await unlinked.locator(':scope > li').count(), 6);
+  await unlinked.getByText('by management address').first().waitFor();
+  await unlinked.getByText(/Nothing identifies this device across scans/).first().waitFor();
   await page.getByRole('button', { name: /^Missing/ }).click();
   await page.getByRole('heading', { name: 'Nothing missing' }).waitFor();
   assertClean(p, 'a scan compared with the inventory');
@@ -305,11 +309,13 @@ test('the scan saved as a session, enriched over SSH: the node on 127.0.0.1 show
   await api('PUT', `/api/brain/endpoints/${ep.id}`, { vendor: 'Typed by hand' });
   await page.getByRole('link', { name: 'Compare with inventory' }).click();
   await page.getByRole('heading', { name: 'Compare with inventory', level: 1 }).waitFor();
-  const changed = page.getByRole('list', { name: 'Changed devices' });
-  await changed.waitFor();
-  assert.equal(await changed.locator(':scope > li').count(), 1);
-  const item = changed.locator(':scope > li').first();
+  // Matched by address, not linked: all six; the enriched one with the fields that differ.
+  const unlinked = page.getByRole('list', { name: 'Matched, not linked devices' });
+  await unlinked.waitFor();
+  assert.equal(await unlinked.locator(':scope > li').count(), 6);
+  const item = unlinked.locator(':scope > li').filter({ has: page.getByRole('heading', { name: '127.0.0.1', exact: true }) });
   await item.getByText('by management address').waitFor();
+  await item.getByText(/^\d+ fields? differs?$/).waitFor();
   const fields = item.getByRole('table', { name: 'Fields that differ' });
   assert.match(await fields.getByRole('row', { name: /^Vendor/ }).innerText(), /Typed by hand[\s\S]*Cisco[\s\S]*Kept: set by hand/);
   assert.match(await fields.getByRole('row', { name: /^Serial number/ }).innerText(), /Empty[\s\S]*FOC2101X0AB[\s\S]*Writes it/);
@@ -327,10 +333,15 @@ test('the scan saved as a session, enriched over SSH: the node on 127.0.0.1 show
   assert.match(await results.innerText(), /Wrote [^\n]*Serial number[\s\S]*Kept \(set by hand\): Vendor/);
   const after = await api('GET', `/api/brain/endpoints/${ep.id}`);
   assert.deepEqual([after.vendor, after.serial_number], ['Typed by hand', 'FOC2101X0AB']);
-  // Linked now; only the hand-set vendor still differs, and a link never writes it.
-  await item.getByText('Linked to').waitFor();
-  assert.equal(await item.getByRole('button', { name: /^Write/ }).count(), 0);
-  assert.equal(await fields.locator('tbody tr').count(), 1);
+  // Linked now (on the session's node): among the changed ones; only the hand-set vendor still differs, and a
+  // link never writes it.
+  await page.getByRole('button', { name: /^Changed\s*1/ }).click();
+  const changed = page.getByRole('list', { name: 'Changed devices' });
+  const linked = changed.locator(':scope > li').first();
+  await linked.getByText('Linked to').waitFor();
+  assert.equal(await linked.getByRole('button', { name: /^Write/ }).count(), 0);
+  assert.equal(await linked.getByRole('table', { name: 'Fields that differ' }).locator('tbody tr').count(), 1);
+  assert.equal(await unlinked.locator(':scope > li').count(), 0, 'the unlinked list is not shown now');
   await screenshot(page, 'discovery2-session-inventory-linked');
   assertClean(p, 'a session enriched over SSH');
 });

@@ -4,7 +4,8 @@
 //
 // The full cycle (diff -> create -> link -> rescan with changed fields -> diff shows both values ->
 // auto-match apply; hand-set fields survive every write), one box seen on several addresses, bulk
-// operations with a bad item in the middle, validation 400s naming the field, 404s, scopes.
+// operations with a bad item in the middle, the record each device stands for (matches), validation 400s
+// naming the field, 404s, scopes.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -285,6 +286,47 @@ test('bulk create and link from a session: a bad item in the middle is skipped w
   const apps = (await api('GET', `/api/v1sion/brain/applications?session_id=${session.id}&q=video`)).body;
   assert.deepEqual(apps.items.map((a: any) => [a.id, a.addresses, a.linked_node?.node_id]), [[app.id, ['10.68.0.11'], n1]]);
 });
+
+test('matches: the record each device stands for, linked or only matched, and a session\'s linked nodes drawn by hand', async () => {
+  const web = (await api('POST', '/api/brain/endpoints', { name: 'web01', ip_addresses: ['10.72.0.10'] })).body;
+  const core = (await api('POST', '/api/brain/endpoints', { name: 'core-sw1', ip_addresses: ['10.72.0.1'] })).body;
+  const patch = (await api('POST', '/api/brain/endpoints', { name: 'patch panel 3' })).body;
+  const scan = await saveScan('10.72.0.0/24', [
+    { id: 'd1', addresses: ['10.72.0.1'], mac: '02:00:00:72:00:01', kind: 'switch' },
+    { id: 'd2', addresses: ['10.72.0.10'], mac: '02:00:00:72:00:10' },
+    { id: 'd3', addresses: ['10.72.0.99'], mac: '02:00:00:72:00:99' },
+  ]);
+  const m = await api('GET', `/api/v1sion/brain/matches?scan_job_id=${scan}`);
+  assert.equal(m.status, 200, m.text);
+  assert.deepEqual(m.body.items.map((i: any) => [i.device_id, i.addresses, i.inventory.name, i.linked, i.reason]).sort(),
+    [['d1', ['10.72.0.1'], 'core-sw1', false, 'address'], ['d2', ['10.72.0.10'], 'web01', false, 'address']]);
+  assert.equal(m.body.source.devices, 3);
+
+  // Linked: d1 in a session; a node drawn by hand and linked is named too.
+  const session = (await api('POST', '/api/v1sion/sessions', { name: 'named', scan_job_id: scan })).body;
+  const nodeOf = (ip: string) => session.nodes.find((n: any) => n.addresses.includes(ip)).id;
+  assert.equal((await api('POST', '/api/v1sion/brain/link', { session_id: session.id, device_id: nodeOf('10.72.0.1'),
+    inventory: { type: 'endpoints', id: core.short_id }, apply_fields: false })).status, 200);
+  assert.equal((await api('PATCH', `/api/v1sion/sessions/${session.id}`, { add_nodes: [{ id: 'manual-pp3', label: 'PP3',
+    inventory: { type: 'endpoints', id: patch.short_id } }] })).status, 200);
+  const s = await api('GET', `/api/v1sion/brain/matches?session_id=${session.id}`);
+  assert.equal(s.status, 200, s.text);
+  const by = new Map(s.body.items.map((i: any) => [i.device_id, i]));
+  assert.deepEqual(pick(by.get(nodeOf('10.72.0.1'))), [core.short_id, 'core-sw1', true, 'linked']);
+  assert.deepEqual(pick(by.get(nodeOf('10.72.0.10'))), [web.short_id, 'web01', false, 'address']);
+  assert.deepEqual(pick(by.get('manual-pp3')), [patch.short_id, 'patch panel 3', true, 'linked']);
+  assert.equal(by.has(nodeOf('10.72.0.99')), false, 'a device no record stands for is not listed');
+
+  assertProblem(await api('GET', '/api/v1sion/brain/matches'), 400, 'query.scan_job_id');
+  assertProblem(await api('GET', `/api/v1sion/brain/matches?scan_job_id=${scan}&session_id=${session.id}`), 400, 'query.session_id');
+  assertProblem(await api('GET', `/api/v1sion/brain/matches?session_id=${randomUUID()}`), 404);
+  const op = await t.user('operator', ['v1sion:read']);
+  assertProblem(await api('GET', `/api/v1sion/brain/matches?scan_job_id=${scan}`, undefined, op.key), 403);
+  const viewer = await t.user('viewer', ['v1sion:read', 'brain:read']);
+  assert.equal((await api('GET', `/api/v1sion/brain/matches?scan_job_id=${scan}`, undefined, viewer.key)).status, 200);
+});
+
+const pick = (i: any) => (i ? [i.inventory.short_id, i.inventory.name, i.linked, i.reason] : null);
 
 // ---- validation, unknown ids, scopes -----------------------------------------------------------------------
 

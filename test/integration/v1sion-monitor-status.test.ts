@@ -1,6 +1,6 @@
 // The topology canvas's badges: GET /api/v1sion/monitor/status and /by-ip answer without sign-in (SPEC.md)
 // and so give away nothing but ids and statuses; per address the worst status of the monitors watching
-// it; at most a second old, with an ETag; behind sign-in when discovery.status_requires_auth is set.
+// it, and apart from it whether the host answers and how many services on it fail; at most a second old, with an ETag; behind sign-in when discovery.status_requires_auth is set.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertProblem, startTestApp, type TestApp } from '../helpers/harness.js';
@@ -71,15 +71,31 @@ test('status: an ETag, 304 when unchanged; at most a second old', async () => {
 test('by-ip: the worst status per address; names do not match; canonical forms', async () => {
   const r = await t.request('GET', '/api/v1sion/monitor/status/by-ip?ips=127.0.0.1,[0:0::1],10.0.0.1,127.0.0.53,::ffff:127.0.0.1');
   assert.equal(r.status, 200, r.text);
+  const none = { total: 0, down: 0, degraded: 0 };
   assert.deepEqual(r.body.addresses, [
-    // the down tcp monitor and the paused ping monitor: down is worse
-    { ip: '127.0.0.1', status: 'down', monitors: 2 },
-    { ip: '::1', status: 'down', monitors: 1 },
-    { ip: '10.0.0.1', status: null, monitors: 0 },
+    // the down tcp monitor and the paused ping monitor: down is worse; the paused ping says nothing of reachability
+    { ip: '127.0.0.1', status: 'down', monitors: 2, reachability: null, services: { total: 1, down: 1, degraded: 0 } },
+    { ip: '::1', status: 'down', monitors: 1, reachability: null, services: { total: 1, down: 1, degraded: 0 } },
+    { ip: '10.0.0.1', status: null, monitors: 0, reachability: null, services: none },
     // a dns monitor watches its resolver, not the name it asks for
-    { ip: '127.0.0.53', status: r.body.addresses[3].status, monitors: 1 },
+    { ip: '127.0.0.53', status: r.body.addresses[3].status, monitors: 1, reachability: r.body.addresses[3].reachability,
+      services: r.body.addresses[3].services },
   ], 'the IPv4-mapped spelling is the same address, asked once');
   assert.notEqual(r.body.addresses[3].status, null);
+  assert.equal(r.body.addresses[3].services.total, 1);
+});
+
+test('by-ip: a host that answers ping is reachable while a service on it is down', async () => {
+  // The pause route toggles: this resumes the ping monitor, and the last line of the test pauses it again.
+  assert.equal((await t.request('POST', `/api/monitors/${ids['paused-ping']}/pause`, { key })).status, 200);
+  let hit: { status: string; reachability: string | null; services: unknown } | undefined;
+  for (let i = 0; i < 100 && hit?.reachability !== 'reachable'; i++) {
+    await sleep(100);
+    hit = (await t.request('GET', '/api/v1sion/monitor/status/by-ip?ips=127.0.0.1')).body.addresses[0];
+  }
+  // The worst status stays down (the tcp monitor), and apart from it: the host answers, one service of one is down.
+  assert.deepEqual(hit, { ip: '127.0.0.1', status: 'down', monitors: 2, reachability: 'reachable', services: { total: 1, down: 1, degraded: 0 } });
+  assert.equal((await t.request('POST', `/api/monitors/${ids['paused-ping']}/pause`, { key })).status, 200);
 });
 
 test('by-ip: bad input is a 400 naming query.ips', async () => {

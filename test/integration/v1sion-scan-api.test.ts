@@ -1,6 +1,7 @@
 // The scan API on loopback (the lab tests scan a real network): validation, the allowed ranges, a scan
-// streamed to the end, its result kept across a restart, cancel with no program left behind, and the
-// limit of two scans at once. Reverse DNS is off: a loopback scan must not ask the machine's resolver.
+// streamed to the end, its result kept across a restart, cancel with no program left behind, the list of
+// kept and running scans, and the limit of two scans at once. Reverse DNS is off: a loopback scan must not
+// ask the machine's resolver.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -163,6 +164,37 @@ test('at most two scans at once: the third is 429 with Retry-After', async () =>
   assertProblem(refused!, 429);
   assert.ok(Number(refused!.headers.get('retry-after')) > 0);
   for (const id of started) await api('DELETE', `/api/v1sion/scan/${id}`);
+});
+
+test('the list: kept scans newest first, paged and by subnet, and the scans running now beside them', async () => {
+  const r = await api('POST', '/api/v1sion/scan', { subnet: '127.0.0.0/22', snmp_enabled: false });
+  assert.equal(r.status, 202, r.text);
+  const id = r.body.job_id;
+  const listed = await api('GET', '/api/v1sion/scan');
+  assert.equal(listed.status, 200, listed.text);
+  const running = listed.body.running.find((x: { job_id: string }) => x.job_id === id);
+  assert.deepEqual(Object.keys(running ?? {}).sort(), ['job_id', 'progress', 'started_at', 'subnet'], 'a running scan is listed');
+  assert.equal(running.subnet, '127.0.0.0/22');
+  assert.ok(!listed.body.items.some((x: { job_id: string }) => x.job_id === id), 'not among the kept ones yet');
+  assert.equal((await api('GET', '/api/v1sion/scan?subnet=127.0.0.0/22')).body.running.length, 1);
+  assert.equal((await api('GET', '/api/v1sion/scan?subnet=10.1.0.0/16')).body.running.length, 0);
+  assert.equal((await api('DELETE', `/api/v1sion/scan/${id}`)).status, 200);
+  let kept;
+  for (let i = 0; i < 50; i++) {
+    kept = await api('GET', '/api/v1sion/scan?subnet=127.0.0.0%2F22');
+    if (kept.body.items.some((x: { job_id: string }) => x.job_id === id)) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  const mine = kept!.body.items.find((x: { job_id: string }) => x.job_id === id);
+  assert.equal(mine?.state, 'cancelled', kept!.text);
+  assert.deepEqual(kept!.body.running, []);
+  const all = (await api('GET', '/api/v1sion/scan?limit=100')).body;
+  assert.ok(all.total >= 2);
+  assert.deepEqual(all.items.map((x: { started_at: string }) => x.started_at), all.items.map((x: { started_at: string }) => x.started_at).sort().reverse());
+  const second = (await api('GET', '/api/v1sion/scan?limit=1&offset=1')).body;
+  assert.deepEqual([second.items.length, second.items[0].job_id, second.total], [1, all.items[1].job_id, all.total]);
+  assertProblem(await api('GET', '/api/v1sion/scan?subnet=nonsense'), 400, 'query.subnet');
+  assertProblem(await api('GET', '/api/v1sion/scan?limit=0'), 400, 'query.limit');
 });
 
 async function scanned(subnet: string): Promise<string> {

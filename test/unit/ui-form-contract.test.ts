@@ -156,9 +156,9 @@ const FORMS: Record<string, FormNotes> = {
       remove_nodes: 'the map\'s node panel', add_edges: 'the map\'s "Add an edge"', remove_edges: 'the map\'s edge panel',
       merge_scan_job_id: 'the Merge dialog' },
   },
-  'ui/pages/discovery/session-dialogs.js#MergeDialog': {
+  'ui/pages/discovery/session-dialogs.js#MergeForm': {
     // A merge is a request of its own (the API refuses other changes with it).
-    local: { choice: 'one of this tab\'s scans, or "another": then merge_scan_job_id is typed' },
+    local: { choice: 'one of the scans the probe keeps, or "another": then merge_scan_job_id is typed' },
     omit: { name: 'the Edit dialog', notes: 'the Edit dialog', subnets: 'set when the session is made from a scan',
       positions: 'the map moves nodes', add_nodes: 'the map', remove_nodes: 'the map', add_edges: 'the map', remove_edges: 'the map' },
   },

@@ -62,7 +62,11 @@ export async function request(method, path, opts = {}) {
   }
   if (res.status === 204) return undefined;
   const type = res.headers.get('content-type') ?? '';
-  const data = type.includes('json') ? await res.json().catch(() => null) : await res.text();
+  // A body that is not JSON reads as null; an abort while the body is read stays an abort (callers ignore
+  // those), never a successful null.
+  const data = type.includes('json')
+    ? await res.json().catch((e) => { if (e?.name === 'AbortError') throw e; return null; })
+    : await res.text();
   if (res.ok) return data;
   const problem = data && typeof data === 'object' ? data : {};
   const err = new ApiError(res.status, problem.code ?? `http_${res.status}`,

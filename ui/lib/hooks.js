@@ -48,6 +48,16 @@ export function useInterval(fn, ms) {
   }, [ms]);
 }
 
+/** Calls `reload` whenever `value` changes after the first render (what the data depends on moved on). */
+export function useReloadOn(value, reload) {
+  const seen = useRef(value);
+  useEffect(() => {
+    if (seen.current === value) return;
+    seen.current = value;
+    reload();
+  }, [value]);
+}
+
 /** `value`, but only after it stopped changing for `ms` milliseconds (search boxes). */
 export function useDebounced(value, ms = 250) {
   const [v, setV] = useState(value);

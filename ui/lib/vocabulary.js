@@ -65,7 +65,7 @@ export const CREDENTIAL_KINDS = [
 ];
 
 /** Actions of a record's history. */
-export const HISTORY_ACTION_TONE = { create: 'ok', update: 'info', delete: 'bad', detach: 'warn' };
+export const HISTORY_ACTION_TONE = { create: 'ok', update: 'info', delete: 'bad', detach: 'warn', link: 'accent', unlink: 'neutral' };
 
 /** How a search hit matched. */
 export const SEARCH_MATCH_LABELS = { short_id: 'Short ID', exact: 'Exact', subnet: 'Contains the address', text: 'Text' };

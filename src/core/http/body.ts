@@ -33,6 +33,23 @@ export function isJsonType(contentType: string | undefined): boolean {
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
 }
 
+/** The media type of a request's body, lowercased, without its parameters ('' when none is given). */
+export function mediaTypeOf(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * A text body (a CSV or YAML upload) of one of the `allowed` media types (415 otherwise; `application/json` allows
+ * any `+json` type too), at most `limit` bytes (413) and UTF-8 (400). `what` names it in the errors.
+ */
+export async function readTextBody(req: IncomingMessage, limit: number, allowed: readonly string[], what: string): Promise<string> {
+  const type = mediaTypeOf(req);
+  if (!allowed.includes(type) && !(allowed.includes('application/json') && type.endsWith('+json'))) {
+    throw new HttpError(415, 'unsupported_media_type', `Send ${what} as ${allowed.join(', ')}`);
+  }
+  return decodeUtf8(await readBody(req, limit), `The body of ${what}`);
+}
+
 /**
  * Parses a JSON body; an empty body is `{}` so all-optional bodies may be omitted. Strings with characters
  * their field may not hold come back as field errors (json-guard.ts), for the route to report with its schema's.

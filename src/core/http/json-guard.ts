@@ -17,6 +17,7 @@ export const MULTILINE_FIELDS = new Set([
   'notes', 'note', 'description', 'body', 'private_key', 'ssh_private_key', 'public_key', 'certificate', 'chain', 'pem', 'comment',
   // A postal address (a site's) is written on several lines.
   'address',
+  'csv', // an inventory import's file sent as JSON (its cells are checked one by one, as a body's fields are)
 ]);
 
 // NUL and the other C0 controls but tab, LF and CR, DEL and the C1 controls: never in any string.

@@ -13,6 +13,8 @@ import { credentialRoutes } from './credentials/routes.js';
 import { scopeFromUses } from './credentials/scope-upgrade.js';
 import { credentialsType } from './credentials/service.js';
 import { brainMigrations } from './migrations.js';
+import { SeenAddresses } from './seen.js';
+import { Watch } from './watch.js';
 import { vaultRoutes } from './vault/routes.js';
 import { Vault } from './vault/service.js';
 
@@ -23,6 +25,10 @@ export { recordCredentialUse, type CredentialUse } from './credentials/service.j
 export interface BrainServices {
   items: ItemService;
   links: LinkService;
+  /** Where discovery last found addresses alive. */
+  seen: SeenAddresses;
+  /** What watches a record (monitors on its addresses, linked monitors). */
+  watch: Watch;
   /** Credential secrets through the vault: for the credentials type and other modules (SNMP, discovery, SSH). */
   secrets: CredentialSecrets;
   vault: Vault;
@@ -59,14 +65,17 @@ export const brainModule: Module = {
     const secrets = createCredentialSecrets(app.store, vault, { exists: (id) => items.findRow(id, 'credentials') !== undefined });
     items.registerType(credentialsType(secrets, app.store));
     const links = new LinkService(app, items);
-    services.set(app, { items, links, secrets, vault });
+    const seen = new SeenAddresses(app);
+    seen.listen();
+    const watch = new Watch(app, seen);
+    services.set(app, { items, links, secrets, vault, seen, watch });
     app.routes.add(...vaultRoutes(vault), ...credentialRoutes(app, items, secrets, () => usageSources.get(app) ?? []));
     const sessions: SessionSource = { overlapping: (c) => (sessionSources.get(app) ?? noSessions).overlapping(c) };
-    app.routes.add(...brainRoutes(items, links, sessions));
+    app.routes.add(...brainRoutes({ items, links, sessions, watch, seen }));
     const log = app.log.child('brain');
     // Links to a deleted monitor go with it (the monitors module announces deletions on the bus).
-    app.bus.on('monitor.deleted', async ({ id }) => {
-      const n = await links.removeMonitor(id);
+    app.bus.on('monitor.deleted', async ({ id, name }) => {
+      const n = await links.removeMonitor(id, name);
       if (n) log.info('removed links to a deleted monitor', { monitor_id: id, links: n });
     });
   },

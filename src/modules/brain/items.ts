@@ -90,7 +90,7 @@ export class ItemService {
     this.store = app.store;
   }
 
-  private now(): number { return this.app.clock.now(); }
+  now(): number { return this.app.clock.now(); }
 
   /**
    * Adds (or replaces) a type: the credentials type registers itself this way, with hooks bound to the
@@ -135,6 +135,16 @@ export class ItemService {
     const r = this.findRow(idOrSid, type, db);
     if (!r) throw notFound(`${type} record ${idOrSid}`);
     return r;
+  }
+
+  /** The live records of a type with this name (case-insensitive), as UUIDs. */
+  idsNamed(type: BrainType, name: string, db: Pick<Store, 'all'> = this.store): string[] {
+    return db.all<{ id: string }>('SELECT id FROM brain_items WHERE type = ? AND name = ? COLLATE NOCASE', [type, name]).map((r) => r.id);
+  }
+
+  /** An audit entry written with a change made through createIn, updateIn or removeIn (an import, a bulk action). */
+  audit(tx: Tx, entry: Parameters<AppContext['audit']['insert']>[1]): void {
+    this.app.audit.insert(tx, entry);
   }
 
   summary(row: ItemRow): ItemSummary {
@@ -262,7 +272,8 @@ export class ItemService {
     };
   }
 
-  private addHistory(tx: Tx, e: { item_id: string; type: BrainType; at: number; actor: string | null; action: string;
+  /** Writes one history entry of a record inside tx (links write theirs through it too). */
+  addHistory(tx: Tx, e: { item_id: string; type: BrainType; at: number; actor: string | null; action: string;
     changes: Changes; note?: string | null }): void {
     tx.run('INSERT INTO brain_history (item_id, type, at, actor, action, changes, note) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [e.item_id, e.type, e.at, e.actor, e.action, JSON.stringify(e.changes), e.note ?? null]);
@@ -392,62 +403,87 @@ export class ItemService {
   }
 
   // ---- changes ---------------------------------------------------------------------------------
+  // Each change has a form that runs inside a caller's transaction (createIn, updateIn, removeIn: the record, its
+  // derived rows and its history, no audit) so that an import or a bulk action is one write; create, update and
+  // remove wrap one of them in a write of its own with the audit entry.
 
   async create(type: BrainType, body: unknown, by: Actor): Promise<ItemData> {
     const def = this.def(type);
     def.beforeWrite?.();
-    const { data, secrets } = this.parse(def, def.create, body, { base: {}, needsName: true });
-    // Checked before the write too, so that a refusal does not wait for the write queue.
+    // Validated before the write too: a 400 then takes no short-ID number and opens no transaction.
+    const { data } = this.parse(def, def.create, body, { base: {}, needsName: true });
     const early = this.recordErrors(def, data, true);
     if (early.length) throw invalid(`${type} record`, [...early, ...this.refErrors(this.store, def, { ...data })]);
-    const name = (typeof data.name === 'string' ? data.name : def.defaultName?.(data)) ?? '';
-    const id = randomUUID();
     const now = this.now();
     const row = await this.store.write((tx) => {
-      this.check(tx, def, data, true);
-      const seq = tx.get<{ last: number }>(
-        'INSERT INTO brain_seq (type, last) VALUES (?, 1) ON CONFLICT(type) DO UPDATE SET last = last + 1 RETURNING last', [type])!.last;
-      const stored = this.stored(data);
-      const pk = tx.get<{ pk: number }>(
-        'INSERT INTO brain_items (id, type, seq, name, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING pk',
-        [id, type, seq, name, JSON.stringify(stored), now, now])!.pk;
-      const r: ItemRow = { pk, id, type, seq, name, data: JSON.stringify(stored), created_at: now, updated_at: now };
-      this.index(tx, def, r, stored, true);
-      if (Object.keys(secrets).length) def.onSecrets?.(tx, id, secrets, 'create');
-      const changes = { ...this.diff(def, {}, { ...stored, name }), ...this.secretChanges(secrets) };
-      this.addHistory(tx, { item_id: id, type, at: now, actor: by.actor, action: 'create', changes });
-      this.app.audit.insert(tx, by.auditEntry('brain.create', shortIdOf(type, seq), { type, id, name }));
+      const r = this.createIn(tx, type, body, by, now);
+      this.app.audit.insert(tx, by.auditEntry('brain.create', shortIdOf(type, r.seq), { type, id: r.id, name: r.name }));
       return r;
     }, 'sync');
     return this.toItem(row);
+  }
+
+  /** Creates a record inside tx: validated, stored, indexed, its secrets handed over, its history written. */
+  createIn(tx: Tx, type: BrainType, body: unknown, by: Actor, now: number, note?: string): ItemRow {
+    const def = this.def(type);
+    const { data, secrets } = this.parse(def, def.create, body, { base: {}, needsName: true });
+    this.check(tx, def, data, true);
+    const name = (typeof data.name === 'string' ? data.name : def.defaultName?.(data)) ?? '';
+    const id = randomUUID();
+    const seq = tx.get<{ last: number }>(
+      'INSERT INTO brain_seq (type, last) VALUES (?, 1) ON CONFLICT(type) DO UPDATE SET last = last + 1 RETURNING last', [type])!.last;
+    const stored = this.stored(data);
+    const pk = tx.get<{ pk: number }>(
+      'INSERT INTO brain_items (id, type, seq, name, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING pk',
+      [id, type, seq, name, JSON.stringify(stored), now, now])!.pk;
+    const r: ItemRow = { pk, id, type, seq, name, data: JSON.stringify(stored), created_at: now, updated_at: now };
+    this.index(tx, def, r, stored, true);
+    if (Object.keys(secrets).length) def.onSecrets?.(tx, id, secrets, 'create');
+    const changes = { ...this.diff(def, {}, { ...stored, name }), ...this.secretChanges(secrets) };
+    this.addHistory(tx, { item_id: id, type, at: now, actor: by.actor, action: 'create', changes, note });
+    return r;
   }
 
   async update(type: BrainType, idOrSid: string, body: unknown, by: Actor): Promise<ItemData> {
     const def = this.def(type);
     const old = this.mustRow(type, idOrSid);
     def.beforeWrite?.();
-    const { data: input, secrets } = this.parse(def, def.update, body, { base: parseData(old.data), needsName: false, selfId: old.id });
+    // Validated before the write too (every field at fault at once), so a refusal does not wait for the write queue.
+    this.parse(def, def.update, body, { base: parseData(old.data), needsName: false, selfId: old.id });
     const now = this.now();
     const row = await this.store.write((tx) => {
-      const cur = this.mustRow(type, old.id, tx);
-      const before = parseData(cur.data);
-      const merged: ItemData = { ...before };
-      for (const [k, v] of Object.entries(input)) if (k !== 'name') merged[k] = v;
-      const name = typeof input.name === 'string' ? input.name : cur.name;
-      this.check(tx, def, merged, false, cur.id);
-      const stored = this.stored(merged);
-      const changes = { ...this.diff(def, { ...before, name: cur.name }, { ...stored, name }), ...this.secretChanges(secrets) };
-      if (!Object.keys(changes).length) return cur;
-      tx.run('UPDATE brain_items SET name = ?, data = ?, updated_at = ? WHERE pk = ?', [name, JSON.stringify(stored), now, cur.pk]);
-      const r: ItemRow = { ...cur, name, data: JSON.stringify(stored), updated_at: now };
-      this.index(tx, def, r, stored, false);
-      if (Object.keys(secrets).length) def.onSecrets?.(tx, cur.id, secrets, 'update');
-      this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'update', changes });
-      this.app.audit.insert(tx, by.auditEntry('brain.update', shortIdOf(type, cur.seq),
-        { type, id: cur.id, name, fields: Object.keys(changes) }));
+      const { row: r, changes } = this.updateIn(tx, type, old.id, body, by, now);
+      if (Object.keys(changes).length) {
+        this.app.audit.insert(tx, by.auditEntry('brain.update', shortIdOf(type, r.seq),
+          { type, id: r.id, name: r.name, fields: Object.keys(changes) }));
+      }
       return r;
     }, 'sync');
     return this.toItem(row);
+  }
+
+  /**
+   * Updates a record inside tx (only the fields given change; null clears one); no change writes nothing. The
+   * changes are empty when nothing changed.
+   */
+  updateIn(tx: Tx, type: BrainType, id: string, body: unknown, by: Actor, now: number, note?: string): { row: ItemRow; changes: Changes } {
+    const def = this.def(type);
+    const cur = this.mustRow(type, id, tx);
+    const before = parseData(cur.data);
+    const { data: input, secrets } = this.parse(def, def.update, body, { base: before, needsName: false, selfId: cur.id });
+    const merged: ItemData = { ...before };
+    for (const [k, v] of Object.entries(input)) if (k !== 'name') merged[k] = v;
+    const name = typeof input.name === 'string' ? input.name : cur.name;
+    this.check(tx, def, merged, false, cur.id);
+    const stored = this.stored(merged);
+    const changes = { ...this.diff(def, { ...before, name: cur.name }, { ...stored, name }), ...this.secretChanges(secrets) };
+    if (!Object.keys(changes).length) return { row: cur, changes };
+    tx.run('UPDATE brain_items SET name = ?, data = ?, updated_at = ? WHERE pk = ?', [name, JSON.stringify(stored), now, cur.pk]);
+    const r: ItemRow = { ...cur, name, data: JSON.stringify(stored), updated_at: now };
+    this.index(tx, def, r, stored, false);
+    if (Object.keys(secrets).length) def.onSecrets?.(tx, cur.id, secrets, 'update');
+    this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'update', changes, note });
+    return { row: r, changes };
   }
 
   /** Records that point at this one through a reference field. */
@@ -456,6 +492,14 @@ export class ItemService {
       `SELECT r.src AS src, r.field AS field, i.type AS type, i.seq AS seq, i.name AS name
          FROM brain_refs r JOIN brain_items i ON i.id = r.src WHERE r.dst = ? ORDER BY i.type, i.seq, r.field`, [id],
     ).map((r) => ({ type: r.type, id: r.src, short_id: shortIdOf(r.type, r.seq), name: r.name, field: r.field }));
+  }
+
+  /** The 409 for deleting a record others reference (`refs`), naming a few of them. */
+  referencedError(short: string, refs: Referrer[]): HttpError {
+    return new HttpError(409, 'referenced',
+      `${short} is referenced by ${refs.length} record(s): ` +
+      `${refs.slice(0, 5).map((r) => `${r.short_id}.${r.field}`).join(', ')}${refs.length > 5 ? ', …' : ''}; ` +
+      'delete with ?detach=true to clear those references', { extra: { referrers: refs } });
   }
 
   /**
@@ -468,46 +512,59 @@ export class ItemService {
     def.beforeWrite?.();
     const now = this.now();
     await this.store.write((tx) => {
-      const cur = this.mustRow(type, old.id, tx);
-      const short = shortIdOf(type, cur.seq);
-      const refs = this.referrers(cur.id, tx);
-      if (refs.length && !detach) {
-        throw new HttpError(409, 'referenced',
-          `${short} is referenced by ${refs.length} record(s): ` +
-          `${refs.slice(0, 5).map((r) => `${r.short_id}.${r.field}`).join(', ')}${refs.length > 5 ? ', …' : ''}; ` +
-          'delete with ?detach=true to clear those references', { extra: { referrers: refs } });
-      }
-      const detached: string[] = [];
-      for (const src of [...new Set(refs.map((r) => r.id))]) {
-        const rr = tx.get<ItemRow>(`SELECT ${ROW} FROM brain_items WHERE id = ?`, [src])!;
-        const rdef = this.def(rr.type);
-        const before = parseData(rr.data);
-        const after: ItemData = { ...before };
-        for (const r of refs.filter((x) => x.id === src)) {
-          const v = after[r.field];
-          after[r.field] = Array.isArray(v) ? v.filter((x) => x !== cur.id) : null;
-        }
-        const stored = this.stored(after);
-        tx.run('UPDATE brain_items SET data = ?, updated_at = ? WHERE pk = ?', [JSON.stringify(stored), now, rr.pk]);
-        this.index(tx, rdef, rr, stored, false);
-        this.addHistory(tx, {
-          item_id: rr.id, type: rr.type, at: now, actor: by.actor, action: 'detach',
-          changes: this.diff(rdef, before, stored), note: `${short} (${cur.name}) was deleted`,
-        });
-        detached.push(shortIdOf(rr.type, rr.seq));
-      }
-      const links = tx.run('DELETE FROM brain_links WHERE from_id = ? OR to_id = ?', [cur.id, cur.id]).changes;
-      tx.run('DELETE FROM brain_refs WHERE src = ?', [cur.id]);
-      tx.run('DELETE FROM brain_keys WHERE pk = ?', [cur.pk]);
-      tx.run('DELETE FROM brain_fts WHERE docid = ?', [cur.pk]);
-      tx.run('DELETE FROM brain_items WHERE pk = ?', [cur.pk]);
-      tx.run('INSERT INTO brain_tombstones (id, type, seq, name, deleted_at) VALUES (?, ?, ?, ?, ?)',
-        [cur.id, type, cur.seq, cur.name, now]);
-      def.onRemove?.(tx, cur.id);
-      const data = parseData(cur.data);
-      this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'delete',
-        changes: this.diff(def, { ...data, name: cur.name }, {}) });
-      this.app.audit.insert(tx, by.auditEntry('brain.delete', short, { type, id: cur.id, name: cur.name, detached, links_removed: links }));
+      const r = this.removeIn(tx, type, old.id, detach, by, now);
+      this.app.audit.insert(tx, by.auditEntry('brain.delete', r.short_id,
+        { type, id: old.id, name: r.name, detached: r.detached, links_removed: r.links }));
     }, 'sync');
+  }
+
+  /** Deletes a record inside tx (see remove); the other records of its links get an unlink entry in their history. */
+  removeIn(tx: Tx, type: BrainType, id: string, detach: boolean, by: Actor, now: number, note?: string):
+    { short_id: string; name: string; detached: string[]; links: number } {
+    const def = this.def(type);
+    const cur = this.mustRow(type, id, tx);
+    const short = shortIdOf(type, cur.seq);
+    const refs = this.referrers(cur.id, tx);
+    if (refs.length && !detach) throw this.referencedError(short, refs);
+    const detached: string[] = [];
+    for (const src of [...new Set(refs.map((r) => r.id))]) {
+      const rr = tx.get<ItemRow>(`SELECT ${ROW} FROM brain_items WHERE id = ?`, [src])!;
+      const rdef = this.def(rr.type);
+      const before = parseData(rr.data);
+      const after: ItemData = { ...before };
+      for (const r of refs.filter((x) => x.id === src)) {
+        const v = after[r.field];
+        after[r.field] = Array.isArray(v) ? v.filter((x) => x !== cur.id) : null;
+      }
+      const stored = this.stored(after);
+      tx.run('UPDATE brain_items SET data = ?, updated_at = ? WHERE pk = ?', [JSON.stringify(stored), now, rr.pk]);
+      this.index(tx, rdef, rr, stored, false);
+      this.addHistory(tx, {
+        item_id: rr.id, type: rr.type, at: now, actor: by.actor, action: 'detach',
+        changes: this.diff(rdef, before, stored), note: `${short} (${cur.name}) was deleted`,
+      });
+      detached.push(shortIdOf(rr.type, rr.seq));
+    }
+    // The records at the other end of its links are told in their history.
+    const others = tx.all<{ id: string; type: BrainType }>(
+      `SELECT to_id AS id, to_type AS type FROM brain_links WHERE from_id = ? AND to_type <> 'monitors'
+       UNION SELECT from_id AS id, from_type AS type FROM brain_links WHERE to_id = ? AND from_type <> 'monitors'`, [cur.id, cur.id]);
+    for (const o of others) {
+      if (o.id === cur.id) continue;
+      this.addHistory(tx, { item_id: o.id, type: o.type, at: now, actor: by.actor, action: 'unlink', changes: {},
+        note: `${short} ${cur.name} was deleted, and its link with it` });
+    }
+    const links = tx.run('DELETE FROM brain_links WHERE from_id = ? OR to_id = ?', [cur.id, cur.id]).changes;
+    tx.run('DELETE FROM brain_refs WHERE src = ?', [cur.id]);
+    tx.run('DELETE FROM brain_keys WHERE pk = ?', [cur.pk]);
+    tx.run('DELETE FROM brain_fts WHERE docid = ?', [cur.pk]);
+    tx.run('DELETE FROM brain_items WHERE pk = ?', [cur.pk]);
+    tx.run('INSERT INTO brain_tombstones (id, type, seq, name, deleted_at) VALUES (?, ?, ?, ?, ?)',
+      [cur.id, type, cur.seq, cur.name, now]);
+    def.onRemove?.(tx, cur.id);
+    const data = parseData(cur.data);
+    this.addHistory(tx, { item_id: cur.id, type, at: now, actor: by.actor, action: 'delete',
+      changes: this.diff(def, { ...data, name: cur.name }, {}), note });
+    return { short_id: short, name: cur.name, detached, links };
   }
 }

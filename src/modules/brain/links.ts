@@ -8,6 +8,7 @@ import { HttpError, invalid, notFound } from '../../core/errors.js';
 import { monitorsServiceOf } from '../monitors/index.js';
 import type { MonitorDetail } from '../monitors/contracts.js';
 import type { Actor } from '../../core/audit/types.js';
+import type { Tx } from '../../core/store/types.js';
 import { UUID_PATTERN } from '../../core/http/schemas.js';
 import { shortIdOf, type ItemService } from './items.js';
 import type { BrainType } from './types.js';
@@ -23,6 +24,14 @@ const SYMMETRIC: readonly Relation[] = ['connected_to'];
 
 export type EntityType = BrainType | 'monitors';
 
+/** How a link reads in a record's history, from its `from` side and from its `to` side. */
+const WORDS: Record<Relation, [string, string]> = {
+  runs_on: ['runs on', 'hosts'], connected_to: ['connected to', 'connected to'], depends_on: ['depends on', 'needed by'],
+  located_in: ['located in', 'contains'], monitored_by: ['monitored by', 'monitors'],
+};
+
+const named = (e: EntityRef) => (e.type === 'monitors' ? `monitor ${e.name ?? e.id}` : `${e.short_id ?? e.id} ${e.name ?? ''}`.trim());
+
 export interface EntityRef { type: EntityType; id: string; short_id: string | null; name: string | null }
 
 export interface LinkOut {
@@ -32,11 +41,6 @@ export interface LinkOut {
 interface LinkRow {
   id: string; from_type: EntityType; from_id: string; to_type: EntityType; to_id: string; relation: Relation;
   note: string | null; created_at: number; created_by: string | null;
-}
-
-export interface MonitorLinkOut {
-  id: string; name: string; target: string; check_type: string; status: string; last_check: string | null;
-  response_time: number | null; links: { id: string; relation: Relation }[];
 }
 
 export const EntityRefSchema = z.object({
@@ -130,6 +134,7 @@ export class LinkService {
       tx.run(`INSERT INTO brain_links (id, from_type, from_id, to_type, to_id, relation, note, created_at, created_by)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [r.id, r.from_type, r.from_id, r.to_type, r.to_id, r.relation, r.note, r.created_at, r.created_by]);
+      this.linkHistory(tx, 'link', from, to, body.relation, by.actor, now);
       this.app.audit.insert(tx, by.auditEntry('brain.link', `${from.short_id ?? from.id} ${body.relation} ${to.short_id ?? to.id}`,
         { id, from: { type: from.type, id: from.id }, to: { type: to.type, id: to.id }, relation: body.relation }));
       return r;
@@ -142,41 +147,41 @@ export class LinkService {
       const r = UUID_PATTERN.test(id) ? tx.get<LinkRow>('SELECT * FROM brain_links WHERE id = ?', [id.toLowerCase()]) : undefined;
       if (!r) throw notFound(`Link ${id}`);
       tx.run('DELETE FROM brain_links WHERE id = ?', [r.id]);
+      const side = (type: EntityType, eid: string): EntityRef => this.entity(type, eid) ?? { type, id: eid, short_id: null, name: null };
+      this.linkHistory(tx, 'unlink', side(r.from_type, r.from_id), side(r.to_type, r.to_id), r.relation, by.actor, this.app.clock.now());
       this.app.audit.insert(tx, by.auditEntry('brain.unlink', r.id,
         { from: { type: r.from_type, id: r.from_id }, to: { type: r.to_type, id: r.to_id }, relation: r.relation }));
     }, 'sync');
   }
 
-  /** Removes every link to or from a monitor (it was deleted). */
-  async removeMonitor(monitorId: string): Promise<number> {
-    const sql = "SELECT 1 AS x FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) " +
-      "OR (to_type = 'monitors' AND to_id = ?) LIMIT 1";
-    if (!this.app.store.get(sql, [monitorId, monitorId])) return 0; // nothing to do: no write, no fsync
-    return this.app.store.write((tx) => tx.run(
-      "DELETE FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) OR (to_type = 'monitors' AND to_id = ?)",
-      [monitorId, monitorId]).changes, 'sync');
+  /** Removes every link to or from a monitor (it was deleted); each record it was linked to says so in its history. */
+  async removeMonitor(monitorId: string, name: string | null = null): Promise<number> {
+    const sql = "SELECT * FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) OR (to_type = 'monitors' AND to_id = ?)";
+    const rows = this.app.store.all<LinkRow>(sql, [monitorId, monitorId]);
+    if (!rows.length) return 0; // nothing to do: no write, no fsync
+    const now = this.app.clock.now();
+    return this.app.store.write((tx) => {
+      for (const r of rows) {
+        const [type, id] = r.from_type === 'monitors' ? [r.to_type, r.to_id] : [r.from_type, r.from_id];
+        if (type === 'monitors') continue;
+        this.items.addHistory(tx, { item_id: id, type, at: now, actor: null, action: 'unlink', changes: {},
+          note: `monitor ${name ?? monitorId} was deleted, and its link with it` });
+      }
+      return tx.run(
+        "DELETE FROM brain_links WHERE (from_type = 'monitors' AND from_id = ?) OR (to_type = 'monitors' AND to_id = ?)",
+        [monitorId, monitorId]).changes;
+    }, 'sync');
   }
 
-  /** The monitors linked to a record (either direction, any relation) with their current status. */
-  monitorsOf(type: BrainType, idOrSid: string): { items: MonitorLinkOut[]; total: number } {
-    const row = this.items.mustRow(type, idOrSid);
-    const links = this.app.store.all<{ id: string; mid: string; relation: Relation }>(
-      `SELECT id, to_id AS mid, relation FROM brain_links WHERE from_id = ? AND to_type = 'monitors'
-       UNION ALL SELECT id, from_id AS mid, relation FROM brain_links WHERE to_id = ? AND from_type = 'monitors'
-       ORDER BY 2, 1`, [row.id, row.id]);
-    const byMonitor = new Map<string, MonitorLinkOut>();
-    for (const l of links) {
-      let m = byMonitor.get(l.mid);
-      if (!m) {
-        const d = this.monitor(l.mid);
-        if (!d) continue; // deleted meanwhile: the monitor.deleted listener removes the link
-        m = { id: d.id, name: d.name, target: d.target, check_type: d.check_type, status: d.status, last_check: d.last_check,
-          response_time: d.response_time, links: [] };
-        byMonitor.set(l.mid, m);
-      }
-      m.links.push({ id: l.id, relation: l.relation });
+  /** A link's entry in the history of each inventory record it joins, in the words of that record's side. */
+  private linkHistory(tx: Tx, action: 'link' | 'unlink', from: EntityRef, to: EntityRef, relation: Relation, actor: string | null,
+    at: number): void {
+    const verb = action === 'link' ? 'Linked' : 'Unlinked';
+    for (const [self, other, words] of [[from, to, WORDS[relation][0]], [to, from, WORDS[relation][1]]] as const) {
+      if (self.type === 'monitors') continue;
+      this.items.addHistory(tx, { item_id: self.id, type: self.type, at, actor, action, changes: {},
+        note: `${verb}: ${words} ${named(other)}` });
     }
-    const items = [...byMonitor.values()].sort((a, b) => a.name.localeCompare(b.name));
-    return { items, total: items.length };
   }
+
 }

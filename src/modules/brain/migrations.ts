@@ -1,5 +1,7 @@
 // Tables of the brain (inventory) module, migration versions 300-399: the inventory (300-349), the vault
-// (350-359) and where credentials were used (370). See docs/brain.md, "Storage".
+// (350-359), where credentials were used (370), their scopes (380) and what discovery found alive (390).
+// A new migration goes above the newest (the store refuses one below a version a probe already has).
+// See docs/brain.md, "Storage".
 //
 // The inventory:
 // One table holds the records of every type (JSON data plus the few typed columns lookups need); the
@@ -154,6 +156,28 @@ const credentialScopeMigrations: Migration[] = [{
        INSERT INTO brain_scope_pending (credential_id) SELECT id FROM brain_items WHERE type = 'credentials';`,
 }];
 
+// Where discovery last found an address alive (seen.ts): fed by discovery's scans through the bus, read by an
+// endpoint's last-seen time and a subnet's live addresses. `hex` is the address as fixed-width hex (8 digits for
+// IPv4, 32 for IPv6), so "which addresses lie in this subnet" is a range comparison.
+const seenMigrations: Migration[] = [{
+  version: 390,
+  name: 'brain: addresses discovery found alive, with when',
+  up: `CREATE TABLE brain_seen (
+         address    TEXT PRIMARY KEY,
+         family     INTEGER NOT NULL,
+         hex        TEXT NOT NULL,
+         mac        TEXT,
+         hostname   TEXT,
+         vendor     TEXT,
+         first_seen INTEGER NOT NULL,
+         last_seen  INTEGER NOT NULL,
+         job_id     TEXT
+       ) WITHOUT ROWID;
+       CREATE INDEX brain_seen_range ON brain_seen(family, hex);
+       CREATE INDEX brain_seen_mac ON brain_seen(mac);
+       CREATE INDEX brain_seen_last ON brain_seen(last_seen);`,
+}];
+
 export const brainMigrations: Migration[] = [
-  ...inventoryMigrations, ...vaultMigrations, ...credentialUseMigrations, ...credentialScopeMigrations,
+  ...inventoryMigrations, ...vaultMigrations, ...credentialUseMigrations, ...credentialScopeMigrations, ...seenMigrations,
 ];

@@ -2,16 +2,24 @@
 // in through their own TypeDef and routes). Scopes: brain:read for GET, brain:write for everything else.
 import { z } from 'zod';
 import { isAdmin } from '../../core/auth/index.js';
-import { HttpError } from '../../core/errors.js';
+import type { Principal } from '../../core/auth/scopes.js';
+import { fieldErrors, HttpError, invalid } from '../../core/errors.js';
+import { mediaTypeOf, readTextBody } from '../../core/http/body.js';
+import { parseGuardedJson } from '../../core/http/json-guard.js';
 import { reply, route, type AnyRoute, type RequestCtx, actorOf } from '../../core/http/registry.js';
 import { bindingChanges } from './credentials/scope.js';
 import { listOf, paging } from '../../core/http/schemas.js';
+import { BULK_MAX, bulkDelete, bulkTag } from './bulk.js';
 import type { SessionSource } from './contracts.js';
+import { exportCsv, exportFilename } from './csv/export.js';
+import { importCsv, MAX_ROWS } from './csv/import.js';
 import { parseData, type ItemRow, type ItemService } from './items.js';
 import { LinkSchema, RELATIONS, type LinkService } from './links.js';
 import { search, SEARCH_MAX } from './search.js';
-import { subnetAddresses } from './subnet-addresses.js';
-import { BRAIN_TYPES, SHORT_ID_PREFIX, subnetCidr, type BrainType } from './types.js';
+import type { SeenAddresses } from './seen.js';
+import { DISCOVERED_MAX, FREE_RANGES_MAX, subnetAddresses } from './subnet-addresses.js';
+import { BRAIN_TYPES, LIMITS, SHORT_ID_PREFIX, subnetCidr, type BrainType } from './types.js';
+import type { Watch } from './watch.js';
 
 const subnetCidrOf = (row: ItemRow) => subnetCidr(parseData(row.data));
 
@@ -27,18 +35,136 @@ export const ItemSchema = z.object({
 const MonitorLinkSchema = z.object({
   id: z.string(), name: z.string(), target: z.string(), check_type: z.string(), status: z.string(),
   last_check: z.string().nullable(), response_time: z.number().nullable(),
-  links: z.array(z.object({ id: z.string(), relation: z.enum(RELATIONS) })),
+  address: z.string().nullable()
+    .describe('The endpoint\'s address that the monitor\'s target is (found without a link); null when only linked'),
+  links: z.array(z.object({ id: z.string(), relation: z.enum(RELATIONS) })).describe('The links that connect it (empty: found by address)'),
 });
 
 const SummarySchema = z.object({ type: z.enum(BRAIN_TYPES), id: z.string(), short_id: z.string(), name: z.string() });
 
 const HistorySchema = z.object({
   id: z.number().int(), at: z.string(), actor: z.string().nullable(),
-  action: z.enum(['create', 'update', 'delete', 'detach']),
+  action: z.enum(['create', 'update', 'delete', 'detach', 'link', 'unlink']),
   changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).describe('Field-by-field diff'),
   note: z.string().nullable(),
 });
 
+const CSV_TYPES = ['text/csv', 'application/csv'];
+const listed = <T>(items: T[]) => ({ items, total: items.length });
+const ImportQuery = z.strictObject({
+  dry_run: z.enum(['true', 'false', '1', '0']).optional().describe('true: say what the import would do, change nothing'),
+});
+const ImportBody = z.strictObject({ csv: z.string().describe('The CSV text (as a text/csv body would carry it)') });
+const ImportResultSchema = z.object({
+  type: z.enum(BRAIN_TYPES), dry_run: z.boolean(),
+  created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), refused: z.number().int(),
+  rows: z.array(z.object({
+    line: z.number().int().describe('The line of the file the row starts on (the header is line 1)'),
+    action: z.enum(['create', 'update', 'unchanged', 'refused']),
+    id: z.string().nullable(), name: z.string().nullable(),
+    short_id: z.string().nullable().describe('For a dry run: the short ID it would get'),
+    fields: z.array(z.string()).optional().describe('The fields an update changes'),
+    code: z.string().optional(), detail: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('Why a row is refused, by column'),
+  })),
+});
+const Tag = z.string().trim().min(1).max(LIMITS.tag);
+const BulkIds = z.array(z.string().trim().min(1).max(100)).min(1).max(BULK_MAX).describe(`UUIDs or short IDs, at most ${BULK_MAX}`);
+const BulkDeleteBody = z.strictObject({
+  ids: BulkIds, detach: z.boolean().optional().describe('Clear references to the records instead of refusing (409)'),
+});
+const BulkTagBody = z.strictObject({
+  ids: BulkIds, add: z.array(Tag).max(LIMITS.tags).default([]), remove: z.array(Tag).max(LIMITS.tags).default([]),
+}).superRefine((b, ctx) => {
+  if (!b.add.length && !b.remove.length) ctx.addIssue({ code: 'custom', path: ['add'], message: 'Give tags to add or to remove' });
+});
+const BulkDeleteResult = z.object({ deleted: z.number().int(), items: z.array(SummarySchema) });
+const BulkTagResult = z.object({
+  updated: z.number().int(), unchanged: z.number().int(), items: z.array(SummarySchema.extend({ tags: z.array(z.string()) })),
+});
+
+/** The text of an import: a text/csv body, or JSON {csv}. */
+async function importText(ctx: RequestCtx): Promise<string> {
+  const limit = ctx.app.config.get().http.json_limit_kb * 1024;
+  const text = await readTextBody(ctx.req, limit, [...CSV_TYPES, 'application/json'], 'the import');
+  if (CSV_TYPES.includes(mediaTypeOf(ctx.req))) return text;
+  const r = ImportBody.safeParse(parseGuardedJson(text));
+  if (!r.success) throw invalid('import', fieldErrors(r.error.issues));
+  return r.data.csv;
+}
+
+/** Binding an endpoint to a stored credential is an administrator's act (it widens where the secrets may go). */
+function refuseBinding(items: ItemService, principal: Principal | null, type: string, id: string | null,
+  body: Record<string, unknown>): void {
+  if (type !== 'endpoints' || !principal || isAdmin(principal)) return;
+  const before = id ? items.get('endpoints', id) : null;
+  const fields = bindingChanges(before, body, (ref) => items.findRow(ref, 'credentials')?.id);
+  if (fields.length) {
+    throw new HttpError(403, 'credential_binding', `Only an administrator binds a stored credential to an endpoint: ` +
+      `${fields.join(', ')} would let its secrets go to other hosts (an endpoint that references a credential is part of ` +
+      'the credential\'s scope, docs/vault.md)', { errors: fields.map((f) => ({ path: f, message: 'administrators only' })) });
+  }
+}
+
+/**
+ * The list's CSV export, the import, bulk delete and bulk tag of one type or of `:type`, declared here for the
+ * generic types and (with the admin rule their writes need) for credentials.
+ */
+function listActions(items: ItemService, watch: Watch, type: { path: string; params?: z.ZodType; of: (ctx: RequestCtx) => BrainType },
+  write: { scope: 'brain:write' } | { admin: true }, exportQuery: z.ZodType): AnyRoute[] {
+  const tag = 'brain';
+  return [
+    route({
+      method: 'GET', path: `${type.path}/export.csv`, scope: 'brain:read', tag, produces: 'text/csv',
+      params: type.params, query: exportQuery,
+      summary: 'The list as a CSV download (the list\'s filters, every page)',
+      description: 'RFC 4180 with a header row: id, short_id, name, the type\'s fields, read-only figures (endpoints: status, ' +
+        'last_seen), created_at, updated_at. A list is "a, b" (JSON when an item holds a comma), custom fields and DHCP ranges ' +
+        'JSON, a reference the name of the record (its short ID when the name is not unique). Cells a spreadsheet would run as ' +
+        'a formula get a leading single quote. Secrets are never exported.',
+      handler: (ctx) => {
+        const t = type.of(ctx);
+        const { csv } = exportCsv(items, ctx.app.store, t, ctx.query as Record<string, unknown>, (page) => watch.shownAll(page));
+        ctx.res.writeHead(200, {
+          'Content-Type': 'text/csv; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': String(Buffer.byteLength(csv)),
+          'Content-Disposition': `attachment; filename="${exportFilename(t, ctx.app.clock.now())}"`,
+        }).end(csv);
+      },
+    }),
+    route({
+      method: 'POST', path: `${type.path}/import`, ...write, tag, rawBody: true, consumes: CSV_TYPES, body: ImportBody,
+      params: type.params, query: ImportQuery, response: ImportResultSchema,
+      summary: 'Import records from CSV; dry_run=true says what would be created, updated and refused, and why',
+      description: `A text/csv body or JSON {csv}, at most http.json_limit_kb and ${MAX_ROWS} rows. The first row names columns ` +
+        '(an export\'s; an unknown one is a 400). A row whose id names a record of the type updates it (an empty cell clears a ' +
+        'field); any other row creates one. Each row is validated as the API\'s create or update; a refused row (its field ' +
+        'errors by column) leaves the others to be imported. References take a UUID, a short ID or a unique name. Audited once.',
+      handler: async (ctx) => {
+        const t = type.of(ctx);
+        const dryRun = ctx.query.dry_run === 'true' || ctx.query.dry_run === '1';
+        return importCsv(items, ctx.app.store, t, await importText(ctx), {
+          dryRun, by: actorOf(ctx), guard: (id, body) => refuseBinding(items, ctx.principal, t, id, body),
+        });
+      },
+    }),
+    route({
+      method: 'POST', path: `${type.path}/bulk-delete`, ...write, tag, params: type.params, body: BulkDeleteBody,
+      response: BulkDeleteResult,
+      summary: `Delete several records at once (at most ${BULK_MAX}) with their links`,
+      description: 'All or none: a record others reference is a 409 naming them all (`referenced`), unless detach=true clears ' +
+        'those references. Each record\'s history notes the bulk delete; one audit entry (brain.bulk_delete) lists the short IDs.',
+      handler: (ctx) => bulkDelete(items, ctx.app.store, type.of(ctx), ctx.body.ids, ctx.body.detach === true, actorOf(ctx)),
+    }),
+    route({
+      method: 'POST', path: `${type.path}/bulk-tag`, ...write, tag, params: type.params, body: BulkTagBody,
+      response: BulkTagResult,
+      summary: `Add and remove tags on several records at once (at most ${BULK_MAX})`,
+      description: `All or none: a record that would carry more than ${LIMITS.tags} tags is a 400 naming it. Each changed record's ` +
+        'history notes the bulk tag; one audit entry (brain.bulk_tag).',
+      handler: (ctx) => bulkTag(items, ctx.app.store, type.of(ctx), ctx.body.ids, ctx.body, actorOf(ctx)),
+    }),
+  ];
+}
 
 function typeFieldsDoc(items: ItemService, types: readonly BrainType[]): string {
   return types.map((t) => {
@@ -48,7 +174,9 @@ function typeFieldsDoc(items: ItemService, types: readonly BrainType[]): string 
   }).join('. ');
 }
 
-export function brainRoutes(items: ItemService, links: LinkService, sessions: SessionSource): AnyRoute[] {
+export interface BrainRouteDeps { items: ItemService; links: LinkService; sessions: SessionSource; watch: Watch; seen: SeenAddresses }
+
+export function brainRoutes({ items, links, sessions, watch, seen }: BrainRouteDeps): AnyRoute[] {
   // The seven SPEC.md types; a type not registered (yet) is a 404 from the service, like an unknown one.
   const types = items.types();
   const TypeEnum = z.enum(BRAIN_TYPES).describe(`One of ${BRAIN_TYPES.join(', ')} (available now: ${types.join(', ')})`);
@@ -72,16 +200,13 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
   });
   const fieldsDoc = typeFieldsDoc(items, genericTypes);
   // An endpoint that references a credential is part of that credential's scope: binding one is an administrator's act.
-  const mayBind = (ctx: RequestCtx<{ type: string }, unknown, Record<string, unknown>>, id: string | null) => {
-    if (ctx.params.type !== 'endpoints' || !ctx.principal || isAdmin(ctx.principal)) return;
-    const before = id ? items.get('endpoints', id) : null;
-    const fields = bindingChanges(before, ctx.body, (ref) => items.findRow(ref, 'credentials')?.id);
-    if (fields.length) {
-      throw new HttpError(403, 'credential_binding', `Only an administrator binds a stored credential to an endpoint: ` +
-        `${fields.join(', ')} would let its secrets go to other hosts (an endpoint that references a credential is part of ` +
-        'the credential\'s scope, docs/vault.md)', { errors: fields.map((f) => ({ path: f, message: 'administrators only' })) });
-    }
-  };
+  const mayBind = (ctx: RequestCtx<{ type: string }, unknown, Record<string, unknown>>, id: string | null) =>
+    refuseBinding(items, ctx.principal, ctx.params.type, id, ctx.body);
+  const ExportQuery = ListQuery.omit({ limit: true, offset: true });
+  const CredentialExportQuery = z.object({
+    q: z.string().trim().min(1).max(200).optional(), tag: z.string().trim().min(1).max(50).optional(),
+    kind: z.string().trim().min(1).max(50).optional(),
+  });
 
   return [
     route({
@@ -114,7 +239,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       summary: 'Resolve a short ID to its asset type and full data',
       params: z.object({ sid: z.string().min(1).max(30).describe('Short ID such as EP-12 (case-insensitive)') }),
       response: z.object({ type: z.enum(BRAIN_TYPES), item: ItemSchema }),
-      handler: (ctx) => items.resolve(ctx.params.sid),
+      handler: (ctx) => { const r = items.resolve(ctx.params.sid); return { ...r, item: watch.shown(r.item) }; },
     }),
 
     route({
@@ -157,16 +282,18 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
 
     route({
       method: 'GET', path: '/api/brain/endpoints/:id/monitors', scope: 'brain:read',
-      summary: 'Monitors linked to an endpoint, with their current status',
+      summary: 'The monitors of an endpoint: those whose target is one of its addresses, and those linked to it',
+      description: 'Each monitor once, by name, with its current status: `address` when its target is one of the endpoint\'s ' +
+        'addresses (no link needed), `links` when linked (for targets given as names or URLs).',
       params: IdParams, response: listOf(MonitorLinkSchema),
-      handler: (ctx) => links.monitorsOf('endpoints', ctx.params.id),
+      handler: (ctx) => listed(watch.monitorsOf(items.mustRow('endpoints', ctx.params.id))),
     }),
 
     route({
       method: 'GET', path: '/api/brain/applications/:id/monitors', scope: 'brain:read',
       summary: 'Monitors linked to an application, with their current status',
       params: IdParams, response: listOf(MonitorLinkSchema),
-      handler: (ctx) => links.monitorsOf('applications', ctx.params.id),
+      handler: (ctx) => listed(watch.monitorsOf(items.mustRow('applications', ctx.params.id))),
     }),
 
     route({
@@ -185,10 +312,12 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
 
     route({
       method: 'GET', path: '/api/brain/subnets/:id/addresses', scope: 'brain:read',
-      summary: 'The addresses inside a subnet that the inventory knows, with their endpoints, and its utilisation',
+      summary: 'The addresses inside a subnet: those the inventory knows, those discovery found alive, and the free ones',
       description: 'Addresses of endpoints inside the CIDR and the gateway, in numeric order (paged), each with the endpoints ' +
-        'holding it and whether it lies in a DHCP range. `used` counts them; `size` is the usable addresses (an IPv4 block ' +
-        'of /30 or larger without its network and broadcast addresses); `utilisation` is used / size.',
+        'holding it, whether it lies in a DHCP range and when discovery last found it alive. `used` counts them; `size` is the ' +
+        'usable addresses (an IPv4 block of /30 or larger without its network and broadcast addresses); `utilisation` is used / ' +
+        `size. \`discovered\`: addresses discovery scans found alive that no endpoint has (at most ${DISCOVERED_MAX}); \`free\`: ` +
+        `the usable addresses neither documented nor found alive, as ranges split at DHCP range edges (at most ${FREE_RANGES_MAX}).`,
       params: IdParams, query: z.object(paging(1000, 500)),
       response: z.object({
         cidr: z.string(), size: z.number(), used: z.number().int(), utilisation: z.number().nullable(),
@@ -196,11 +325,24 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
         items: z.array(z.object({
           address: z.string(), gateway: z.boolean(), dhcp: z.boolean(),
           endpoints: z.array(z.object({ id: z.string(), short_id: z.string(), name: z.string() })),
+          last_seen: z.string().nullable(),
         })),
         total: z.number().int(),
+        discovered: listOf(z.object({
+          address: z.string(), mac: z.string().nullable(), hostname: z.string().nullable(), vendor: z.string().nullable(),
+          dhcp: z.boolean(), first_seen: z.string(), last_seen: z.string(),
+        })),
+        free: z.object({
+          size: z.number().describe('Free usable addresses'), total: z.number().int().describe('Free ranges'),
+          ranges: z.array(z.object({ start: z.string(), end: z.string(), size: z.number(), dhcp: z.boolean() })),
+        }),
       }),
-      handler: (ctx) => subnetAddresses(ctx.app.store, items.mustRow('subnets', ctx.params.id), ctx.query),
+      handler: (ctx) => subnetAddresses(ctx.app.store, items.mustRow('subnets', ctx.params.id), ctx.query, seen),
     }),
+
+    ...listActions(items, watch, { path: '/api/brain/:type', params: GenericTypeParams, of: (ctx) => ctx.params.type as BrainType },
+      { scope: 'brain:write' }, ExportQuery),
+    ...listActions(items, watch, { path: '/api/brain/credentials', of: () => 'credentials' }, { admin: true }, CredentialExportQuery),
 
     route({
       method: 'GET', path: '/api/brain/:type', scope: 'brain:read',
@@ -208,7 +350,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       description: 'Sorted by name. `q` is a name substring; the other filters apply to the types named in their description ' +
         '(a filter of another type is a 400). Reference filters accept a UUID or a short ID; subnets `contains` takes an IP address.',
       params: GenericTypeParams, query: ListQuery, response: listOf(ItemSchema),
-      handler: (ctx) => items.list(ctx.params.type, ctx.query),
+      handler: (ctx) => { const r = items.list(ctx.params.type, ctx.query); return { ...r, items: watch.shownAll(r.items) }; },
     }),
 
     route({
@@ -220,7 +362,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       bodySchemaFor: (p) => items.typeDef(p.type!)?.create,
       handler: async (ctx) => {
         mayBind(ctx, null);
-        return reply(201, await items.create(ctx.params.type, ctx.body, actorOf(ctx)));
+        return reply(201, watch.shown(await items.create(ctx.params.type, ctx.body, actorOf(ctx))));
       },
     }),
 
@@ -228,7 +370,7 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       method: 'GET', path: '/api/brain/:type/:id', scope: 'brain:read',
       summary: 'Get an asset (by UUID or short ID)',
       params: GenericTypeIdParams, response: ItemSchema,
-      handler: (ctx) => items.get(ctx.params.type, ctx.params.id),
+      handler: (ctx) => watch.shown(items.get(ctx.params.type, ctx.params.id)),
     }),
 
     route({
@@ -236,9 +378,9 @@ export function brainRoutes(items: ItemService, links: LinkService, sessions: Se
       summary: 'Update an asset (only the fields given change; null clears an optional field)',
       params: GenericTypeIdParams, body: z.record(z.string(), z.unknown()), response: ItemSchema,
       bodySchemaFor: (p) => items.typeDef(p.type!)?.update,
-      handler: (ctx) => {
+      handler: async (ctx) => {
         mayBind(ctx, ctx.params.id);
-        return items.update(ctx.params.type, ctx.params.id, ctx.body, actorOf(ctx));
+        return watch.shown(await items.update(ctx.params.type, ctx.params.id, ctx.body, actorOf(ctx)));
       },
     }),
 

@@ -9,6 +9,15 @@ export type { DependencyNode } from './dependencies.js';
 export type { AlertDecision, Hold } from './alert-gate/gate.js';
 export type { MonitorDetail } from './schemas.js';
 
+/**
+ * A monitor as another module's page lists it (an inventory endpoint's monitors): what it checks, the address
+ * it watches (CheckDefinition.host, canonical; null for a name) and how it is now. No history, no settings.
+ */
+export interface MonitorGlance {
+  id: string; name: string; target: string; check_type: CheckType; status: MonitorStatus;
+  address: string | null; last_check: string | null; response_time: number | null;
+}
+
 // ---- bus events --------------------------------------------------------------------------------
 
 export interface MonitorBusEvent {

@@ -2,6 +2,7 @@
 // and the clearing of history. Rows keep the monitor's UUID and name, so they outlive the monitor.
 // Also the CSV export (RFC 4180, formula cells neutralised).
 import type { SqlValue, Store, Tx } from '../../core/store/types.js';
+import { csvLine } from '../../core/csv.js';
 import { parseJsonObject, type EventKind, type EventOut } from './schemas.js';
 
 export interface NewEvent {
@@ -83,24 +84,8 @@ export function queryEvents(store: Store, f: EventFilter & { limit: number; offs
 
 // ---- CSV ---------------------------------------------------------------------------------------
 
-/** Characters that make a spreadsheet treat a cell as a formula (or that hide one: tab, CR). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * One CSV cell: a cell that a spreadsheet would run as a formula gets a leading single quote, then the
- * cell is quoted (RFC 4180) when it holds a comma, a double quote, CR or LF.
- */
-export function csvCell(value: unknown): string {
-  if (value == null) return '';
-  let s = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (FORMULA_START.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** A record terminated by CRLF (RFC 4180). */
-export function csvLine(cells: readonly unknown[]): string {
-  return cells.map(csvCell).join(',') + '\r\n';
-}
+// One CSV writer for every export (core/csv.ts); re-exported for the callers that found it here.
+export { csvCell, csvLine } from '../../core/csv.js';
 
 export const CSV_HEADER = [
   'id', 'time', 'kind', 'monitor_id', 'monitor_name', 'from_status', 'to_status', 'message', 'actor', 'details',

@@ -4,14 +4,17 @@
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { checkTypeRoutes } from './check-types/routes.js';
+import type { MonitorGlance } from './contracts.js';
+import { watchedAddress } from './queries.js';
 import { RetentionJob } from './retention.js';
+import { fromRtUnits } from './storage/index.js';
 import { monitorRoutes } from './routes.js';
 import { monitorMigrations } from './migrations.js';
 import { sealStoredSettings } from './secrets.js';
 import { MonitorService } from './service.js';
 import { monitorConfig, monitorsConfig } from './config.js';
 
-export type { MonitorBusEvent } from './contracts.js';
+export type { MonitorBusEvent, MonitorGlance } from './contracts.js';
 
 const services = serviceSlot<{ service: MonitorService; retention: RetentionJob }>('monitors', 'The monitors service');
 
@@ -20,6 +23,18 @@ export const monitorsServiceOf = (app: AppContext): MonitorService => services.o
 
 /** The module's retention job for an app (tests run a pass on demand). */
 export const monitorsRetentionOf = (app: AppContext): RetentionJob => services.of(app).retention;
+
+/**
+ * Every monitor in list order, each with the address it watches: the inventory matches them to endpoints by
+ * address (one pass over the monitors in memory; nothing is read from the database).
+ */
+export function monitorGlances(app: AppContext): MonitorGlance[] {
+  return services.of(app).service.registry.inOrder().map((m) => ({
+    id: m.row.id, name: m.row.name, target: m.row.target, check_type: m.row.check_type, status: m.row.status,
+    address: watchedAddress(m), last_check: m.row.last_check === null ? null : new Date(m.row.last_check).toISOString(),
+    response_time: fromRtUnits(m.row.last_rt),
+  }));
+}
 
 export const monitorsModule: Module = {
   name: 'monitors',

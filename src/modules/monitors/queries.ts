@@ -192,7 +192,7 @@ export function badges(p: Pick<ReadParts, 'registry'>): { id: string; status: Mo
 
 /** The address a monitor watches (CheckDefinition.host), canonical; null for a name or none. By row object. */
 const watched = new WeakMap<LiveMonitor['row'], string | null>();
-function watchedAddress(m: LiveMonitor): string | null {
+export function watchedAddress(m: LiveMonitor): string | null {
   let a = watched.get(m.row);
   if (a === undefined) {
     const host = CHECKS[m.row.check_type]?.host(m.row.target, parseJsonObject(m.row.settings)) ?? null;
@@ -203,18 +203,52 @@ function watchedAddress(m: LiveMonitor): string | null {
 }
 
 /**
- * Per address (canonical IPs, as asked), the worst status of the monitors whose target is that address
- * and how many there are; null and 0 when none watches it. Targets given as names do not match.
+ * What the monitors on one address say. `status` and `monitors`: the worst status of them all and how
+ * many. A host and the services on it fail apart (an HTTP 500 on a host that answers ping), so the
+ * same monitors are also read twice: `reachability` says whether the host answers (reachable when any
+ * monitor on it answered its last check: a ping, or a service, which proves the host too;
+ * unreachable when a ping monitor on it is down and nothing answered; null when nothing tells), and
+ * `services` counts the other monitors (everything but ping) and those down or degraded among them.
  */
-export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly string[]):
-  { ip: string; status: MonitorStatus | null; monitors: number }[] {
-  const out = new Map(ips.map((ip) => [ip, { ip, status: null as MonitorStatus | null, monitors: 0 }]));
+export interface AddressStatus {
+  ip: string;
+  status: MonitorStatus | null;
+  monitors: number;
+  reachability: 'reachable' | 'unreachable' | null;
+  services: { total: number; down: number; degraded: number };
+}
+
+/** Check types that ask whether the host answers at all; every other check watches a service on it. */
+const REACHABILITY_CHECKS: ReadonlySet<CheckType> = new Set<CheckType>(['ping']);
+/** The target answered its last check: up, or degraded by slowness or loss (not a failure below the threshold). */
+const answered = (m: LiveMonitor) => m.row.status === 'up' || (m.row.status === 'degraded' && m.row.fail_streak === 0);
+
+/**
+ * Per address (canonical IPs, as asked): the monitors whose target is that address, read as
+ * AddressStatus; null and zeros when none watches it. Targets given as names do not match.
+ */
+export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly string[]): AddressStatus[] {
+  const out = new Map(ips.map((ip) => [ip, {
+    ip, status: null as MonitorStatus | null, monitors: 0, answered: false, pingDown: false,
+    services: { total: 0, down: 0, degraded: 0 },
+  }]));
   for (const m of p.registry.inOrder()) {
     const a = watchedAddress(m);
     const hit = a === null ? undefined : out.get(a);
     if (!hit) continue;
+    const st = m.row.status;
     hit.monitors++;
-    if (hit.status === null || SEVERITY[m.row.status] > SEVERITY[hit.status]) hit.status = m.row.status;
+    if (hit.status === null || SEVERITY[st] > SEVERITY[hit.status]) hit.status = st;
+    if (answered(m)) hit.answered = true;
+    if (REACHABILITY_CHECKS.has(m.row.check_type)) {
+      if (st === 'down') hit.pingDown = true;
+      continue;
+    }
+    hit.services.total++;
+    if (st === 'down') hit.services.down++;
+    else if (st === 'degraded') hit.services.degraded++;
   }
-  return [...out.values()];
+  return [...out.values()].map(({ answered: ok, pingDown, ...rest }) => ({
+    ...rest, reachability: ok ? 'reachable' : pingDown ? 'unreachable' : null,
+  }));
 }

@@ -234,8 +234,8 @@ export class MonitorService {
     return q.badges(this.reads);
   }
 
-  /** Per canonical IP address: the worst status of the monitors watching it, and how many. */
-  statusByAddress(ips: readonly string[]): { ip: string; status: MonitorStatus | null; monitors: number }[] {
+  /** Per canonical IP address: the worst status of the monitors watching it, how many, reachability and services. */
+  statusByAddress(ips: readonly string[]): q.AddressStatus[] {
     return q.statusByAddress(this.reads, ips);
   }
 

@@ -1,20 +1,42 @@
-// The panel beside the topology map: what the chosen node is (identification from the scan it came from,
-// addresses, MAC, monitors on its addresses), its neighbours on the map with both ports, its interfaces
+// The panel beside the topology map: what the chosen node is (its inventory record, identification from
+// the scan it came from, addresses, MAC; whether the host answers and how its services fare, from the
+// monitors on its addresses), its neighbours on the map with both ports, its interfaces
 // and what SSH enrichment learned, and links to its inventory record, its SNMP cards and its monitors;
 // or the chosen edge with both ends. Manual nodes and edges (and scanned nodes, with a warning) can be
 // removed from here.
 import { dateTime, relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
-import { DEVICE_KINDS, LINK_SOURCES, NODE_SCAN_STATES } from '../../lib/vocabulary.js';
-import { Badge, StatusBadge } from '../../components/badge.js';
+import { DEVICE_KINDS, LINK_SOURCES, MATCH_REASONS, NODE_SCAN_STATES } from '../../lib/vocabulary.js';
+import { Badge } from '../../components/badge.js';
 import { Icon } from '../../components/icons.js';
-import { deviceOfNode, neighboursOf } from './map-model.js';
-import { Addresses, KindBadge, LinkSource, none } from './section.js';
+import { deviceOfNode, neighboursOf, serviceBadge, servicesText } from './map-model.js';
+import { Addresses, KindBadge, LinkSource, none, RecordRef } from './section.js';
 
 const MARKS = {
   new: { label: 'New', tone: 'info' },
   vanished: { label: 'Vanished', tone: 'warn' },
 };
+
+const REACH = {
+  reachable: { label: 'Answers', tone: 'ok', hint: 'A monitor on its addresses answered its last check' },
+  unreachable: { label: 'No answer', tone: 'bad', hint: 'Its ping monitor is down and no other monitor answered' },
+};
+
+/** Whether the host answers, from its monitors (not from one service failing). */
+export function ReachBadge({ status }) {
+  const r = REACH[status?.reachability];
+  if (!r) return html`<span class="muted" title=${status ? 'No ping monitor, and no monitor on it answered' : 'No monitor watches its addresses'}>${status ? 'Unknown' : 'No monitor'}</span>`;
+  return html`<${Badge} tone=${r.tone} title=${r.hint}>${r.label}<//>`;
+}
+
+/** The services on a node: how many are down or degraded of how many. */
+export function ServicesCell({ status }) {
+  const b = serviceBadge(status);
+  if (!b) return html`<span class="muted">None</span>`;
+  const text = servicesText(status);
+  return b.count ? html`<${Badge} tone=${b.tone === 'down' ? 'bad' : 'warn'}>${text}<//>` : html`<span>${text}</span>`;
+}
+
 
 function Row({ label, children }) {
   return html`<dt>${label}</dt><dd>${children ?? none}</dd>`;
@@ -73,25 +95,33 @@ function Enrichment({ facts, onFacts }) {
   </div>`;
 }
 
-/** The chosen node. `status` {status, monitors} | null; `result` the session's kept scan result (or null). */
-export function NodeDetails({ session, node, status, mark, result, writable, onSelect, onRemove, onFacts, onClose }) {
+/**
+ * The chosen node. `status` nodeStatus() | null; `record` the matches item of the record that stands for
+ * it (undefined: none, or the inventory may not be read); `result` the session's kept scan result (or null).
+ */
+export function NodeDetails({ session, node, status, record, mark, result, writable, onSelect, onRemove, onFacts, onClose }) {
   const device = deviceOfNode(result, node);
   const host = result?.hosts?.find((h) => node.addresses.includes(h.ip)) ?? null;
   const inv = node.inventory;
   const first = node.addresses[0];
   return html`<section class="map-panel" aria-labelledby="map-panel-title">
     <header class="map-panel-head">
-      <h2 id="map-panel-title" class="map-panel-title">${node.label}</h2>
+      <h2 id="map-panel-title" class="map-panel-title">${record?.inventory?.name ?? node.label}</h2>
       <button type="button" class="btn btn-icon btn-sm" onClick=${onClose} aria-label="Close the details" title="Close"><${Icon} name="close" size=${15} /></button>
     </header>
     <div class="chips map-panel-chips">
-      ${status ? html`<${StatusBadge} status=${status.status} />` : html`<${Badge}>No monitor<//>`}
+      <${ReachBadge} status=${status} />
+      ${serviceBadge(status)?.count ? html`<${ServicesCell} status=${status} />` : null}
       ${mark ? html`<${Badge} tone=${MARKS[mark].tone} title=${mark === 'vanished' ? NODE_SCAN_STATES.missing.hint : NODE_SCAN_STATES.new.hint}>${MARKS[mark].label}<//>` : null}
       ${node.manual ? html`<${Badge} tone="accent" title="Added by a person: every merge keeps it">Manual<//>` : null}
     </div>
     <h3 class="map-h">Identification</h3>
     <${Identification} node=${node} device=${device} host=${host} />
     <h3 class="map-h">Monitors</h3>
+    ${status ? html`<dl class="dl map-dl">
+        <${Row} label="Host"><${ReachBadge} status=${status} /><//>
+        <${Row} label="Services">${servicesText(status) ?? 'None (only ping watches it)'}<//>
+      </dl>` : null}
     <p class="small">${status ? `${status.monitors} ${status.monitors === 1 ? 'monitor watches' : 'monitors watch'} its addresses.` : 'No monitor watches its addresses.'}
       ${first ? html` <a href=${`/monitors?q=${encodeURIComponent(first)}`}>Monitors of ${first}</a>` : null}</p>
     <h3 class="map-h">Neighbours</h3>
@@ -101,6 +131,8 @@ export function NodeDetails({ session, node, status, mark, result, writable, onS
     <h3 class="map-h">SSH enrichment</h3>
     <${Enrichment} facts=${node.facts} onFacts=${() => onFacts(node)} />
     <h3 class="map-h">Inventory</h3>
+    ${record ? html`<p class="small">${record.linked ? 'Linked to' : 'Matches'} <${RecordRef} record=${record.inventory} />${record.linked ? null
+      : html`<span class="muted"> (by ${MATCH_REASONS[record.reason]?.toLowerCase() ?? record.reason}, not linked)</span>`}</p>` : null}
     <div class="map-links">
       ${inv ? html`<a class="btn btn-sm" href=${`/inventory/${inv.type}/${encodeURIComponent(inv.id)}`}><${Icon} name="inventory" size=${15} />${inv.type === 'assets' ? 'Asset' : 'Endpoint'} in the inventory</a>
           ${inv.type === 'endpoints' ? html`<a class="btn btn-sm" href=${`/snmp/devices?device=${encodeURIComponent(inv.id)}`}><${Icon} name="snmp" size=${15} />SNMP cards</a>` : null}`

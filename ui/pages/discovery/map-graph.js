@@ -1,8 +1,13 @@
 // The drawing of the topology map: Cytoscape.js, imported on first use (the only page that loads it).
-// Nodes are icons by kind with the label and first address below, and a badge in the corner coloured
-// by the worst status of the monitors on the node's addresses; edges carry the port at each end; layer-3
-// edges (documented routes) are dashed arrows labelled with their destinations. Colours come from the
-// theme's CSS variables, read again when the system switches between light and dark.
+// Nodes are icons by kind with the label (the inventory name when a record stands for the node) and
+// first address below; the node's ring says whether the host answers (green) or not (red), and a badge
+// in the corner counts the services on it that are down (red) or degraded (amber), a green dot when all
+// answer: one failing HTTP check does not paint a host that answers ping as down. Edges carry the port
+// at each end; layer-3 edges (documented routes) are dashed arrows labelled with their destinations.
+// The first layout is the same on every visit (seeded, never random); on a small screen the first view
+// keeps the labels readable rather than fitting everything. Colours come from the theme's CSS
+// variables, read again when the system switches between light and dark.
+import { KIND_RING, layoutBox, seedPositions } from './map-model.js';
 
 /** Above this many nodes the first layout is concentric (by kind) instead of force-directed. */
 export const FORCE_LAYOUT_MAX = 400;
@@ -33,8 +38,10 @@ const KIND_ICONS = {
   unknown: '<circle cx="12" cy="12" r="8.5"/><path d="M9.8 9.5a2.3 2.3 0 1 1 3.2 2.1c-.6.3-1 .8-1 1.5v.6"/><circle cx="12" cy="16.6" r=".5"/>',
 };
 
-const badgeUrl = (fill, ring) => `data:image/svg+xml;utf8,${encodeURIComponent(
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="6.5" fill="${fill}" stroke="${ring}" stroke-width="2"/></svg>`)}`;
+const badgeUrl = (fill, ring, count = 0) => `data:image/svg+xml;utf8,${encodeURIComponent(count
+  ? `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20" width="20" height="20"><circle cx="10" cy="10" r="9" fill="${fill}" stroke="${ring}" stroke-width="1.5"/>` +
+    `<text x="10" y="14" text-anchor="middle" font-family="system-ui, sans-serif" font-size="${count > 9 ? 9 : 11}" font-weight="700" fill="#fff">${count > 99 ? '99+' : count}</text></svg>`
+  : `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16" width="16" height="16"><circle cx="8" cy="8" r="5" fill="${fill}" stroke="${ring}" stroke-width="2"/></svg>`)}`;
 const BLANK = `data:image/svg+xml;utf8,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>')}`;
 
 /** The theme's colours, as the page's CSS variables give them now. */
@@ -52,13 +59,22 @@ export function themeColours(el = document.documentElement) {
 /** The map's stylesheet for Cytoscape in the given colours. */
 export function graphStyle(c) {
   const icons = Object.fromEntries(Object.entries(KIND_ICONS).map(([k, body]) => [k, svgUrl(body, c.text)]));
-  const badges = { down: badgeUrl(c.down, c.surface), degraded: badgeUrl(c.degraded, c.surface), unknown: badgeUrl(c.unknown, c.surface),
-    up: badgeUrl(c.up, c.surface), paused: badgeUrl(c.paused, c.surface) };
+  const fills = { down: c.down, degraded: c.degraded, up: c.up };
+  const badges = new Map();
+  // 'down:3' -> a red badge reading 3; 'up:0' -> a green dot. Made once per value.
+  const badge = (key) => {
+    if (!key) return BLANK;
+    if (!badges.has(key)) {
+      const [tone, count] = key.split(':');
+      badges.set(key, badgeUrl(fills[tone] ?? c.unknown, c.surface, Number(count)));
+    }
+    return badges.get(key);
+  };
   return [
     { selector: 'node', style: {
       shape: 'round-rectangle', width: 46, height: 46, 'background-color': c.surface, 'border-width': 1.5, 'border-color': c.border,
-      'background-image': (n) => [icons[n.data('kind')] ?? icons.unknown, badges[n.data('status')] ?? BLANK],
-      'background-width': ['70%', '18px'], 'background-height': ['70%', '18px'],
+      'background-image': (n) => [icons[n.data('kind')] ?? icons.unknown, badge(n.data('badge'))],
+      'background-width': ['70%', '20px'], 'background-height': ['70%', '20px'],
       'background-position-x': ['50%', '125%'], 'background-position-y': ['50%', '-25%'],
       'background-clip': ['node', 'none'], 'background-image-containment': ['inside', 'over'], 'bounds-expansion': 10,
       label: (n) => (n.data('sub') && n.data('sub') !== n.data('label') ? `${n.data('label')}\n${n.data('sub')}` : n.data('label')),
@@ -67,6 +83,8 @@ export function graphStyle(c) {
       'text-background-padding': '2px', 'text-background-shape': 'round-rectangle', 'min-zoomed-font-size': 6,
     } },
     { selector: 'node.kind-router, node.kind-access_point, node.kind-unknown', style: { shape: 'ellipse' } },
+    { selector: 'node[reach = "reachable"]', style: { 'border-width': 2.5, 'border-color': c.up } },
+    { selector: 'node[reach = "unreachable"]', style: { 'border-width': 3.5, 'border-color': c.down } },
     { selector: 'node.manual', style: { 'border-style': 'dotted', 'border-width': 2, 'border-color': c.accent } },
     { selector: 'node.mark-new', style: { 'border-width': 3, 'border-color': c.info } },
     { selector: 'node.mark-vanished', style: { 'border-width': 2.5, 'border-style': 'dashed', 'border-color': c.degraded, opacity: 0.6 } },
@@ -87,16 +105,45 @@ export function graphStyle(c) {
   ];
 }
 
-const KIND_RING = { router: 4, firewall: 4, switch: 3, access_point: 2, server: 1, host: 0, unknown: 0 };
-
-/** The layout for nodes without a saved position: force-directed while it stays quick, else rings by kind. */
+/**
+ * The layout for nodes without a saved position: force-directed while it stays quick, else rings by
+ * kind. Never random: the force layout starts from seedPositions() (set on the nodes before it runs) in
+ * a box fixed by the count, so every visit draws the same map.
+ */
 export function layoutOptions(count, { fit = true } = {}) {
   if (count > FORCE_LAYOUT_MAX) {
     return { name: 'concentric', fit, padding: 30, animate: false, minNodeSpacing: 24, avoidOverlap: true,
       concentric: (n) => KIND_RING[n.data('kind')] ?? 0, levelWidth: () => 1 };
   }
-  return { name: 'cose', fit, padding: 30, animate: false, randomize: true, nodeRepulsion: () => 9000, idealEdgeLength: () => 90,
-    nodeOverlap: 12, numIter: 400, coolingFactor: 0.95, initialTemp: 200, componentSpacing: 80 };
+  return { name: 'cose', fit, padding: 30, animate: false, randomize: false, boundingBox: layoutBox(count),
+    nodeRepulsion: () => 9000, idealEdgeLength: () => 90, nodeOverlap: 12, numIter: 400, coolingFactor: 0.95, initialTemp: 200,
+    componentSpacing: 80 };
+}
+
+/**
+ * Runs the automatic layout on `nodes` from their seeded positions, with the edges between them (a
+ * force layout given nodes alone sees no edge and packs every node as a component of its own).
+ */
+export function arrangeNodes(nodes) {
+  const seeds = seedPositions(nodes.map((n) => ({ id: n.id(), kind: n.data('kind') })));
+  nodes.positions((n) => seeds[n.id()]);
+  nodes.union(nodes.edgesWith(nodes)).layout(layoutOptions(nodes.length)).run();
+}
+
+/** Below this zoom a node's 11 px label is smaller than 8 px: the first view of a large map goes no lower. */
+export const READABLE_ZOOM = 0.75;
+
+/**
+ * The first view: the whole map when it fits at a readable size; otherwise (a phone, a large map) a
+ * readable zoom centred on the node with the most edges (the core of the network, the same on every
+ * visit), and the rest a drag away. Fit shows everything on request.
+ */
+export function firstView(cy) {
+  cy.fit(undefined, 30);
+  if (cy.zoom() >= READABLE_ZOOM || cy.nodes().empty()) return;
+  const core = cy.nodes().reduce((best, n) => (!best || n.degree() > best.degree() || (n.degree() === best.degree() && n.id() < best.id()) ? n : best), null);
+  cy.zoom(READABLE_ZOOM);
+  cy.center(core);
 }
 
 /**
@@ -143,7 +190,7 @@ function placeUnplaced(cy) {
   const unplaced = cy.nodes().filter((n) => !n.data('placed'));
   const placed = cy.nodes().difference(unplaced);
   if (!placed.length) {
-    cy.layout(layoutOptions(unplaced.length)).run();
+    arrangeNodes(unplaced);
     return;
   }
   // Beside the arrangement a person made: a grid under it, which they can drag into place.

@@ -1,7 +1,9 @@
 // What the topology map needs that is not drawing: the graph's elements built from a session (nodes,
 // LLDP/CDP/FDB/manual edges with their ports, layer-3 edges from documented routes), the comparison of the
-// session with an earlier scan of its subnet (new and vanished nodes), the worst monitor status of a
-// node's addresses, and the positions a drag changed. No browser imports: unit tests load it in Node.
+// session with an earlier scan of its subnet (new and vanished nodes), what the monitors on a node's
+// addresses say (whether the host answers, apart from how many services on it fail), the inventory names
+// of nodes, where the automatic layout starts (the same on every visit), and the positions a drag
+// changed. No browser imports: unit tests load it in Node.
 
 /** Monitor statuses from worst to mildest, as the status-by-IP endpoint ranks them. */
 export const STATUS_ORDER = ['down', 'degraded', 'unknown', 'up', 'paused'];
@@ -33,19 +35,50 @@ export function statusBatches(addresses, size = STATUS_BATCH) {
 }
 
 /**
- * A node's badge: the worst status of the monitors on any of its addresses, with how many watch it;
- * null when none does. `byIp` maps an address to `{status, monitors}`.
+ * What the monitors on a node's addresses say, or null when none watches them. `byIp` maps an address
+ * to the by-ip answer. `status` and `monitors`: the worst status of them all and how many. Apart from
+ * it: `reachability` (reachable when any address answered, unreachable when one does not answer ping
+ * and none answered, else null) and `services` ({total, down, degraded}: the monitors other than ping),
+ * so a host that answers is not drawn down because one service on it fails.
  */
 export function nodeStatus(node, byIp) {
   let worst = null;
   let monitors = 0;
+  let reachable = false;
+  let unreachable = false;
+  const services = { total: 0, down: 0, degraded: 0 };
   for (const a of node.addresses) {
     const s = byIp.get(a);
     if (!s || !s.status) continue;
     monitors += s.monitors;
     if (worst === null || STATUS_ORDER.indexOf(s.status) < STATUS_ORDER.indexOf(worst)) worst = s.status;
+    if (s.reachability === 'reachable') reachable = true;
+    else if (s.reachability === 'unreachable') unreachable = true;
+    services.total += s.services?.total ?? 0;
+    services.down += s.services?.down ?? 0;
+    services.degraded += s.services?.degraded ?? 0;
   }
-  return worst ? { status: worst, monitors } : null;
+  if (!worst) return null;
+  return { status: worst, monitors, reachability: reachable ? 'reachable' : unreachable ? 'unreachable' : null, services };
+}
+
+/** The badge a node's services earn: the count of those down (or degraded), 'ok' when all answer, null without any. */
+export function serviceBadge(status) {
+  const sv = status?.services;
+  if (!sv?.total) return null;
+  if (sv.down) return { tone: 'down', count: sv.down };
+  if (sv.degraded) return { tone: 'degraded', count: sv.degraded };
+  return { tone: 'up', count: 0 };
+}
+
+/** "2 of 9 services down, 1 degraded" (or "3 services, all answer"); null without services. */
+export function servicesText(status) {
+  const sv = status?.services;
+  if (!sv?.total) return null;
+  const of = sv.total === 1 ? '1 service' : `${sv.total} services`;
+  if (!sv.down && !sv.degraded) return sv.total === 1 ? '1 service, answering' : `${of}, all answering`;
+  return [sv.down ? `${sv.down} of ${of} down` : null, sv.degraded ? `${sv.degraded} ${sv.down ? '' : `of ${of} `}degraded` : null]
+    .filter(Boolean).join(', ');
 }
 
 /**
@@ -85,17 +118,37 @@ export function mergeMarks(session) {
 const short = (list, max) => (list.length <= max ? list.join(', ') : `${list.slice(0, max).join(', ')} +${list.length - max}`);
 
 /**
- * Cytoscape elements of a session. `marks` (node id -> 'new' | 'vanished'), `ghosts` (vanished devices
- * of a compared scan), `status` (node id -> {status, monitors} | null).
+ * The data of a node that follows its monitors and inventory name without a redraw: its label (the
+ * inventory record's name when one stands for it, else its own), the worst status, reachability and
+ * the badge of its services. `status` {status, reachability, services} | null; `record` a matches item | undefined.
  */
-export function elementsOf(session, { marks = new Map(), ghosts = [], status = new Map() } = {}) {
+export function liveData(n, status, record) {
+  const badge = serviceBadge(status);
+  return {
+    label: record?.inventory?.name ?? n.label, inventory: record ? (record.linked ? 'linked' : 'matched') : null,
+    status: status?.status ?? null, reach: status?.reachability ?? null, badge: badge ? `${badge.tone}:${badge.count}` : null,
+  };
+}
+
+/** node id -> the matches item naming it (GET /api/v1sion/brain/matches): every id of a merged device. */
+export function namesByNode(matches) {
+  const out = new Map();
+  for (const it of matches?.items ?? []) for (const id of it.device_ids ?? [it.device_id]) out.set(id, it);
+  return out;
+}
+
+/**
+ * Cytoscape elements of a session. `marks` (node id -> 'new' | 'vanished'), `ghosts` (vanished devices
+ * of a compared scan), `status` (node id -> nodeStatus() | null), `names` (node id -> matches item).
+ */
+export function elementsOf(session, { marks = new Map(), ghosts = [], status = new Map(), names = new Map() } = {}) {
   const nodes = session.nodes.map((n) => {
-    const s = status.get(n.id) ?? null;
     const mark = marks.get(n.id) ?? null;
-    const classes = [`kind-${n.kind}`, mark ? `mark-${mark}` : '', n.manual ? 'manual' : '', s ? `status-${s.status}` : ''].filter(Boolean).join(' ');
+    const classes = [`kind-${n.kind}`, mark ? `mark-${mark}` : '', n.manual ? 'manual' : ''].filter(Boolean).join(' ');
     const el = {
       group: 'nodes', classes,
-      data: { id: n.id, label: n.label, sub: n.addresses[0] ?? '', kind: n.kind, status: s?.status ?? null, mark, manual: n.manual, placed: !!n.position },
+      data: { id: n.id, sub: n.addresses[0] ?? '', kind: n.kind, mark, manual: n.manual, placed: !!n.position,
+        ...liveData(n, status.get(n.id) ?? null, names.get(n.id)) },
     };
     if (n.position) el.position = { x: n.position.x, y: n.position.y };
     return el;
@@ -103,7 +156,7 @@ export function elementsOf(session, { marks = new Map(), ghosts = [], status = n
   const ids = new Set(session.nodes.map((n) => n.id));
   for (const g of ghosts) {
     nodes.push({ group: 'nodes', classes: `kind-${g.kind} mark-vanished ghost`, grabbable: false,
-      data: { id: g.id, label: g.label, sub: g.addresses[0] ?? '', kind: g.kind, status: null, mark: 'vanished', ghost: true } });
+      data: { id: g.id, label: g.label, sub: g.addresses[0] ?? '', kind: g.kind, status: null, reach: null, badge: null, mark: 'vanished', ghost: true } });
   }
   const edges = session.edges.filter((e) => ids.has(e.from) && ids.has(e.to)).map((e) => ({
     group: 'edges', classes: `src-${e.source}`,
@@ -115,6 +168,32 @@ export function elementsOf(session, { marks = new Map(), ghosts = [], status = n
       data: { id: `l3:${e.id}`, source: e.from, target: e.to, label: e.label || short(e.destinations, 2), kind: 'route', from_port: '', to_port: '' } });
   }
   return [...nodes, ...edges];
+}
+
+/** Rings of the concentric layout and the order seeds are laid in: infrastructure first. */
+export const KIND_RING = { router: 4, firewall: 4, switch: 3, access_point: 2, server: 1, host: 0, unknown: 0 };
+
+/**
+ * Where the automatic layout starts each node, the same on every visit: the nodes in a fixed order
+ * (infrastructure first, then by id) on a sunflower spiral, so no two start at one point (the force
+ * layout would push those apart at random). `nodes`: [{id, kind}]; returns id -> {x, y}.
+ */
+export function seedPositions(nodes) {
+  const order = [...nodes].sort((a, b) => (KIND_RING[b.kind] ?? 0) - (KIND_RING[a.kind] ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  return Object.fromEntries(order.map((n, i) => [n.id, {
+    x: Math.round(60 * Math.sqrt(i + 0.5) * Math.cos(i * golden) * 100) / 100,
+    y: Math.round(60 * Math.sqrt(i + 0.5) * Math.sin(i * golden) * 100) / 100,
+  }]));
+}
+
+/**
+ * The box the automatic layout spreads n nodes over: about 130 px of room each, 4:3. Fixed by the count
+ * alone, so the layout does not depend on the window it is drawn in.
+ */
+export function layoutBox(n) {
+  const w = Math.round(Math.max(160, 150 * Math.sqrt(n)));
+  return { x1: 0, y1: 0, w, h: Math.round(w * 0.75) };
 }
 
 /** The moved nodes whose position differs from the saved one (rounded to a tenth, as stored). */

@@ -1,7 +1,11 @@
 // The topology map of a session (/discovery/sessions/:id/map): its devices as nodes with icons by kind,
 // LLDP/CDP/forwarding-table and manual edges with the port at each end, layer-3 edges from documented
-// routes, and on each node a badge coloured by the worst status of the monitors on its addresses (polled
-// from GET /api/v1sion/monitor/status/by-ip every 5 s and when monitor state changes). Drag to arrange:
+// routes. Each node is named by the inventory record that stands for it (GET /api/v1sion/brain/matches,
+// for someone who may read the inventory), else by its own label; its ring says whether the host answers
+// and its badge how many services on it fail (the monitors on its addresses, polled from GET
+// /api/v1sion/monitor/status/by-ip every 5 s and when monitor state changes). Without a saved
+// arrangement the first layout is the same on every visit, and on a phone the first view keeps the
+// labels readable. Drag to arrange:
 // the positions are saved through the session's PATCH (the first move saves the whole arrangement, so a
 // reload shows it as it was). Zoom and fit; click a node or edge for its details; add and remove nodes and
 // edges by hand; compare with an earlier scan of the subnet (?compare=<job id>; "merge" shows what the
@@ -17,18 +21,19 @@ import { setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
 import { loadStylesheet } from '../../lib/stylesheet.js';
 import { toast } from '../../lib/toast.js';
-import { Badge, StatusBadge } from '../../components/badge.js';
+import { Badge } from '../../components/badge.js';
 import { Crumbs, SearchBox } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
 import { Pager, Table } from '../../components/table.js';
-import { drawGraph, layoutOptions } from './map-graph.js';
+import { arrangeNodes, drawGraph, firstView } from './map-graph.js';
 import { AddEdgeDialog, AddNodeDialog } from './map-dialogs.js';
-import { EdgeDetails, GhostDetails, NodeDetails } from './map-details.js';
+import { EdgeDetails, GhostDetails, NodeDetails, ReachBadge, ServicesCell } from './map-details.js';
 import { useLoadedSession } from './session-load.js';
 import {
-  changedPositions, compareWithScan, elementsOf, mergeMarks, nodeStatus, statusAddresses, statusBatches,
+  changedPositions, compareWithScan, elementsOf, liveData, mergeMarks, namesByNode, nodeStatus, serviceBadge, statusAddresses,
+  statusBatches,
 } from './map-model.js';
 import { sortByIp } from './model.js';
 import { KindBadge, Lazy } from './section.js';
@@ -40,7 +45,7 @@ const SAVE_DELAY_MS = 400;
 const LIST_PAGE = 50;
 const loadEnrich = () => import('./session-enrich.js');
 
-/** Worst monitor status per node id, polled. */
+/** What the monitors say of each node (nodeStatus: worst status, reachability, services), polled. */
 function useNodeStatus(nodes) {
   const [byNode, setByNode] = useState(new Map());
   const [tick, setTick] = useState(0);
@@ -53,12 +58,31 @@ function useNodeStatus(nodes) {
     const ctl = new AbortController();
     Promise.all(statusBatches(addresses).map((b) => api.get('/api/v1sion/monitor/status/by-ip', { ips: b.join(',') }, { signal: ctl.signal })))
       .then((answers) => {
+        // A body cut short by the abort (a newer poll, leaving the page) reads as null: keep the badges as they are.
+        if (ctl.signal.aborted || answers.some((a) => !Array.isArray(a?.addresses))) return;
         const byIp = new Map(answers.flatMap((a) => a.addresses.map((x) => [x.ip, x])));
         setByNode(new Map(nodes.map((n) => [n.id, nodeStatus(n, byIp)])));
       }, () => { /* the next poll tries again; a refusal (status behind sign-in) leaves the badges as they were */ });
     return () => ctl.abort();
   }, [key, tick, changes]);
   return byNode;
+}
+
+/**
+ * The inventory record each node stands for (linked, or matched and not linked), for someone who may
+ * read the inventory: node id -> matches item. Loaded once per session and after a change of its nodes.
+ */
+function useInventoryNames(session, allowed) {
+  const [names, setNames] = useState(new Map());
+  const key = session.nodes.map((n) => `${n.id}:${n.inventory?.id ?? ''}`).join(',');
+  useEffect(() => {
+    if (!allowed) return undefined;
+    const ctl = new AbortController();
+    api.get('/api/v1sion/brain/matches', { session_id: session.id }, { signal: ctl.signal })
+      .then((m) => { if (!ctl.signal.aborted && m) setNames(namesByNode(m)); }, () => { /* without names the nodes keep their own labels */ });
+    return () => ctl.abort();
+  }, [session.id, key, allowed]);
+  return names;
 }
 
 /** Kept scans of the session's subnets, newest first (to compare with). */
@@ -89,26 +113,35 @@ function Legend() {
     <li><span class="map-key map-key-l3" aria-hidden="true"></span>Layer-3 route</li>
     <li><span class="map-dot map-dot-new" aria-hidden="true"></span>New</li>
     <li><span class="map-dot map-dot-vanished" aria-hidden="true"></span>Vanished</li>
-    <li><span class="map-badge status-down" aria-hidden="true"></span>Badge: monitors' worst status</li>
+    <li><span class="map-dot map-dot-reach" aria-hidden="true"></span>Answers (ping, or a service)</li>
+    <li><span class="map-dot map-dot-unreach" aria-hidden="true"></span>Does not answer ping</li>
+    <li><span class="map-badge" aria-hidden="true">2</span>Services on it down (amber: degraded)</li>
   </ul>`;
 }
 
-/** The nodes under the map: label (selects it on the map), kind, address, monitor status, comparison mark. */
-function NodeList({ session, ghosts, status, marks, selected, onSelect }) {
+/** The nodes under the map: name (selects it on the map), kind, address, whether it answers, its services, comparison mark. */
+function NodeList({ session, ghosts, status, names, marks, selected, onSelect }) {
   const [q, setQ] = useState('');
   const [offset, setOffset] = useState(0);
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
   const all = useMemo(() => sortByIp([...session.nodes.map((n) => ({ ...n, ghost: false })), ...ghosts.map((g) => ({ ...g, ghost: true }))],
     (n) => n.addresses[0] ?? ''), [session.nodes, ghosts]);
-  const rows = all.filter((n) => !words.length || words.every((w) => `${n.label} ${n.addresses.join(' ')} ${n.kind}`.toLowerCase().includes(w)));
+  const nameOf = (n) => names.get(n.id)?.inventory?.name ?? n.label;
+  const rows = all.filter((n) => !words.length || words.every((w) => `${nameOf(n)} ${n.label} ${n.addresses.join(' ')} ${n.kind}`.toLowerCase().includes(w)));
   const columns = [
     { key: 'label', label: 'Node', render: (n) => html`<button type="button" class="map-linkbtn cell-title" aria-pressed=${selected === n.id ? 'true' : 'false'}
-      onClick=${() => onSelect({ type: 'node', id: n.id })}>${n.label}</button>` },
+      onClick=${() => onSelect({ type: 'node', id: n.id })}>${nameOf(n)}</button>
+      ${names.get(n.id) && !names.get(n.id).linked ? html`<div class="cell-sub" title="A record matches it; link it on the inventory comparison page">Matched, not linked</div>` : null}` },
     { key: 'kind', label: 'Kind', render: (n) => html`<${KindBadge} kind=${n.kind} />` },
     { key: 'address', label: 'Address', render: (n) => (n.addresses[0] ? html`<span class="mono">${n.addresses[0]}</span>` : html`<span class="muted">—</span>`) },
-    { key: 'status', label: 'Monitors', render: (n) => {
+    { key: 'reach', label: 'Host', render: (n) => {
       const s = status.get(n.id);
-      return html`<span class="map-node-status" data-node=${n.id} data-status=${s?.status ?? 'none'}>${s ? html`<${StatusBadge} status=${s.status} />` : html`<span class="muted">None</span>`}</span>`;
+      return html`<span class="map-node-status" data-node=${n.id} data-status=${s?.status ?? 'none'} data-reach=${s?.reachability ?? 'none'}><${ReachBadge} status=${s} /></span>`;
+    } },
+    { key: 'services', label: 'Services', render: (n) => {
+      const s = status.get(n.id);
+      const b = serviceBadge(s);
+      return html`<span class="map-node-services" data-node=${n.id} data-badge=${b ? `${b.tone}:${b.count}` : 'none'}><${ServicesCell} status=${s} /></span>`;
     } },
     { key: 'mark', label: 'Compared', render: (n) => {
       const m = n.ghost ? 'vanished' : marks.get(n.id);
@@ -176,6 +209,7 @@ function MapView({ session, replace, query }) {
   }, [selected.type]);
 
   const status = useNodeStatus(session.nodes);
+  const names = useInventoryNames(session, can(s, 'brain:read'));
   const marks = compare?.marks ?? new Map();
   const ghosts = compare?.vanished ?? [];
   const key = structureKey(session, compare);
@@ -188,19 +222,19 @@ function MapView({ session, replace, query }) {
     // Nodes the map placed itself (not saved yet) keep where they are on screen.
     const shown = before ? Object.fromEntries(before.nodes().map((n) => [n.id(), { ...n.position() }])) : {};
     const positioned = { ...session, nodes: session.nodes.map((n) => (n.position || !shown[n.id] ? n : { ...n, position: shown[n.id] })) };
-    const elements = elementsOf(positioned, { marks, ghosts, status });
+    const elements = elementsOf(positioned, { marks, ghosts, status, names });
     drawGraph(box.current, elements, { editable: writable, onSelect: setSelected, onMoved: queueSave }).then((cy) => {
       if (!live) { cy.destroy(); return; }
       if (before && !before.destroyed()) before.destroy();
       cyRef.current = cy;
-      if (view) { cy.zoom(view.zoom); cy.pan(view.pan); }
+      if (view) { cy.zoom(view.zoom); cy.pan(view.pan); } else firstView(cy);
       setReady(true);
     }, (e) => { if (live) setDrawError({ detail: `The map could not be drawn: ${e.message}` }); });
     return () => { live = false; };
   }, [key]);
   useEffect(() => () => { cyRef.current?.destroy(); cyRef.current = null; clearTimeout(timer.current); }, []);
 
-  // Badges follow the polled status without redrawing.
+  // Names, rings and badges follow the polled status and the inventory's names without redrawing.
   useEffect(() => {
     const cy = cyRef.current;
     if (!cy) return;
@@ -208,11 +242,10 @@ function MapView({ session, replace, query }) {
       for (const n of session.nodes) {
         const el = cy.getElementById(n.id);
         if (el.empty()) continue;
-        const st = status.get(n.id)?.status ?? null;
-        if (el.data('status') !== st) el.data('status', st);
+        for (const [k, v] of Object.entries(liveData(n, status.get(n.id) ?? null, names.get(n.id)))) if (el.data(k) !== v) el.data(k, v);
       }
     });
-  }, [status, ready]);
+  }, [status, names, ready]);
 
   // The chosen element is selected on the map too (a click in the list, a neighbour's name).
   useEffect(() => {
@@ -274,8 +307,7 @@ function MapView({ session, replace, query }) {
     if (!cy) return;
     if (writable && Object.keys(saved.current).length && !(await confirm({ title: 'Arrange the map again?', confirmLabel: 'Arrange',
       message: 'Every node is placed again automatically, and the new arrangement replaces the saved one.' }))) return;
-    const nodes = cy.nodes();
-    nodes.layout(layoutOptions(nodes.length)).run();
+    arrangeNodes(cy.nodes());
     if (writable) { Object.assign(pending.current, allPositions()); await flush(); }
   };
 
@@ -313,7 +345,8 @@ function MapView({ session, replace, query }) {
   const newCount = [...marks.values()].filter((m) => m === 'new').length;
   const goneCount = [...marks.values()].filter((m) => m === 'vanished').length + ghosts.length;
 
-  const panel = node ? html`<${NodeDetails} session=${session} node=${node} status=${status.get(node.id) ?? null} mark=${marks.get(node.id) ?? null}
+  const panel = node ? html`<${NodeDetails} session=${session} node=${node} status=${status.get(node.id) ?? null} record=${names.get(node.id)}
+        mark=${marks.get(node.id) ?? null}
         result=${result} writable=${writable} onSelect=${setSelected} onRemove=${removeNode} onFacts=${setFactsOf}
         onClose=${() => setSelected({ type: null, id: null })} />`
     : ghost ? html`<${GhostDetails} ghost=${ghost} compare=${compare} onClose=${() => setSelected({ type: null, id: null })} />`
@@ -346,7 +379,7 @@ function MapView({ session, replace, query }) {
       </div>
       ${panel}
     </div>
-    <${NodeList} session=${session} ghosts=${ghosts} status=${status} marks=${marks} selected=${selected.id} onSelect=${setSelected} />
+    <${NodeList} session=${session} ghosts=${ghosts} status=${status} names=${names} marks=${marks} selected=${selected.id} onSelect=${setSelected} />
     ${dialog === 'node' ? html`<${AddNodeDialog} session=${session} at=${centre()} extra=${extra} onDone=${done} onClose=${() => setDialog(null)} />` : null}
     ${dialog === 'edge' ? html`<${AddEdgeDialog} session=${session} from=${node?.id} extra=${extra} onDone=${done} onClose=${() => setDialog(null)} />` : null}
     ${factsOf ? html`<${Lazy} load=${loadEnrich} name="NodeFactsDialog" props=${{ session, node: factsOf, writable, onClose: () => setFactsOf(null) }} />` : null}`;

@@ -87,6 +87,22 @@ export function scanBody(v, savedIds = []) {
   return body;
 }
 
+/** An IPv6 prefix shorter than this is not swept address by address (the server's scan/ranges.ts V6_SWEEP_PREFIX). */
+export const V6_SWEEP_PREFIX = 120;
+
+/**
+ * How a scan of `subnet` finds IPv6 hosts, told before it runs: 'neighbours' for a prefix too large to
+ * sweep (a /64: one all-nodes echo on the link, then the neighbour cache), 'sweep' for /120 and longer;
+ * null for IPv4 or text that is not an IPv6 CIDR.
+ */
+export function ipv6Scan(subnet) {
+  const m = /^\s*([0-9a-f:.]*:[0-9a-f:.]*)(?:\/(\d{1,3}))?\s*$/i.exec(String(subnet ?? ''));
+  if (!m) return null;
+  const prefix = m[2] === undefined ? 128 : Number(m[2]);
+  if (prefix > 128) return null;
+  return { prefix, how: prefix < V6_SWEEP_PREFIX ? 'neighbours' : 'sweep' };
+}
+
 // ---- the stream -------------------------------------------------------------------------------------------
 
 /** What a scan looks like before its first message. */
@@ -310,10 +326,28 @@ export function importBody(r, device, source = 'snmp') {
 
 // ---- the inventory bridge ------------------------------------------------------------------------------------
 
-/** A diff's items by status, each list in the source's order; and the group to show first. */
+/**
+ * The groups a comparison with the inventory shows, in plain words. A device a record matches but that
+ * is not linked to it is neither "unchanged" nor "changed": nothing ties the two together until a
+ * person links them, whatever their fields say.
+ */
+export const DIFF_GROUPS = {
+  new: { label: 'New', tone: 'info', sub: 'no record matches', hint: 'No inventory record matches it' },
+  unlinked: { label: 'Matched, not linked', tone: 'warn', sub: 'a record matches, not linked',
+    hint: 'An inventory record matches it, but the device is not linked to it: link it to tie the two together' },
+  changed: { label: 'Changed', tone: 'warn', sub: 'linked, a kept field differs',
+    hint: 'Linked to its record, and some of the fields discovery keeps differ' },
+  unchanged: { label: 'Unchanged', tone: 'ok', sub: 'linked, the inventory agrees',
+    hint: 'Linked to its record, which already says what discovery found' },
+};
+
+/** The group of a diff item: new, matched but not linked, or (linked) changed or unchanged. */
+export const diffGroupOf = (it) => (it.status === 'new' ? 'new' : !it.linked ? 'unlinked' : it.status);
+
+/** A diff's items by group (DIFF_GROUPS), each list in the source's order. */
 export function diffGroups(diff) {
-  const g = { new: [], changed: [], unchanged: [] };
-  for (const it of diff?.items ?? []) (g[it.status] ??= []).push(it);
+  const g = { new: [], unlinked: [], changed: [], unchanged: [] };
+  for (const it of diff?.items ?? []) (g[diffGroupOf(it)] ??= []).push(it);
   return g;
 }
 

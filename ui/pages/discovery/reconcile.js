@@ -1,10 +1,12 @@
 // "Compare with inventory" for a scan result or a saved session (POST /api/v1sion/brain/diff, which
-// writes nothing): the discovered devices grouped new, changed and unchanged, and the inventory endpoints
-// inside the source's subnets that nothing matched (missing: a report, nothing is deleted). A changed
+// writes nothing): the discovered devices grouped new, matched but not linked, and (linked) changed and
+// unchanged, and the inventory endpoints inside the source's subnets that nothing matched (missing: a
+// report, nothing is deleted). A changed
 // device shows each field discovery keeps, the inventory's value beside the discovered one, hand-set
 // fields marked as kept. Per device: Create endpoint, Link to… (an endpoint picker), or confirm the
-// match and write its changes; in bulk: "Create all new" (bulk-create) and "Link certain matches"
-// (auto-match with apply). Every write shows its per-item answers. Loaded on first use.
+// match and write its changes; in bulk: "Create all new" (bulk-create, after a confirmation that says
+// how many records it makes) and "Link certain matches" (auto-match with apply). Every write shows its
+// per-item answers. Loaded on first use.
 import { api, ApiError } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { useForm } from '../../lib/form.js';
@@ -12,7 +14,7 @@ import { count, dateTime, relTime } from '../../lib/format.js';
 import { html, useCallback, useEffect, useRef, useState } from '../../lib/html.js';
 import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
-import { BRIDGE_RESULTS, DIFF_STATUSES, MATCH_REASONS, OWNED_FIELD_LABELS } from '../../lib/vocabulary.js';
+import { BRIDGE_RESULTS, MATCH_REASONS, OWNED_FIELD_LABELS } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { SearchBox, StatTiles } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
@@ -22,11 +24,11 @@ import { Modal } from '../../components/modal.js';
 import { Card } from '../../components/page.js';
 import { Pager, Table } from '../../components/table.js';
 import { EndpointPicker } from './endpoint-picker.js';
-import { diffGroups, diffText, fieldText } from './model.js';
+import { DIFF_GROUPS, diffGroupOf, diffGroups, diffText, fieldText } from './model.js';
 import { Addresses, KindBadge, none, RecordRef } from './section.js';
 
 const PAGE = 50;
-const GROUPS = ['new', 'changed', 'unchanged', 'missing'];
+const GROUPS = ['new', 'unlinked', 'changed', 'unchanged', 'missing'];
 const fieldLabel = (f) => OWNED_FIELD_LABELS[f] ?? f;
 const pctOf = (x) => `${Math.round(x * 100)} %`;
 
@@ -83,19 +85,25 @@ function Candidates({ list }) {
   </div>`;
 }
 
+/** Whether a later scan can know the device again: it has a key a link is remembered by (discovered.ts identityKeys). */
+const hasIdentity = (d) => !!(d.macs.length || d.serial || d.engine_id || d.chassis_id);
+
 /** One discovered device: what it is, how it matched, what differs, and what can be done. */
 function DeviceItem({ it, writable, busy, onCreate, onLink, onPick }) {
   const d = it.device;
-  const st = DIFF_STATUSES[it.status];
+  const st = DIFF_GROUPS[diffGroupOf(it)];
   const writes = it.changes.filter((c) => c.writes).length;
+  const differ = it.changes.length;
   const facts = [[d.vendor, d.model].filter(Boolean).join(' '), d.serial ? `serial ${d.serial}` : null,
     [d.os, d.os_version].filter(Boolean).join(' ')].filter(Boolean);
-  return html`<li class=${`disc-rc-item disc-rc-${it.status}`}>
+  return html`<li class=${`disc-rc-item disc-rc-${diffGroupOf(it)}`}>
     <div class="disc-rc-head">
       <div class="disc-rc-title">
         <h3>${d.name}</h3>
         <${KindBadge} kind=${d.kind} />
         <${Badge} tone=${st?.tone ?? 'neutral'} title=${st?.hint}>${st?.label ?? it.status}<//>
+        ${!it.linked && it.status === 'changed' ? html`<${Badge} tone="neutral" title="Fields discovery keeps that differ from the record">
+          ${differ} ${differ === 1 ? 'field differs' : 'fields differ'}<//>` : null}
         ${d.seen === 'neighbour' ? html`<${Badge} tone="warn" title="Named by another device's LLDP or CDP table">Neighbour only<//>` : null}
       </div>
       ${writable ? html`<div class="disc-rc-actions">
@@ -120,6 +128,9 @@ function DeviceItem({ it, writable, busy, onCreate, onLink, onPick }) {
       </div>
     </div>
     <${MatchLine} it=${it} />
+    ${!it.linked && it.match && !hasIdentity(d) ? html`<div class="disc-rc-line muted small">Nothing identifies this device across scans
+      (no MAC, serial or SNMP engine ID): each scan matches it by ${MATCH_REASONS[it.match.reason]?.toLowerCase() ?? it.match.reason} again, and a link is kept
+      only on a saved session's node.</div>` : null}
     <${Candidates} list=${it.candidates} />
     ${it.status === 'changed' ? html`<${Changes} changes=${it.changes} />` : null}
   </li>`;
@@ -214,7 +225,8 @@ export function Reconcile({ source, group, onGroup, onChanged }) {
   if (!d) return html`<${Card}><${Loading} label="Comparing with the inventory…" /><//>`;
 
   const groups = diffGroups(d);
-  const counts = { new: groups.new.length, changed: groups.changed.length, unchanged: groups.unchanged.length, missing: d.missing.length };
+  const counts = { new: groups.new.length, unlinked: groups.unlinked.length, changed: groups.changed.length,
+    unchanged: groups.unchanged.length, missing: d.missing.length };
   const shownGroup = GROUPS.includes(group) ? group : GROUPS.find((g) => counts[g]) ?? 'new';
   const names = new Map(d.items.flatMap((it) => it.device.device_ids.map((id) => [id, it.device.name])));
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
@@ -231,6 +243,12 @@ export function Reconcile({ source, group, onGroup, onChanged }) {
   };
   const createAll = () => run(async () => {
     const items = groups.new.map((it) => ({ device_id: it.device.device_id }));
+    const n = items.length;
+    const what = `${n} ${n === 1 ? 'endpoint' : 'endpoints'}`;
+    const shown = groups.new.slice(0, 8).map((it) => it.device.name);
+    if (!(await confirm({ title: `Create ${what} in the inventory?`, confirmLabel: `Create ${what}`,
+      message: html`<p>One endpoint for each new device: ${shown.join(', ')}${n > shown.length ? ` and ${n - shown.length} more` : ''}.</p>
+        <p class="muted disc-intro">Each is linked to its device. Devices a record already matches are left out: link those instead.</p>` }))) return;
     const r = await api.post('/api/v1sion/brain/bulk-create', { ...source, items });
     afterWrite({ title: 'Create all new', counts: r.counts, items: r.items });
     toast.ok(`Created ${r.counts.created} ${r.counts.created === 1 ? 'endpoint' : 'endpoints'}${r.counts.skipped ? `, ${r.counts.skipped} skipped` : ''}`);
@@ -272,9 +290,10 @@ export function Reconcile({ source, group, onGroup, onChanged }) {
 
   return html`<div class="disc-reconcile">
     <${StatTiles} tiles=${[
-      { label: 'New', value: count(counts.new), sub: 'no record matches' },
-      { label: 'Changed', value: count(counts.changed), sub: 'a kept field differs', tone: counts.changed ? 'warn' : undefined },
-      { label: 'Unchanged', value: count(counts.unchanged), sub: 'the inventory agrees' },
+      { label: DIFF_GROUPS.new.label, value: count(counts.new), sub: DIFF_GROUPS.new.sub },
+      { label: DIFF_GROUPS.unlinked.label, value: count(counts.unlinked), sub: DIFF_GROUPS.unlinked.sub, tone: counts.unlinked ? 'warn' : undefined },
+      { label: DIFF_GROUPS.changed.label, value: count(counts.changed), sub: DIFF_GROUPS.changed.sub, tone: counts.changed ? 'warn' : undefined },
+      { label: DIFF_GROUPS.unchanged.label, value: count(counts.unchanged), sub: DIFF_GROUPS.unchanged.sub },
       { label: 'Missing', value: count(counts.missing), sub: 'endpoints not seen', tone: counts.missing ? 'warn' : undefined },
       { label: 'Certain matches', value: count(d.counts.certain), sub: `${count(certainToLink)} not linked yet` },
     ]} />
@@ -290,19 +309,20 @@ export function Reconcile({ source, group, onGroup, onChanged }) {
       <div class="disc-toolbar">
         <div class="disc-chips" role="group" aria-label="Show">
           ${GROUPS.map((g) => html`<button key=${g} type="button" class=${`disc-fchip disc-fchip-${g}`} aria-pressed=${shownGroup === g ? 'true' : 'false'}
-            onClick=${() => { onGroup(g); setOffset(0); }}>${g === 'missing' ? 'Missing' : DIFF_STATUSES[g].label}<span class="disc-fchip-n">${count(counts[g])}</span></button>`)}
+            onClick=${() => { onGroup(g); setOffset(0); }}>${g === 'missing' ? 'Missing' : DIFF_GROUPS[g].label}<span class="disc-fchip-n">${count(counts[g])}</span></button>`)}
         </div>
         <${SearchBox} value=${q} label="Filter the devices" placeholder="Filter by name, address, MAC, serial or record" onInput=${(v) => { setQ(v); setOffset(0); }} />
       </div>
       ${diff.error ? html`<div class="disc-note"><${ErrorState} error=${diff.error} retry=${diff.reload} /></div>` : null}
       ${shownGroup === 'missing' ? html`<${MissingList} items=${list.slice(from, from + PAGE)} />
           ${d.missing.length ? html`<p class="muted small disc-note disc-note-end">A report only: nothing is deleted from the inventory.</p>` : null}`
-        : list.length ? html`<ul class="disc-rc-list" aria-label=${`${DIFF_STATUSES[shownGroup].label} devices`}>
+        : list.length ? html`<ul class="disc-rc-list" aria-label=${`${DIFF_GROUPS[shownGroup].label} devices`}>
             ${list.slice(from, from + PAGE).map((it) => html`<${DeviceItem} key=${it.device.device_id} it=${it} writable=${writable} busy=${busy}
               onCreate=${create} onLink=${link} onPick=${setPicking} />`)}
           </ul>`
           : html`<${EmptyState} icon=${words.length ? 'search' : 'check'} title=${words.length ? 'No device matches the filter'
-              : shownGroup === 'new' ? 'No new devices' : shownGroup === 'changed' ? 'Nothing changed' : 'No unchanged devices'}>
+              : shownGroup === 'new' ? 'No new devices' : shownGroup === 'unlinked' ? 'No device waits for a link'
+                : shownGroup === 'changed' ? 'Nothing changed' : 'No unchanged devices'}>
               ${!words.length && shownGroup === 'new' ? html`<p>Every device matches an inventory record.</p>` : null}<//>`}
       <${Pager} total=${list.length} limit=${PAGE} offset=${from} onChange=${setOffset} />
     <//>

@@ -2,7 +2,8 @@
 // scan only, SNMP credentials chosen from the vault, plus whether to try the saved discovery credentials as well. The community and keys stay
 // in this form's memory: never in the URL, storage or a result. The API's refusals show as every form
 // shows them: 403 (a range not allowed, naming discovery.allowed_ranges) and 429 (two scans running)
-// as the form's problem, 400 messages beside their fields.
+// as the form's problem, 400 messages beside their fields. An IPv6 prefix too large to sweep (the
+// probe's own /64, offered with one click) says what the scan will do instead before it runs.
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { html } from '../../lib/html.js';
@@ -15,7 +16,7 @@ import { ErrorState, Loading } from '../../components/empty.js';
 import { CheckField, CheckGroup, Field, FormError, SelectField } from '../../components/field.js';
 import { Icon } from '../../components/icons.js';
 import { Card } from '../../components/page.js';
-import { initialScanForm, scanBody } from './model.js';
+import { initialScanForm, ipv6Scan, scanBody, V6_SWEEP_PREFIX } from './model.js';
 
 const kindLabel = (kind) => CREDENTIAL_KINDS.find((k) => k.value === kind)?.label ?? kind;
 
@@ -50,6 +51,18 @@ function VaultCredentials({ form, vault }) {
   if (!options.length) return null;
   return html`<${CheckGroup} form=${form} name="vault" label="Credentials from the vault" options=${options} columns=${2}
     hint="Tried after what is typed above and before the saved list; their secrets stay in the vault." />`;
+}
+
+/** What an IPv6 scan of a prefix too large to sweep does, and what it cannot find. */
+export function Ipv6Note({ subnet }) {
+  const v6 = ipv6Scan(subnet);
+  if (v6?.how !== 'neighbours') return null;
+  return html`<div class="alert alert-info disc-v6-note" role="note" id="disc-v6-note"><${Icon} name="info" />
+    <div class="alert-body"><strong>A /${v6.prefix} is not swept</strong> (it holds ${v6.prefix <= 64 ? 'billions of billions of' : 'too many'} addresses).
+      The scan sends one echo request to every IPv6 node on the link (ff02::1) and reads the probe's neighbour cache: it finds the
+      hosts on a link this probe has an address in that answer it or that the cache has just confirmed, in a second or two. Hosts
+      that ignore multicast echo and hosts behind a router are not found: scan a /${V6_SWEEP_PREFIX} (256 addresses) or a longer
+      prefix to try every address.</div></div>`;
 }
 
 /**
@@ -91,8 +104,10 @@ function ScanFormBody({ initialSubnet, running, onStarted, collapsed = false, on
         ${ownSubnets.length ? html`<div class="disc-own" role="group" aria-label="The probe's own networks">
           <span class="muted small">This probe's subnets:</span>
           ${ownSubnets.map((o) => html`<button key=${o.subnet} type="button" class="disc-fchip" aria-pressed=${v.subnet === o.subnet ? 'true' : 'false'}
-            title=${`${o.address} on ${o.interface}`} onClick=${() => form.set('subnet', o.subnet)}>${o.subnet}</button>`)}
+            title=${`${o.address} on ${o.interface}${ipv6Scan(o.subnet)?.how === 'neighbours' ? ': not swept, its neighbours are asked' : ''}`}
+            onClick=${() => form.set('subnet', o.subnet)}>${o.subnet}</button>`)}
         </div>` : null}
+        <${Ipv6Note} subnet=${v.subnet} />
         </div>
         <${CheckField} form=${form} name="snmp_enabled" label="Identify SNMP agents" class="disc-snmp-switch"
           hint="Vendor, model, OS and neighbours over SNMP. Off: ping, ARP, TCP ports and names only." />

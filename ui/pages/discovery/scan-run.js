@@ -3,10 +3,12 @@
 // stops it (DELETE). When the final message arrives the kept result replaces the live view: hosts,
 // devices, links and warnings, the routes its layer-3 devices offered (to import) and how its devices
 // compare with the inventory (those two load on first use), and it can be saved as a topology session.
+// The finished host table names the inventory record each host stands for (linked, or matched only).
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { count, dateTime, duration, ms } from '../../lib/format.js';
-import { html, useEffect, useState } from '../../lib/html.js';
+import { html, useEffect, useMemo, useState } from '../../lib/html.js';
+import { useApi } from '../../lib/hooks.js';
 import { navigate, setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
@@ -18,9 +20,9 @@ import { Icon } from '../../components/icons.js';
 import { Modal } from '../../components/modal.js';
 import { Card } from '../../components/page.js';
 import { Tabs } from '../../components/tabs.js';
-import { applyMessages, FINAL_TYPES, initialRun, sessionNameFor } from './model.js';
-import { DevicesTable, HostsTable, LinksTable } from './scan-tables.js';
-import { Lazy, updateScanState } from './section.js';
+import { applyMessages, FINAL_TYPES, initialRun, ipv6Scan, sessionNameFor } from './model.js';
+import { DevicesTable, HostsTable, inventoryByIp, LinksTable } from './scan-tables.js';
+import { Lazy } from './section.js';
 
 /** Messages that arrive together are applied together, at most this often (a /20 sends thousands). */
 const FLUSH_MS = 150;
@@ -51,10 +53,7 @@ export function useScanRun(jobId) {
     };
     const loadResult = () => {
       api.get(`/api/v1sion/scan/${encodeURIComponent(jobId)}/result`, undefined, { signal: ctl.signal }).then(
-        (data) => {
-          setResult({ data, error: null });
-          updateScanState(jobId, { state: data.state, subnet: data.subnet });
-        },
+        (data) => setResult({ data, error: null }),
         (error) => { if (error?.name !== 'AbortError') setResult({ data: null, error }); },
       );
     };
@@ -97,7 +96,7 @@ function Facts({ items }) {
 }
 
 /** The progress card: bar, phase, counts, and what happened in the end. */
-function Progress({ jobId, subnet, run, result, writable, onSave }) {
+function Progress({ jobId, subnet, run, result, kept, writable, onSave }) {
   const r = result.data;
   const state = r?.state ?? run.state;
   const running = !r && run.state === 'running';
@@ -135,7 +134,7 @@ function Progress({ jobId, subnet, run, result, writable, onSave }) {
   const actions = html`
     ${running && writable ? html`<button type="button" class="btn btn-sm btn-danger-ghost" onClick=${cancel} disabled=${cancelling}>
       <${Icon} name="close" size=${15} />${cancelling ? 'Cancelling…' : 'Cancel scan'}</button>` : null}
-    ${r && writable && r.devices.length ? html`<button type="button" class="btn btn-sm btn-primary" onClick=${onSave}>
+    ${r && kept && writable && r.devices.length ? html`<button type="button" class="btn btn-sm btn-primary" onClick=${onSave}>
       <${Icon} name="plus" size=${15} />Save as topology session</button>` : null}`;
   const tone = SCAN_STATES[state]?.tone ?? 'neutral';
   return html`<${Card} class=${`disc-run disc-run-${state}`} actions=${actions}
@@ -189,8 +188,27 @@ const VIEWS = [
 const loadRoutes = () => import('./offered-routes.js');
 const loadReconcile = () => import('./reconcile.js');
 
+/**
+ * The host table with, once the scan is kept and for someone who may read the inventory, the record each
+ * host stands for (loaded each time the table is shown: a write under Compare with inventory shows here).
+ */
+function ScanHosts({ jobId, finished, ...props }) {
+  const s = useSession();
+  const allowed = finished && can(s, 'brain:read');
+  const m = useApi(allowed ? '/api/v1sion/brain/matches' : null, { query: { scan_job_id: jobId } });
+  const byIp = useMemo(() => inventoryByIp(m.data), [m.data]);
+  return html`<${HostsTable} ...${props} inventory=${allowed && !m.error ? { byIp, loading: !m.data } : null} />`;
+}
+
+const V6_NOTHING = 'No IPv6 node on this link answered the all-nodes echo, and the neighbour cache confirmed none. A prefix this '
+  + 'large is not swept: scan a /120 or a longer prefix to try every address.';
+
 /** The followed scan: progress, then the tabs of hosts, devices and links. */
-export function ScanRun({ jobId, subnet, scan, query, writable }) {
+/**
+ * `kept`: the scan's result is kept on the probe (what a session and the inventory comparison are made
+ * from; a cancelled scan's result is written a moment after it answers).
+ */
+export function ScanRun({ jobId, subnet, kept, scan, query, writable }) {
   const { run, result, retry } = scan;
   const s = useSession();
   const [saving, setSaving] = useState(false);
@@ -208,13 +226,15 @@ export function ScanRun({ jobId, subnet, scan, query, writable }) {
   return html`
     ${result.error ? html`<${ErrorState} error=${result.error} retry=${retry} />` : null}
     ${result.error && result.error.status !== 409 && !run.hosts.size ? null : html`
-      <${Progress} jobId=${jobId} subnet=${shownSubnet} run=${run} result=${result} writable=${writable} onSave=${() => setSaving(true)} />
+      <${Progress} jobId=${jobId} subnet=${shownSubnet} run=${run} result=${result} kept=${kept} writable=${writable} onSave=${() => setSaving(true)} />
       <${Tabs} label="Scan results" active=${view === 'hosts' ? base : `${base}&view=${view}`}
         tabs=${views.map((v) => ({ href: v.id === 'hosts' ? base : `${base}&view=${v.id}`, label: n[v.id] === undefined ? v.label : `${v.label} (${n[v.id]})` }))} />
-      ${view === 'inventory' && r ? html`<${Lazy} key=${jobId} load=${loadReconcile} name="Reconcile" label="Comparing with the inventory…"
+      ${view === 'inventory' && r && !kept ? html`<${Card}><${Loading} label="Waiting for the result to be kept…" /><//>`
+        : view === 'inventory' && r ? html`<${Lazy} key=${jobId} load=${loadReconcile} name="Reconcile" label="Comparing with the inventory…"
           props=${{ source: { scan_job_id: jobId }, group: query.group, onGroup: (g) => setQuery({ group: g }) }} />`
         : html`<${Card} pad=${false} class="disc-table-card">
-        ${view === 'hosts' ? html`<${HostsTable} hosts=${hosts} csvName=${`scan-${(shownSubnet ?? 'hosts').replace(/[^0-9a-f.]+/gi, '-')}.csv`} filter=${query.q ?? ''} offset=${Number(query.offset) || 0}
+        ${view === 'hosts' ? html`<${ScanHosts} jobId=${jobId} finished=${!!r && kept} hosts=${hosts}
+            nothing=${ipv6Scan(shownSubnet)?.how === 'neighbours' ? V6_NOTHING : null} csvName=${`scan-${(shownSubnet ?? 'hosts').replace(/[^0-9a-f.]+/gi, '-')}.csv`} filter=${query.q ?? ''} offset=${Number(query.offset) || 0}
             onFilter=${(q) => setQuery({ q, offset: '' })} onOffset=${(o) => setQuery({ offset: o || '' }, { replace: false })}
             waiting=${!r && run.state === 'running' ? 'Hosts appear here one by one as they are identified.' : null} />`
           : !r ? later

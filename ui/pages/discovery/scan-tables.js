@@ -1,6 +1,7 @@
-// The tables of a scan: hosts (filled live from the stream, then from the result), devices (hosts merged
-// by identity, and neighbours only another device named) and the links between them. Hosts are in
-// numeric address order, filtered by any text they show, 100 to a page.
+// The tables of a scan: hosts (filled live from the stream, then from the result, with the inventory
+// record each stands for once the scan has ended), devices (hosts merged by identity, and neighbours only
+// another device named) and the links between them. Hosts are in numeric address order, filtered by any
+// text they show, 100 to a page.
 import { ms } from '../../lib/format.js';
 import { html, useMemo, useState } from '../../lib/html.js';
 import { DEVICE_MERGE_KEYS } from '../../lib/vocabulary.js';
@@ -9,7 +10,7 @@ import { SearchBox } from '../../components/controls.js';
 import { EmptyState } from '../../components/empty.js';
 import { Pager, Table } from '../../components/table.js';
 import { HOST_SORTS, hostName, hostsCsv, hostText, snmpOs, snmpTitle, sortByIp, sortHosts } from './model.js';
-import { Addresses, CredentialRef, KindBadge, LinkSource, MacCell, none, PortChips, SourceChips } from './section.js';
+import { Addresses, CredentialRef, KindBadge, LinkSource, MacCell, none, PortChips, RecordRef, SourceChips } from './section.js';
 
 const PAGE = 100;
 
@@ -39,9 +40,25 @@ const HOST_COLUMNS = [
 ];
 
 /**
- * hosts: the hosts so far (any order); filter and offset come from the page's query.
- * `waiting` is what the empty table says while the scan still runs.
+ * The inventory column: the record the host's device stands for (GET /api/v1sion/brain/matches), linked
+ * or only matched. `inventory`: {byIp: Map(ip -> matches item), loading}.
  */
+function inventoryColumn(inventory) {
+  return { key: 'inventory', label: 'In inventory', render: (h) => {
+    const it = inventory.byIp.get(h.ip);
+    if (!it) return inventory.loading ? html`<span class="muted" aria-label="Loading">…</span>` : html`<span class="muted">Not in inventory</span>`;
+    return html`<div class="disc-inv-cell"><${RecordRef} record=${it.inventory} />
+      <div class="cell-sub">${it.linked ? 'Linked' : html`<span class="disc-unlinked" title="A record matches it; link it under Compare with inventory">Matched, not linked</span>`}</div></div>`;
+  } };
+}
+
+/** ip -> the matches item of the device holding that address. */
+export function inventoryByIp(matches) {
+  const out = new Map();
+  for (const it of matches?.items ?? []) for (const a of it.addresses ?? []) if (!out.has(a)) out.set(a, it);
+  return out;
+}
+
 /** Saves the hosts shown (filtered, in their order) as a CSV file. */
 function downloadCsv(hosts, name) {
   const url = URL.createObjectURL(new Blob([hostsCsv(hosts)], { type: 'text/csv;charset=utf-8' }));
@@ -52,11 +69,18 @@ function downloadCsv(hosts, name) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function HostsTable({ hosts, filter, onFilter, offset, onOffset, waiting, csvName = 'hosts.csv' }) {
+/**
+ * hosts: the hosts so far (any order); filter and offset come from the page's query. `waiting` is what
+ * the empty table says while the scan still runs, `nothing` what it says when the scan found no host;
+ * `inventory` ({byIp, loading}, or null for no such column) names the record each host stands for.
+ */
+export function HostsTable({ hosts, filter, onFilter, offset, onOffset, waiting, nothing, inventory = null, csvName = 'hosts.csv' }) {
   const [sort, setSort] = useState({ key: 'ip', desc: false });
   const sorted = useMemo(() => sortHosts(hosts, sort.key, sort.desc), [hosts, sort]);
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const shown = words.length ? sorted.filter((h) => { const t = hostText(h); return words.every((w) => t.includes(w)); }) : sorted;
+  const textOf = (h) => { const it = inventory?.byIp.get(h.ip); return it ? `${hostText(h)} ${it.inventory.short_id} ${it.inventory.name}`.toLowerCase() : hostText(h); };
+  const shown = words.length ? sorted.filter((h) => { const t = textOf(h); return words.every((w) => t.includes(w)); }) : sorted;
+  const columns = inventory ? [...HOST_COLUMNS.slice(0, 2), inventoryColumn(inventory), ...HOST_COLUMNS.slice(2)] : HOST_COLUMNS;
   const from = Math.min(offset, Math.max(0, shown.length - 1));
   return html`
     ${hosts.length ? html`<div class="disc-toolbar">
@@ -73,11 +97,11 @@ export function HostsTable({ hosts, filter, onFilter, offset, onOffset, waiting,
         title="The hosts shown, filtered and in this order">Export CSV</button>
       <span class="muted small">${words.length ? `${shown.length} of ${hosts.length}` : `${hosts.length} ${hosts.length === 1 ? 'host' : 'hosts'}`}</span>
     </div>` : null}
-    <${Table} columns=${HOST_COLUMNS} rows=${shown.slice(from, from + PAGE)} rowKey="ip" caption="Hosts found"
+    <${Table} columns=${columns} rows=${shown.slice(from, from + PAGE)} rowKey="ip" caption="Hosts found"
       empty=${hosts.length ? html`<${EmptyState} icon="search" title="No host matches the filter"
           action=${html`<button type="button" class="btn" onClick=${() => onFilter('')}>Clear the filter</button>`} />`
         : waiting ? html`<${EmptyState} icon="discovery" title="No host classified yet"><p>${waiting}</p><//>`
-          : html`<${EmptyState} icon="discovery" title="No live host found"><p>Nothing answered ping, ARP, TCP or SNMP in this subnet.</p><//>`} />
+          : html`<${EmptyState} icon="discovery" title="No live host found"><p>${nothing ?? 'Nothing answered ping, ARP, TCP or SNMP in this subnet.'}</p><//>`} />
     <${Pager} total=${shown.length} limit=${PAGE} offset=${from} onChange=${onOffset} />`;
 }
 

@@ -1,6 +1,5 @@
 // What the discovery pages share: the section's stylesheet (awaited, so a page renders styled), the
-// tabs between scanning, the saved sessions, SSH targets and routes, the scans this browser tab started
-// (sessionStorage: job id, subnet and time, never a credential), a part of a page loaded on first use
+// tabs between scanning, the saved sessions, SSH targets and routes, a part of a page loaded on first use
 // (Lazy), and the small cells the tables have in common.
 import { html, useEffect, useState } from '../../lib/html.js';
 import { loadStylesheet } from '../../lib/stylesheet.js';
@@ -36,43 +35,6 @@ export function Lazy({ load, name, props, label = 'Loading…' }) {
   if (!mod) return html`<${Loading} label=${label} />`;
   const C = mod[name];
   return html`<${C} ...${props} />`;
-}
-
-// ---- the scans of this browser tab ----------------------------------------------------------------------
-
-const KEY = 'netprobe.discovery.scans';
-const KEEP = 10;
-
-/** The scans started in this tab, newest first: [{job_id, subnet, started_at, state?}]. */
-export function recentScans() {
-  try {
-    const list = JSON.parse(sessionStorage.getItem(KEY) ?? '[]');
-    return Array.isArray(list) ? list.filter((x) => x && typeof x.job_id === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Adds or updates a scan in the list (only its id, subnet, start time and state are kept). */
-export function rememberScan({ job_id, subnet, started_at, state }) {
-  const list = recentScans();
-  const old = list.find((x) => x.job_id === job_id);
-  const entry = { job_id, subnet: subnet ?? old?.subnet ?? '', started_at: started_at ?? old?.started_at ?? new Date().toISOString(),
-    state: state ?? old?.state ?? 'running' };
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify([entry, ...list.filter((x) => x.job_id !== job_id)].slice(0, KEEP)));
-  } catch {
-    // Storage full or disabled: the scan still runs, it is only not offered later.
-  }
-}
-
-/** Records a scan's final state without moving it in the list. */
-export function updateScanState(jobId, patch) {
-  const list = recentScans();
-  const i = list.findIndex((x) => x.job_id === jobId);
-  if (i < 0) return;
-  list[i] = { ...list[i], ...patch };
-  try { sessionStorage.setItem(KEY, JSON.stringify(list)); } catch { /* as above */ }
 }
 
 // ---- cells ---------------------------------------------------------------------------------------------

@@ -1,14 +1,15 @@
 // The dialogs of a topology session's page: rename it and edit its notes (PATCH with what changed), and
-// merge a newer scan into it (PATCH {merge_scan_job_id}), offering the scans started in this browser
-// tab or any job id typed in.
+// merge a newer scan into it (PATCH {merge_scan_job_id}), offering the scans the probe keeps (those of
+// the session's subnets first) or any job id typed in.
 import { request } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
+import { useApi } from '../../lib/hooks.js';
 import { SCAN_STATES } from '../../lib/vocabulary.js';
+import { Loading } from '../../components/empty.js';
 import { Field, FormError, SelectField, TextArea } from '../../components/field.js';
 import { Modal } from '../../components/modal.js';
-import { recentScans } from './section.js';
 
 const patch = (session, body) => request('PATCH', `/api/v1sion/sessions/${session.id}`, { body });
 
@@ -35,9 +36,15 @@ export function EditDialog({ session, onDone, onClose }) {
 const OTHER = 'other';
 
 export function MergeDialog({ session, onDone, onClose }) {
-  // The scans of this tab, the newest first, but the session's own (the API says when one has no
-  // kept result, e.g. still running).
-  const scans = recentScans().filter((s) => s.job_id !== session.scan_job_id);
+  const kept = useApi('/api/v1sion/scan', { query: { limit: 100 } });
+  if (!kept.data && !kept.error) return html`<${Modal} title="Merge a newer scan" onClose=${onClose}><${Loading} /><//>`;
+  // The kept scans newest first, those of the session's subnets before the others, but the session's own.
+  const all = (kept.data?.items ?? []).filter((s) => s.job_id !== session.scan_job_id);
+  const mine = (s) => session.subnets.includes(s.subnet);
+  return html`<${MergeForm} session=${session} scans=${[...all.filter(mine), ...all.filter((s) => !mine(s))]} onDone=${onDone} onClose=${onClose} />`;
+}
+
+function MergeForm({ session, scans, onDone, onClose }) {
   const form = useForm({ choice: scans[0]?.job_id ?? OTHER, merge_scan_job_id: '' });
   const v = form.values;
   const onSubmit = form.submit(async (vals) => {
@@ -45,7 +52,7 @@ export function MergeDialog({ session, onDone, onClose }) {
     onDone(await patch(session, { merge_scan_job_id: id }), 'Merged');
   });
   const options = [
-    ...scans.map((s) => ({ value: s.job_id, label: `${s.subnet || s.job_id} · started ${relTime(s.started_at)}${s.state === 'running' ? '' : ` · ${SCAN_STATES[s.state]?.label ?? s.state}`}` })),
+    ...scans.map((s) => ({ value: s.job_id, label: `${s.subnet} · started ${relTime(s.started_at)} · ${SCAN_STATES[s.state]?.label ?? s.state}` })),
     { value: OTHER, label: 'Another scan, by job id' },
   ];
   return html`<${Modal} title="Merge a newer scan" onClose=${onClose}
@@ -57,7 +64,7 @@ export function MergeDialog({ session, onDone, onClose }) {
         devices the session lacks are added and marked <strong>New</strong>; nodes it no longer sees are kept and
         marked <strong>Missing</strong>. Nodes and edges added by hand are never changed.</p>
       ${scans.length ? html`<${SelectField} form=${form} name="choice" label="Scan" options=${options}
-        hint="Scans started in this browser tab; older results may no longer be kept." />` : null}
+        hint="The scans this probe keeps, those of the session's subnets first." />` : null}
       ${v.choice === OTHER ? html`<${Field} form=${form} name="merge_scan_job_id" label="Scan job id" required autofocus
         class="disc-mono-field" autocomplete="off" spellcheck=${false} autocapitalize="none"
         hint="The job id of a scan whose result is kept (the newest are)." />` : null}

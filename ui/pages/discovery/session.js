@@ -1,6 +1,8 @@
-// One topology session (/discovery/sessions/:id): its figures, subnets, scan and notes; its nodes (what
-// the last merged scan said of each: new or missing, and the ones a person added; what SSH enrichment
-// learned, in a dialog per node) filtered by that and by text; its edges, each end named by its node's
+// One topology session (/discovery/sessions/:id): its figures, subnets, the scan it last took (named by
+// subnet and time, linked to its result) and notes; its nodes (what the last merged scan said of each:
+// seen, new or missing, and the ones a person added; the inventory record that stands for each, linked
+// or only matched; what SSH enrichment learned, in a dialog per node) filtered by that and by text; its
+// edges, each end named by its node's
 // label, and its layer-3 edges drawn from the documented routes. Rename and notes, merge a newer scan,
 // enrich over SSH (followed on the page, ?enrich=<job id>), compare with the inventory (its own page),
 // delete. The drawn map is its own page (map.js, /discovery/sessions/:id/map).
@@ -8,6 +10,7 @@ import { api } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useMemo, useState } from '../../lib/html.js';
+import { useApi, useReloadOn } from '../../lib/hooks.js';
 import { navigate, setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
@@ -19,11 +22,12 @@ import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
 import { Table } from '../../components/table.js';
+import { namesByNode } from './map-model.js';
 import { nodeCounts, sortByIp } from './model.js';
 import { EnrichProgress, enrichJobOf, useEnrichJob } from './enrich.js';
 import { EditDialog, MergeDialog } from './session-dialogs.js';
 import { EnrichSessionDialog, NodeFactsDialog } from './session-enrich.js';
-import { Addresses, KindBadge, LinkSource, none } from './section.js';
+import { Addresses, KindBadge, LinkSource, none, RecordRef } from './section.js';
 import { useLoadedSession } from './session-load.js';
 
 const FILTERS = [
@@ -33,8 +37,9 @@ const FILTERS = [
   { value: 'manual', label: 'Added by hand' },
 ];
 
-function NodeState({ n }) {
-  const st = NODE_SCAN_STATES[n.scan_state];
+/** What the last scan said of a node: seen (a node of its scan, or found again by a merge), new or missing. */
+function NodeState({ n, scanned }) {
+  const st = NODE_SCAN_STATES[n.scan_state] ?? (!n.manual && scanned ? SEEN : null);
   if (!st && !n.manual) return none;
   return html`<span class="chips">
     ${st ? html`<${Badge} tone=${st.tone} title=${st.hint}>${st.label}<//>` : null}
@@ -54,7 +59,20 @@ function SshCell({ n, onFacts }) {
   </div>`;
 }
 
-function nodeColumns(onFacts) {
+const SEEN = { label: 'Seen', tone: 'ok', hint: 'The session\'s last scan saw it' };
+
+/** The inventory record that stands for a node: by name from matches when the inventory may be read, else the link alone. */
+function InventoryCell({ n, names }) {
+  const it = names?.get(n.id);
+  if (it) {
+    return html`<div class="disc-inv-cell"><${RecordRef} record=${it.inventory} />
+      <div class="cell-sub">${it.linked ? 'Linked' : html`<span class="disc-unlinked" title="A record matches it; link it under Compare with inventory">Matched, not linked</span>`}</div></div>`;
+  }
+  if (n.inventory) return html`<a href=${`/inventory/${n.inventory.type}/${n.inventory.id}`}>${n.inventory.type === 'assets' ? 'Asset' : 'Endpoint'}</a>`;
+  return names ? html`<span class="muted">Not in inventory</span>` : none;
+}
+
+function nodeColumns(onFacts, names, scanned) {
   return [
     { key: 'label', label: 'Node', render: (n) => html`<div class="disc-name-cell">
       <span class="cell-title">${n.label}</span><div class="cell-sub mono">${n.id}</div></div>` },
@@ -62,21 +80,30 @@ function nodeColumns(onFacts) {
     { key: 'addresses', label: 'Addresses', render: (n) => html`<${Addresses} list=${n.addresses} />` },
     { key: 'mac', label: 'MAC', render: (n) => (n.mac ? html`<span class="mono">${n.mac}</span>` : none) },
     { key: 'vendor_key', label: 'Vendor profile', render: (n) => (n.vendor_key ? html`<span class="mono small">${n.vendor_key}</span>` : none) },
-    { key: 'state', label: 'Last scan', render: (n) => html`<${NodeState} n=${n} />` },
+    { key: 'state', label: 'Last scan', render: (n) => html`<${NodeState} n=${n} scanned=${scanned} />` },
     { key: 'ssh', label: 'SSH', render: (n) => html`<${SshCell} n=${n} onFacts=${onFacts} />` },
-    { key: 'inventory', label: 'Inventory', render: (n) => (n.inventory
-      ? html`<a href=${`/inventory/${n.inventory.type}/${n.inventory.id}`}>${n.inventory.type === 'assets' ? 'Asset' : 'Endpoint'}</a>` : none) },
+    { key: 'inventory', label: 'In inventory', render: (n) => html`<${InventoryCell} n=${n} names=${names} />` },
   ];
 }
 
 const nodeText = (n) => [n.label, n.id, n.mac, n.vendor_key, n.kind, ...n.addresses].filter(Boolean).join(' ').toLowerCase();
 const edgeNumber = (e) => Number(/\d+$/.exec(e.id)?.[0] ?? 0);
 
+/** node id -> the record that stands for it, for someone who may read the inventory (else null). */
+function useNodeNames(session) {
+  const allowed = can(useSession(), 'brain:read');
+  const m = useApi(allowed ? '/api/v1sion/brain/matches' : null, { query: { session_id: session.id } });
+  // Asked again when the nodes change (a merge adds some, a link ties one).
+  useReloadOn(session.nodes.map((n) => `${n.id}:${n.inventory?.id ?? ''}`).join(','), m.reload);
+  return useMemo(() => (allowed && m.data ? namesByNode(m.data) : null), [m.data, allowed]);
+}
+
 function Nodes({ session, query, onFacts }) {
   const counts = nodeCounts(session.nodes);
   const filter = FILTERS.some((f) => f.value === query.state) ? query.state : '';
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const sorted = useMemo(() => sortByIp(session.nodes, (n) => n.addresses[0] ?? ''), [session.nodes]);
+  const names = useNodeNames(session);
   const rows = sorted.filter((n) => (!filter || (filter === 'manual' ? n.manual : n.scan_state === filter))
     && (!words.length || words.every((w) => nodeText(n).includes(w))));
   return html`<${Card} title=${`Nodes (${session.nodes.length})`} pad=${false}>
@@ -88,7 +115,7 @@ function Nodes({ session, query, onFacts }) {
           ${f.label}<span class="disc-fchip-n">${counts[f.value || 'all']}</span></button>`)}
       </div>
     </div>
-    <${Table} columns=${nodeColumns(onFacts)} rows=${rows} caption="Nodes" rowClass=${(n) => (n.scan_state ? `disc-node-${n.scan_state}` : undefined)}
+    <${Table} columns=${nodeColumns(onFacts, names, !!session.scan_job_id)} rows=${rows} caption="Nodes" rowClass=${(n) => (n.scan_state ? `disc-node-${n.scan_state}` : undefined)}
       empty=${session.nodes.length ? html`<${EmptyState} icon="search" title="No node matches"
           action=${html`<button type="button" class="btn" onClick=${() => setQuery({ q: '', state: '' })}>Clear the filters</button>`} />`
         : html`<${EmptyState} icon="discovery" title="No nodes" />`} />
@@ -133,13 +160,26 @@ function L3Edges({ session, writable }) {
   <//>`;
 }
 
+/** The session's last scan by subnet and time (a link to its result), found among the kept scans. */
+function LastScan({ session }) {
+  const subnet = session.subnets[0];
+  const kept = useApi('/api/v1sion/scan', { query: { limit: 100, ...(subnet ? { subnet } : {}) } });
+  if (!session.scan_job_id) return html`<span class="muted">Drawn by hand</span>`;
+  const scan = kept.data?.items.find((x) => x.job_id === session.scan_job_id);
+  if (scan) {
+    return html`<a href=${`/discovery?job=${encodeURIComponent(scan.job_id)}`}>Scan of <span class="mono">${scan.subnet}</span>${', '}<time
+      datetime=${scan.started_at} title=${dateTime(scan.started_at)}>${relTime(scan.started_at)}</time></a>`;
+  }
+  if (!kept.data && !kept.error) return html`<span class="muted">…</span>`;
+  return html`<span>A scan${subnet ? html` of <span class="mono">${subnet}</span>` : ''} <span class="muted">(its result is no longer kept)</span></span>`;
+}
+
 function About({ session }) {
   return html`<${Card} title="About">
     <dl class="dl">
       <dt>Subnets</dt><dd>${session.subnets.length
         ? html`<span class="chips">${session.subnets.map((n) => html`<span key=${n} class="disc-subnet-chip mono">${n}</span>`)}</span>` : none}</dd>
-      <dt>Last scan</dt><dd>${session.scan_job_id
-        ? html`<a class="mono small" href=${`/discovery?job=${encodeURIComponent(session.scan_job_id)}`}>${session.scan_job_id}</a>` : html`<span class="muted">Drawn by hand</span>`}</dd>
+      <dt>Last scan</dt><dd><${LastScan} session=${session} /></dd>
       <dt>Created</dt><dd><time datetime=${session.created_at} title=${dateTime(session.created_at)}>${relTime(session.created_at)}</time></dd>
       <dt>Changed</dt><dd><time datetime=${session.updated_at} title=${dateTime(session.updated_at)}>${relTime(session.updated_at)}</time></dd>
       <dt>Notes</dt><dd>${session.notes ? html`<div class="disc-notes">${session.notes}</div>` : none}</dd>

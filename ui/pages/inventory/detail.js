@@ -1,8 +1,9 @@
 // One inventory record: its fields (references as links, secrets only as stored or not), custom
-// fields and notes, the records that point at it, linked monitors with their status, links, and the
-// change history. Edit and delete (a referenced record can be deleted with its references cleared).
-import { api, ApiError } from '../../lib/api.js';
-import { confirm } from '../../lib/confirm.js';
+// fields and notes, the records that point at it, its monitors with their status (an endpoint's: those on
+// its addresses, found without a link, and those linked to it; each once, and not again among the links),
+// links, and the change history. Edit and delete (a referenced record can be deleted with its references
+// cleared).
+import { api } from '../../lib/api.js';
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useEffect, useMemo, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
@@ -14,6 +15,7 @@ import { Crumbs } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
+import { deleteAsking } from './bulk.js';
 import { CredentialUsageCard } from './credential-usage.js';
 import { EndpointSnmp, NewMonitorLink } from './endpoint-extras.js';
 import { HistoryCard } from './history.js';
@@ -83,17 +85,50 @@ function Related({ rel, rec }) {
   <//>`;
 }
 
-function LinkedMonitors({ type, rec }) {
-  const r = useApi(`/api/brain/${type}/${rec.id}/monitors`, { live: true });
+/** How a monitor is tied to the record: it watches one of its addresses, or a link says so (then it can be unlinked). */
+function MonitorTie({ m, writable, onUnlink }) {
+  return html`<span class="muted small">${m.address ? html`on <span class="mono">${m.address}</span>` : null}${m.address && m.links.length ? ' · ' : ''}${
+    m.links.length ? 'linked' : ''}</span>
+    ${m.links.length && writable ? html`<button type="button" class="btn btn-sm btn-icon btn-ghost" onClick=${() => onUnlink(m)}
+      aria-label=${`Remove the link to ${m.name}`} title="Remove link"><${Icon} name="trash" size=${15} /></button>` : null}`;
+}
+
+function Monitors({ def, rec, writable, onChange }) {
+  const r = useApi(`/api/brain/${def.type}/${rec.id}/monitors`, { live: true });
+  const unlink = async (m) => {
+    try {
+      for (const l of m.links) await api.del(`/api/brain/links/${l.id}`);
+      toast.ok(`Unlinked ${m.name}`);
+      r.reload();
+      onChange();
+    } catch (e) { toast.error(e); }
+  };
   if (r.error) return html`<${Card} title="Monitors"><${ErrorState} error=${r.error} /><//>`;
-  if (!r.data || !r.data.total) return null;
-  return html`<${Card} title="Monitors" pad=${false}>
-    <ul class="rows">${r.data.items.map((m) => html`<li key=${m.id} class="row">
+  if (!r.data) return html`<${Card} title="Monitors"><${Loading} /><//>`;
+  if (!r.data.total) {
+    return html`<${Card} title="Monitors"><${EmptyState} icon="monitors" title="Nothing watches it">
+      <p>${def.type === 'endpoints' ? 'A monitor whose target is one of its addresses shows here by itself; link one that checks a name or a URL.'
+        : 'Link a monitor that checks it.'}</p><//><//>`;
+  }
+  return html`<${Card} title=${`Monitors (${r.data.total})`} pad=${false}>
+    <ul class="rows">${r.data.items.map((m) => html`<li key=${m.id} class="row monitor-row">
       <${StatusBadge} status=${m.status} />
-      <div class="row-main"><a class="row-title" href=${`/monitors/${m.id}`}>${m.name}</a><div class="row-sub mono">${m.target}</div></div>
-      <span class="row-side muted small" title=${dateTime(m.last_check)}>${m.last_check ? relTime(m.last_check) : ''}</span>
+      <div class="row-main"><a class="row-title" href=${`/monitors/${m.id}`}>${m.name}</a>
+        <div class="row-sub"><span class="mono">${m.target}</span></div></div>
+      <div class="row-side monitor-tie">
+        <${MonitorTie} m=${m} writable=${writable} onUnlink=${unlink} />
+        <span class="muted small" title=${dateTime(m.last_check)}>${m.last_check ? relTime(m.last_check) : ''}</span>
+      </div>
     </li>`)}</ul>
   <//>`;
+}
+
+/** When the probe last saw an endpoint alive (its `watch`), for its record card. */
+function LastSeen({ rec }) {
+  const w = rec.watch;
+  if (!w?.last_seen) return html`<span class="muted">Never seen</span>`;
+  return html`<span title=${dateTime(w.last_seen)}>${relTime(w.last_seen)}</span>
+    <span class="muted small"> · ${w.seen_by === 'discovery' ? 'found by a discovery scan' : 'a monitor found it up'}</span>`;
 }
 
 function CredentialUses({ rec }) {
@@ -110,20 +145,12 @@ function CredentialUses({ rec }) {
 
 async function remove(def, rec) {
   const path = `/api/brain/${def.type}/${rec.id}`;
-  const ok = await confirm({ title: `Delete ${rec.short_id} ${rec.name}?`, confirmLabel: 'Delete', danger: true,
-    message: `Its links are removed with it; its history stays readable. ${def.type === 'credentials' ? 'Its stored secrets are destroyed. ' : ''}This cannot be undone.` });
-  if (!ok) return false;
-  try {
-    await api.del(path);
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.code !== 'referenced') throw e;
-    const detach = await confirm({ title: `${rec.short_id} is still referenced`, confirmLabel: 'Clear the references and delete', danger: true,
-      message: html`<p>${e.detail}</p><p>Deleting it anyway clears those references (each change is recorded in the record's history).</p>` });
-    if (!detach) return false;
-    await api.del(`${path}?detach=true`);
-  }
-  toast.ok(`Deleted ${rec.short_id} ${rec.name}`);
-  return true;
+  const ok = await deleteAsking({ title: `Delete ${rec.short_id} ${rec.name}?`, confirmLabel: 'Delete',
+    referencedTitle: `${rec.short_id} is still referenced`,
+    message: `Its links are removed with it; its history stays readable. ${def.type === 'credentials' ? 'Its stored secrets are destroyed. ' : ''}This cannot be undone.`,
+    run: (detach) => api.del(detach ? `${path}?detach=true` : path) });
+  if (ok) toast.ok(`Deleted ${rec.short_id} ${rec.name}`);
+  return ok;
 }
 
 function Record({ def, rec, reload }) {
@@ -154,6 +181,7 @@ function Record({ def, rec, reload }) {
         <${Card} title=${html`<span class="sid sid-lg">${rec.short_id}</span> ${def.one.replace(/^./, (c) => c.toUpperCase())}`}>
           ${rec.description ? html`<p class="inv-desc">${rec.description}</p>` : null}
           <dl class="dl inv-dl">${fields.map((f) => html`<dt key=${`${f.name}-t`}>${f.label}</dt><dd key=${`${f.name}-d`}><${Value} f=${f} rec=${rec} refs=${refs} /></dd>`)}
+            ${def.type === 'endpoints' ? html`<dt>Last seen</dt><dd><${LastSeen} rec=${rec} /></dd>` : null}
             <dt>Tags</dt><dd>${rec.tags.length ? html`<div class="chips">${rec.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` : html`<span class="muted">—</span>`}</dd>
             <dt>Created</dt><dd>${dateTime(rec.created_at)}</dd>
             <dt>Changed</dt><dd>${dateTime(rec.updated_at)}</dd>
@@ -166,11 +194,13 @@ function Record({ def, rec, reload }) {
         ${def.type === 'endpoints' ? html`<${EndpointSnmp} key=${rec.updated_at} rec=${rec} />` : null}
       </div>
       <div class="inv-col">
-        ${def.monitors ? html`<${LinkedMonitors} key=${links} type=${def.type} rec=${rec} />` : null}
+        ${def.monitors ? html`<${Monitors} key=${links} def=${def} rec=${rec} writable=${can(s, 'brain:write')}
+          onChange=${() => setLinks((n) => n + 1)} />` : null}
         ${def.type === 'credentials' ? html`<${CredentialUsageCard} rec=${rec} admin=${writable} onChange=${reload} />` : null}
         ${def.type === 'credentials' ? html`<${CredentialUses} rec=${rec} />` : null}
-        <${LinksCard} type=${def.type} rec=${rec} writable=${can(s, 'brain:write')} onChange=${() => setLinks((n) => n + 1)} />
-        <${HistoryCard} type=${def.type} id=${rec.id} labels=${labels} names=${names} />
+        <${LinksCard} key=${`links-${links}`} type=${def.type} rec=${rec} writable=${can(s, 'brain:write')} monitorsShown=${!!def.monitors}
+          onChange=${() => setLinks((n) => n + 1)} />
+        <${HistoryCard} key=${`history-${links}`} type=${def.type} id=${rec.id} labels=${labels} names=${names} />
       </div>
     </div>
   <//>`;

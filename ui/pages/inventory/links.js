@@ -1,5 +1,7 @@
 // The links of a record to any other record or to a monitor (runs on, connected to, depends on,
 // located in, monitored by), read in the direction that makes sense from this record; add and remove.
+// Where the page lists the record's monitors in a card of their own (endpoints, applications), links to
+// monitors are shown there, not here again.
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { html, useState } from '../../lib/html.js';
@@ -53,9 +55,10 @@ function AddLink({ type, rec, onDone, onCancel }) {
   </form>`;
 }
 
-/** `onChange` runs after a link was added or removed. */
-export function LinksCard({ type, rec, writable, onChange }) {
+/** `onChange` runs after a link was added or removed; `monitorsShown`: the page lists linked monitors elsewhere. */
+export function LinksCard({ type, rec, writable, onChange, monitorsShown = false }) {
   const links = useApi(`/api/brain/links/${type}/${rec.id}`);
+  const items = (links.data?.items ?? []).filter((l) => !monitorsShown || (l.from.id === rec.id ? l.to : l.from).type !== 'monitors');
   const [adding, setAdding] = useState(false);
   const remove = async (l) => {
     try {
@@ -72,10 +75,11 @@ export function LinksCard({ type, rec, writable, onChange }) {
       onDone=${() => { setAdding(false); links.reload(); onChange?.(); }} /></div>` : null}
     ${links.error ? html`<${ErrorState} error=${links.error} retry=${links.reload} />`
       : !links.data ? html`<${Loading} />`
-        : !links.data.items.length ? (adding ? null : html`<${EmptyState} icon="info" title="No links">
-            <p>Link this record to what it runs on, connects to, depends on or is monitored by.</p><//>`)
+        : !items.length ? (adding ? null : html`<${EmptyState} icon="info" title="No links">
+            <p>${monitorsShown ? 'Link this record to what it runs on, connects to or depends on; linked monitors are listed with its monitors.'
+              : 'Link this record to what it runs on, connects to, depends on or is monitored by.'}</p><//>`)
           : html`<ul class="rows">
-              ${links.data.items.map((l) => {
+              ${items.map((l) => {
                 const outgoing = l.from.id === rec.id;
                 const other = outgoing ? l.to : l.from;
                 const words = RELATIONS[l.relation]?.[outgoing ? 0 : 1] ?? l.relation;

@@ -4,9 +4,9 @@
 // status (with counts), tag and check type, and a search over names, targets and tags, all kept in the
 // URL. Check now, pause and delete from the row. Updates without a reload when monitor state changes.
 import { dateTime, ms, relTime } from '../../lib/format.js';
-import { html, useEffect, useMemo, useRef, useState } from '../../lib/html.js';
+import { html, useMemo, useState } from '../../lib/html.js';
 import { MONITOR_STATUSES, STATUS_LABELS } from '../../lib/vocabulary.js';
-import { useApi } from '../../lib/hooks.js';
+import { useApi, useReloadOn } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
@@ -112,13 +112,7 @@ export default function MonitorListPage({ query }) {
   const ids = page.map((m) => m.id).join(',');
   const timeline = useApi(ids ? '/api/monitors/timeline' : null, { query: { ids }, live: true, every: 60 });
   // Time is credited check by check: the bars follow the checks the list sees.
-  const checks = page.map((m) => m.last_check).join();
-  const seen = useRef(checks);
-  useEffect(() => {
-    if (seen.current === checks) return;
-    seen.current = checks;
-    timeline.reload();
-  }, [checks]);
+  useReloadOn(page.map((m) => m.last_check).join(), timeline.reload);
 
   const act = (m, what, fn) => async () => {
     setBusy(`${m.id}:${what}`);

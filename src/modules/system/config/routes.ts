@@ -3,8 +3,7 @@
 // allows, and audited with the names of the changed keys only.
 import { z } from 'zod';
 import type { AppContext } from '../../../core/context.js';
-import { HttpError } from '../../../core/errors.js';
-import { decodeUtf8, readBody } from '../../../core/http/body.js';
+import { mediaTypeOf, readTextBody } from '../../../core/http/body.js';
 import { parseGuardedJson } from '../../../core/http/json-guard.js';
 import { route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
 import { ConfigApiService, type ImportFormat } from './service.js';
@@ -23,18 +22,9 @@ const ImportQuery = z.strictObject({
 const YAML_TYPES = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'];
 const CSV_TYPES = ['text/csv', 'application/csv'];
 
-function mediaType(ctx: RequestCtx): string {
-  return String(ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-async function readText(ctx: RequestCtx, allowed: string[], what: string): Promise<string> {
-  const limit = ctx.app.config.get().http.json_limit_kb * 1024;
-  const type = mediaType(ctx);
-  if (!allowed.includes(type) && !(allowed.includes('application/json') && type.endsWith('+json'))) {
-    throw new HttpError(415, 'unsupported_media_type', `Send ${what} as ${allowed.join(', ')}`);
-  }
-  return decodeUtf8(await readBody(ctx.req, limit), `The body of ${what}`);
-}
+const mediaType = (ctx: RequestCtx) => mediaTypeOf(ctx.req);
+const readText = (ctx: RequestCtx, allowed: string[], what: string) =>
+  readTextBody(ctx.req, ctx.app.config.get().http.json_limit_kb * 1024, allowed, what);
 
 export function configRoutes(app: AppContext): AnyRoute[] {
   const svc = new ConfigApiService(app);

@@ -7,6 +7,7 @@ import type { AppContext } from '../../../core/context.js';
 import { badRequest, HttpError, type FieldError } from '../../../core/errors.js';
 import { secretIsSet, type ConfigKeyInfo, type ConfigService } from '../../../core/config/index.js';
 import { isSecretMarker, secretShown } from '../../../core/secret-marker.js';
+import { parseCsv } from '../../../core/csv.js';
 
 export interface SaveResult {
   /** Dotted keys of the file's configuration that changed. */
@@ -197,44 +198,6 @@ function cellValue(v: unknown): string {
 
 function csvLine(cells: readonly string[]): string {
   return cells.map((c) => (/[",\r\n]/.test(c) || /^\s|\s$/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',') + '\r\n';
-}
-
-/** RFC 4180 rows with the line each starts on (quoted cells may span lines). */
-export function parseCsv(text: string): { line: number; cells: string[] }[] {
-  const rows: { line: number; cells: string[] }[] = [];
-  let i = 0, line = 1;
-  const src = text.replace(/^\uFEFF/, '');
-  while (i < src.length) {
-    const start = line;
-    const cells: string[] = [];
-    for (;;) {
-      let cell = '';
-      if (src[i] === '"') {
-        i++;
-        for (;;) {
-          if (i >= src.length) {
-            throw badRequest('The CSV has an unterminated quoted cell', [{ path: '', message: `Unterminated quote (line ${start})` }]);
-          }
-          const c = src[i]!;
-          if (c === '"') {
-            if (src[i + 1] === '"') { cell += '"'; i += 2; continue; }
-            i++; break;
-          }
-          if (c === '\n') line++;
-          cell += c; i++;
-        }
-      } else {
-        while (i < src.length && src[i] !== ',' && src[i] !== '\n' && src[i] !== '\r') cell += src[i++];
-      }
-      cells.push(cell);
-      if (src[i] === ',') { i++; continue; }
-      if (src[i] === '\r') i++;
-      if (src[i] === '\n') { i++; line++; }
-      break;
-    }
-    rows.push({ line: start, cells });
-  }
-  return rows;
 }
 
 function getPath(obj: unknown, p: readonly string[]): unknown {

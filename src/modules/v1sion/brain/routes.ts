@@ -1,5 +1,5 @@
 // /api/v1sion/brain: the inventory bridge (brain/service.ts). Discovered devices against the inventory:
-// diff, auto-match, link, bulk-link, create, bulk-create, and light lists of endpoints and applications
+// diff, matches, auto-match, link, bulk-link, create, bulk-create, and light lists of endpoints and applications
 // for the topology canvas's pickers.
 //
 // A discovered device is named the same way everywhere: the body names its source, exactly one of
@@ -62,6 +62,8 @@ const BulkLinkBody = withSource({ items: z.array(z.object(LinkFields).strict()).
 const CreateBody = withSource(CreateFields);
 const BulkCreateBody = withSource({ items: z.array(z.object(CreateFields).strict()).min(1).max(MAX_ITEMS) });
 
+const MatchesQuery = withSource({});
+
 const PickerQuery = z.object({
   ...paging(500, 50),
   q: z.string().trim().max(200).optional().describe('Text in the name, short ID or host name; an address prefix; a MAC (empty: all)'),
@@ -120,6 +122,14 @@ const AutoMatchResponse = z.object({
   items: z.array(PairingSchema.extend({ linked: z.boolean(), result: ItemResultSchema.nullable() })),
   left: z.array(PairingSchema.extend({ linked: z.boolean() })),
 });
+const MatchesResponse = z.object({
+  source: SourceSchema,
+  items: z.array(z.object({
+    device_id: z.string(), device_ids: z.array(z.string()), addresses: z.array(z.string()), inventory: Ref,
+    linked: z.boolean().describe('Tied to the record (by identity, or on the session node); false: matched only, for a person to confirm'),
+    reason: Reason, matched_on: z.string(), confidence: z.number(), certain: z.boolean(),
+  })).describe('Only the devices a record stands for; for a session also its linked nodes that are not discovered devices'),
+});
 const LinkedNode = z.object({ session_id: z.string(), node_id: z.string() }).nullable();
 const EndpointPick = z.object({
   id: z.string(), short_id: z.string(), name: z.string(), hostname: z.string().nullable(), role: z.string().nullable(),
@@ -150,6 +160,15 @@ export function bridgeRoutes(svc: BridgeService) {
         'missing, with when discovery last saw it. Writes nothing. Needs brain:read too.',
       body: DiffBody, response: DiffResponse,
       handler: (ctx) => { needInventory(ctx, 'brain:read'); return svc.diff(src(ctx.body)); },
+    }),
+    route({
+      method: 'GET', path: '/api/v1sion/brain/matches', scope: 'v1sion:read',
+      summary: 'The inventory record each discovered device stands for',
+      description: 'For each device of the source (scan_job_id or session_id) that a record stands for: the record (name, short ' +
+        'ID), whether it is linked or only matched (with the reason, the value and the confidence), and its addresses. Names a ' +
+        'map\'s nodes and a scan\'s hosts by their inventory names; the diff compares the fields. Writes nothing. Needs brain:read too.',
+      query: MatchesQuery, response: MatchesResponse,
+      handler: (ctx) => { needInventory(ctx, 'brain:read'); return svc.matches(src(ctx.query)); },
     }),
     route({
       method: 'POST', path: '/api/v1sion/brain/auto-match', scope: 'v1sion:write',

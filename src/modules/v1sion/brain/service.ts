@@ -49,6 +49,20 @@ export interface ItemResult {
   errors?: FieldError[];
 }
 
+/** A device and the record it stands for (matches()). */
+export interface MatchItem {
+  device_id: string;
+  device_ids: string[];
+  addresses: string[];
+  inventory: RecordRef;
+  /** Linked: tied to the record before (by identity, or on the session's node); else only matched, for a person to confirm. */
+  linked: boolean;
+  reason: Pairing['reason'];
+  matched_on: string;
+  confidence: number;
+  certain: boolean;
+}
+
 export interface PickerQuery { q?: string | undefined; limit: number; offset: number; session_id?: string | undefined }
 
 interface Work {
@@ -135,6 +149,32 @@ export class BridgeService {
       linked: (id) => seen.has(id),
     });
     return { source: this.summary(w.source), ...result };
+  }
+
+  /**
+   * The inventory record each device of the source stands for, without the diff's field comparison:
+   * the pairings (linked, or matched and not linked, with why) and, for a session, its nodes linked to a
+   * record that are not discovered devices (drawn by hand, or missing from the last merged scan).
+   * What a map or a host table needs to name devices by their inventory names.
+   */
+  async matches(ref: SourceRef): Promise<{ source: SourceSummary; items: MatchItem[] }> {
+    const w = await this.prepare(ref);
+    const devices = new Map(w.source.devices.map((d) => [d.device_id, d]));
+    const items: MatchItem[] = w.matched.pairings.map((p) => {
+      const d = devices.get(p.device_id);
+      return { device_id: p.device_id, device_ids: d?.device_ids ?? [p.device_id], addresses: d?.addresses ?? [], inventory: p.inventory,
+        linked: p.reason === 'linked', reason: p.reason, matched_on: p.matched_on, confidence: p.confidence, certain: p.certain };
+    });
+    if (w.source.type === 'session') {
+      const covered = new Set(items.flatMap((i) => i.device_ids));
+      for (const n of this.sessions.get(w.source.id).nodes) {
+        const record = n.inventory ? w.byId.get(n.inventory.id) : undefined;
+        if (!record || covered.has(n.id)) continue;
+        items.push({ device_id: n.id, device_ids: [n.id], addresses: n.addresses, inventory: refOf(record), linked: true,
+          reason: 'linked', matched_on: record.short_id, confidence: 1, certain: true });
+      }
+    }
+    return { source: this.summary(w.source), items };
   }
 
   async autoMatch(ref: SourceRef, apply: boolean, by: Actor) {

@@ -10,6 +10,17 @@ import type { MonitorStatusService } from './service.js';
 const MAX_IPS = 256;
 const STATUS = z.enum(['up', 'down', 'degraded', 'paused', 'unknown']);
 
+const AddressStatus = z.object({
+  ip: z.string(),
+  status: STATUS.nullable().describe('The worst status of every monitor on the address; null when none watches it'),
+  monitors: z.number().int(),
+  reachability: z.enum(['reachable', 'unreachable']).nullable().describe(
+    'reachable: a monitor on the address answered its last check (a ping, or a service, which proves the host too); ' +
+    'unreachable: a ping monitor on it is down and nothing answered; null: no monitor tells'),
+  services: z.object({ total: z.number().int(), down: z.number().int(), degraded: z.number().int() }).describe(
+    'The monitors on the address other than ping (HTTP, TCP, DNS), and how many of them are down and degraded'),
+});
+
 const ByIpQuery = z.object({
   ips: z.string().min(1).max(MAX_IPS * 46).describe(`Comma-separated IPv4 or IPv6 addresses, at most ${MAX_IPS}`),
 }).strict();
@@ -31,10 +42,11 @@ export function monitorStatusRoutes(svc: MonitorStatusService) {
       method: 'GET', path: '/api/v1sion/monitor/status/by-ip', auth: 'none', scope: 'v1sion:read', authRequiredIf: requiresAuth,
       summary: 'Status by IP',
       description: 'Per address asked: the worst status (down, degraded, unknown, up, paused) of the monitors whose target ' +
-        'is that address (http URL host, ping target, tcp host, dns resolver), and how many; null and 0 when none. ' +
-        'Targets written as names do not match. Cached and served like /api/v1sion/monitor/status.',
+        'is that address (http URL host, ping target, tcp host, dns resolver), and how many; null and 0 when none. Apart from ' +
+        'that, whether the host answers (reachability) and how many of its services (every monitor but ping) are down or ' +
+        'degraded. Targets written as names do not match. Cached and served like /api/v1sion/monitor/status.',
       query: ByIpQuery,
-      response: z.object({ addresses: z.array(z.object({ ip: z.string(), status: STATUS.nullable(), monitors: z.number().int() })) }),
+      response: z.object({ addresses: z.array(AddressStatus) }),
       handler: (ctx) => { svc.byAddress(parseIps(ctx.query.ips)).send(ctx.req, ctx.res); },
     }),
   ];

@@ -25,6 +25,9 @@ const KeptScanSchema = z.object({
   job_id: z.string(), subnet: z.string(), state: z.string(), started_at: z.string(), finished_at: z.string().nullable(),
   counts: ScanCounts.partial(),
 });
+const RunningScanSchema = z.object({
+  job_id: z.string(), subnet: z.string(), started_at: z.string(), progress: z.number().describe('0-100'),
+});
 const LocalSubnets = z.object({
   items: z.array(z.object({
     subnet: z.string(), interface: z.string(), address: z.string(), family: z.union([z.literal(4), z.literal(6)]),
@@ -37,8 +40,10 @@ export function scanRoutes(svc: ScanService) {
       method: 'GET', path: '/api/v1sion/scan', scope: 'v1sion:read',
       summary: 'Kept scan results',
       description: 'The scans whose results are kept (discovery.results_kept), newest first, without their hosts: job id, subnet, ' +
-        'state, times and counts. subnet keeps only scans of that network (400 naming query.subnet when it is not a CIDR).',
-      query: ListQuery, response: listOf(KeptScanSchema),
+        'state, times and counts; and in running the scans not finished yet. subnet keeps only scans of that network (400 ' +
+        'naming query.subnet when it is not a CIDR).',
+      query: ListQuery, response: listOf(KeptScanSchema).extend({ running: z.array(RunningScanSchema).describe(
+        'The scans running now (subnet filter applied), newest first: kept in items once they end') }),
       handler: (ctx) => svc.list(ctx.query),
     }),
     route({

@@ -98,7 +98,10 @@ export class ScanService {
     return result;
   }
 
-  /** The kept results (newest first), without their hosts: what a person picks a scan to compare or merge from. */
+  /**
+   * The kept results (newest first), without their hosts: what a person picks a scan to compare or merge
+   * from; and beside them the scans running now (not kept until they end), so any browser can follow them.
+   */
   list(q: { subnet?: string; limit: number; offset: number }) {
     let subnet: string | undefined;
     if (q.subnet !== undefined) {
@@ -107,11 +110,15 @@ export class ScanService {
       subnet = formatCidr(c.cidr);
     }
     const { items, total } = this.results.list({ subnet, limit: q.limit, offset: q.offset });
+    const running = this.app.jobs.list(SCAN_JOB).filter((j) => ACTIVE.has(j.state) && typeof j.meta?.subnet === 'string'
+      && (subnet === undefined || j.meta.subnet === subnet)).map((j) => ({
+      job_id: j.id, subnet: j.meta!.subnet as string, started_at: j.started_at ?? j.created_at, progress: j.progress,
+    })).sort((a, b) => b.started_at.localeCompare(a.started_at));
     return {
       items: items.map((r) => ({
         job_id: r.job_id, subnet: r.subnet, state: r.state, started_at: r.started_at, finished_at: r.finished_at, counts: r.counts,
       })),
-      total,
+      total, running,
     };
   }
 
