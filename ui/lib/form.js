@@ -8,6 +8,7 @@
 // in error takes the focus, so its message is read out.
 import { ApiError } from './api.js';
 import { useCallback, useRef, useState } from './html.js';
+import { pointerReleased } from './pointer.js';
 
 /** zod's and the API's generic field messages, reworded; anything else (the API's own words) stays. */
 const REWRITES = [
@@ -160,6 +161,8 @@ export function useForm(initial, opts = {}) {
    * Checks a field as it is left against the server's schema for the form's request (opts.request), when
    * the form names one: `value` as the API would get it, `raw` as typed (a result that arrives after the
    * field changed is dropped). An empty field is the submit's to judge; a field with a message keeps it.
+   * The message waits while a pointer is pressed (lib/pointer.js): the field was left by pressing
+   * something, a button say, that the message would otherwise move from under the pointer.
    */
   const check = useCallback(async (name, raw, value) => {
     const request = optsRef.current.request;
@@ -170,7 +173,10 @@ export function useForm(initial, opts = {}) {
     const field = schema ? rc.fieldSchema(schema, name) : null;
     if (!field || valuesRef.current[name] !== raw) return;
     const [first] = rc.schemaErrors(field, value, name);
-    if (first) setFieldErrors((fe) => (fe[name] ? fe : { ...fe, [name]: peopleMessage(first.message) }));
+    if (!first) return;
+    await pointerReleased();
+    if (valuesRef.current[name] !== raw) return;
+    setFieldErrors((fe) => (fe[name] ? fe : { ...fe, [name]: peopleMessage(first.message) }));
   }, []);
 
   /** The message for `name` itself, or for a part of it (alert_types.1 belongs to alert_types). */
