@@ -111,3 +111,18 @@ test('photographs of the list at 1366 and 375 px, light and dark', async () => {
   await photograph(p, '/monitors', 'monitors-fit-list', 'Monitors');
   assertClean(p, '/monitors');
 });
+
+test('an open incident on the dashboard says how long once, with the start in its title', async () => {
+  const { page } = p;
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto('/');
+  const row = page.locator('.card', { has: page.getByRole('heading', { name: 'Open incidents' }) })
+    .locator('li', { has: page.getByRole('link', { name: 'status-page', exact: true }) });
+  await row.waitFor();
+  const side = row.locator('.row-side');
+  const text = (await side.innerText()).trim();
+  assert.match(text, /^Down for \d+ (s|min)$/, `one duration, not "2 min · since 3 minutes ago": ${JSON.stringify(text)}`);
+  assert.match(await side.getAttribute('title') ?? '', /^Down since \S/);
+  await photograph(p, '/', 'monitors-fit-dashboard-incident', 'Dashboard');
+  assertClean(p, '/');
+});

@@ -109,7 +109,7 @@ function Incidents({ monitors, version }) {
         <a href=${`/monitors/${i.monitor.id}`} class="row-title">${i.monitor.name}</a>
         <div class="row-sub">${i.message ?? 'Down'} · ${i.failures} failed ${i.failures === 1 ? 'check' : 'checks'}</div>
       </div>
-      <div class="row-side"><div>${duration(i.duration)}</div><div class="muted small">since ${relTime(i.opened_at)}</div></div>
+      <time class="row-side" datetime=${i.opened_at} title=${`Down since ${dateTime(i.opened_at)}`}>Down for ${duration(i.duration)}</time>
     </li>`)}
   </ul>`;
 }
