@@ -126,3 +126,31 @@ test('an open incident on the dashboard says how long once, with the start in it
   await photograph(p, '/', 'monitors-fit-dashboard-incident', 'Dashboard');
   assertClean(p, '/');
 });
+
+test('the response chart draws "Degraded above" as a labelled dashed line, in light and dark', async () => {
+  const { page } = p;
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`/monitors/${ids['customer-portal-frontend']}`);
+  const line = page.locator('.chart .chart-threshold');
+  await line.waitFor();
+  assert.equal((await line.innerText()).trim(), 'Degraded above 500 ms');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await line.waitFor();
+    const r = await page.evaluate(`((el) => {
+      const over = el.parentElement.getBoundingClientRect(), b = el.getBoundingClientRect(), cs = getComputedStyle(el);
+      const theme = getComputedStyle(document.documentElement).getPropertyValue('--degraded').trim();
+      const probe = document.createElement('i'); probe.style.color = theme; document.body.append(probe);
+      const degraded = getComputedStyle(probe).color; probe.remove();
+      return { style: cs.borderTopStyle, colour: cs.borderTopColor, degraded, top: b.top - over.top, height: over.height, width: b.width, overWidth: over.width };
+    })(document.querySelector('.chart .chart-threshold'))`) as { style: string; colour: string; degraded: string; top: number; height: number; width: number; overWidth: number };
+    assert.equal(r.style, 'dashed', scheme);
+    assert.equal(r.colour, r.degraded, `${scheme}: drawn in the theme's degraded colour`);
+    assert.ok(r.top > 0 && r.top < r.height, `${scheme}: inside the plot (top ${r.top} of ${r.height})`);
+    assert.ok(Math.abs(r.width - r.overWidth) < 1, `${scheme}: across the whole plot`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.match(await page.locator('.chart[role=img]').getAttribute('aria-label') ?? '', /degraded above 500 ms$/);
+  await photograph(p, `/monitors/${ids['customer-portal-frontend']}`, 'monitors-fit-threshold', 'customer-portal-frontend');
+  assertClean(p, 'monitor detail');
+});

@@ -54,10 +54,32 @@ function bandsPlugin(statusRef) {
   };
 }
 
+/**
+ * The "degraded above" threshold as a labelled dashed line across the plot: an element over the canvas
+ * (so its words can be read, and it follows the theme through CSS), placed at the value on each redraw.
+ */
+function thresholdPlugin(threshold, format) {
+  let line;
+  return {
+    hooks: {
+      // uPlot may draw before its init hook runs: the element is made on the first draw.
+      draw: [(u) => {
+        if (!line) {
+          line = document.createElement('div');
+          line.className = 'chart-threshold';
+          line.append(Object.assign(document.createElement('span'), { textContent: `${threshold.label} ${format(threshold.value)}` }));
+          u.over.append(line);
+        }
+        line.style.top = `${Math.round(u.valToPos(threshold.value, 'y'))}px`;
+      }],
+    },
+  };
+}
+
 /** What the line shows unless told: response times in ms. */
 const RESPONSE = { label: 'Response time', format: ms, missing: 'no answer' };
 
-function options(width, height, statusRef, spanRef, count, series) {
+function options(width, height, statusRef, spanRef, count, series, threshold) {
   const axis = { stroke: css('--muted'), grid: { stroke: css('--border'), width: 1 }, ticks: { stroke: css('--border'), width: 1 }, font: '12px system-ui, sans-serif' };
   const accent = css('--accent');
   return {
@@ -67,7 +89,11 @@ function options(width, height, statusRef, spanRef, count, series) {
     scales: {
       x: { time: true, range: (_u, min, max) => spanRef.current ?? [min, max] },
       // From 0, or below it for values that go negative (days left on an expired certificate).
-      y: { range: (_u, min, max) => [min < 0 ? min * 1.15 : 0, max > 0 ? max * 1.15 : 10] },
+      // The threshold stays in view even when every check is well below it.
+      y: { range: (_u, min, max) => {
+        const top = Math.max(max ?? 0, threshold?.value ?? 0);
+        return [min < 0 ? min * 1.15 : 0, top > 0 ? top * 1.15 : 10];
+      } },
     },
     axes: [{ ...axis, space: 90 }, { ...axis, size: 62, values: (_u, splits) => splits.map((v) => (v === null ? '' : series.format(v))) }],
     series: [
@@ -80,18 +106,19 @@ function options(width, height, statusRef, spanRef, count, series) {
         points: { show: count <= 60, size: 5 },
       },
     ],
-    plugins: [bandsPlugin(statusRef)],
+    plugins: [bandsPlugin(statusRef), ...(threshold ? [thresholdPlugin(threshold, series.format)] : [])],
   };
 }
 
 /**
  * @param {{data: {t: number[], rt: (number|null)[], status: string[]}, span?: [number, number], height?: number, label: string,
- *   series?: {label: string, format: (v: number) => string, missing: string}}} props
+ *   series?: {label: string, format: (v: number) => string, missing: string}, threshold?: {value: number, label: string}}} props
  *   t in epoch seconds, oldest first; rt the values (ms unless `series` says otherwise; null: none); status per
  *   check (up, degraded, down); span the time axis from and to (epoch seconds), else the data's own extent;
- *   series what the line is: its name, how a value reads, and what a check without one reads
+ *   series what the line is: its name, how a value reads, and what a check without one reads; threshold a value
+ *   drawn as a labelled dashed line ("Degraded above 500 ms")
  */
-export function ResponseChart({ data, span, height = 240, label, series = RESPONSE }) {
+export function ResponseChart({ data, span, height = 240, label, series = RESPONSE, threshold = null }) {
   const box = useRef(null);
   const plot = useRef(null);
   const status = useRef(data.status);
@@ -119,15 +146,15 @@ export function ResponseChart({ data, span, height = 240, label, series = RESPON
       if (!live || !box.current) return;
       // The options depend on the colours and whether points show; the chart is made again when
       // either changed, otherwise only its data is replaced (keeping the cursor; the span is re-read).
-      const key = `${theme}/${data.t.length <= 60}/${series.label}`;
+      const key = `${theme}/${data.t.length <= 60}/${series.label}/${threshold?.value}`;
       if (plot.current && plot.current.key === key) { plot.current.setData([data.t, data.rt]); return; }
       plot.current?.destroy();
-      plot.current = new UPlot(options(box.current.clientWidth || 600, height, status, spanRef, data.t.length, series), [data.t, data.rt],
+      plot.current = new UPlot(options(box.current.clientWidth || 600, height, status, spanRef, data.t.length, series, threshold), [data.t, data.rt],
         box.current);
       plot.current.key = key;
     }, (e) => { if (live) setError({ detail: `The chart could not be drawn: ${e.message}` }); });
     return () => { live = false; };
-  }, [data, theme, series]);
+  }, [data, theme, series, threshold?.value]);
 
   if (error) return html`<${ErrorState} error=${error} />`;
   return html`<div class="chart" ref=${box} role="img" aria-label=${label} style=${`min-height:${height}px`}></div>`;

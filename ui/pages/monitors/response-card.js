@@ -97,8 +97,12 @@ export function ResponseCard({ monitor, query }) {
   const [low, high] = series.name ? ['Lowest', 'Highest'] : ['Fastest', 'Slowest'];
   const label = `${series.label} over the last ${range.label}: ${values.length
     ? `average ${f(avg)}, ${low.toLowerCase()} ${f(min)}, ${high.toLowerCase()} ${f(max)}`
-    : series.name ? 'not measured' : 'no timed checks'}${failed ? `, ${failed} failed checks` : ''}`;
+    : series.name ? 'not measured' : 'no timed checks'}${failed ? `, ${failed} failed checks` : ''}${!series.name && monitor.degraded_ms
+    ? `; degraded above ${f(monitor.degraded_ms)}` : ''}`;
 
+  // The response time a check counts as slow above, drawn across the response chart.
+  const threshold = useMemo(() => (!series.name && monitor.degraded_ms ? { value: monitor.degraded_ms, label: 'Degraded above' } : null),
+    [series.name, monitor.degraded_ms]);
   const choices = [{ value: '', label: RESPONSE.label }, ...declared.map((d) => ({ value: d.name, label: d.label }))];
   const actions = html`
     ${declared.length ? html`<select class="select-sm" aria-label="What the chart shows" value=${series.name}
@@ -117,6 +121,6 @@ export function ResponseCard({ monitor, query }) {
               <span><span class="muted">Checks</span> <strong>${items.length}</strong></span>
               ${failed ? html`<span class="chart-failed"><span class="muted">Failed</span> <strong>${failed}</strong></span>` : null}
             </div>
-            <${ResponseChart} data=${data} span=${span} label=${label} height=${220} series=${series} />`}
+            <${ResponseChart} data=${data} span=${span} label=${label} height=${220} series=${series} threshold=${threshold} />`}
   <//>`;
 }
