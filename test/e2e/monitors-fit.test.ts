@@ -154,3 +154,28 @@ test('the response chart draws "Degraded above" as a labelled dashed line, in li
   await photograph(p, `/monitors/${ids['customer-portal-frontend']}`, 'monitors-fit-threshold', 'customer-portal-frontend');
   assertClean(p, 'monitor detail');
 });
+
+// Every word a person can read on the page, with titles and accessible names (where a beat's label sits).
+const READABLE = `[document.body.innerText, ...[...document.querySelectorAll('[title], [aria-label]')]
+  .map((el) => (el.getAttribute('title') ?? '') + ' ' + (el.getAttribute('aria-label') ?? ''))].join('\\n')`;
+
+test('the form and the monitor page speak of "failures before down", not failure_threshold', async () => {
+  const { page } = p;
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`/monitors/${ids['billing-api-gateway']}/edit`);
+  const field = page.getByLabel('Failures before down', { exact: true });
+  await field.waitFor();
+  assert.equal(await field.inputValue(), '3');
+  const hintText = await page.evaluate(`[...document.querySelectorAll('input[name=failure_threshold]')].map((el) =>
+    (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ')).join(' ')`) as string;
+  assert.match(hintText, /Failed checks in a row before the monitor is down/);
+  assert.doesNotMatch(await page.evaluate(READABLE) as string, /threshold/i, 'the form');
+  await photograph(p, `/monitors/${ids['billing-api-gateway']}/edit`, 'monitors-fit-form', 'Edit billing-api-gateway');
+
+  await page.goto(`/monitors/${ids['billing-api-gateway']}`);
+  const config = page.locator('.card', { has: page.getByRole('heading', { name: 'Configuration' }) });
+  await config.getByText('Failures before down', { exact: true }).waitFor();
+  await page.locator('.beat-card').waitFor();
+  assert.doesNotMatch(await page.evaluate(READABLE) as string, /threshold/i, 'the monitor page, with a failing beat');
+  assertClean(p, 'form and detail');
+});

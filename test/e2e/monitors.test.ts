@@ -89,7 +89,7 @@ test('a monitor created in the form goes up, down when its server stops and up a
   await page.getByLabel('URL').fill('ftp://127.0.0.1/');
   await page.getByLabel('Check every (seconds)').fill('5');
   await page.getByLabel('Timeout (seconds)').fill('9');
-  await page.getByLabel('Down after (failed checks)').fill('1');
+  await page.getByLabel('Failures before down').fill('1');
   await page.getByLabel('Tags').fill('lab');
   await page.keyboard.press('Enter');
   await page.getByRole('button', { name: 'Remove lab' }).waitFor();

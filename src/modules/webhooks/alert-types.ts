@@ -53,14 +53,16 @@ export function problemTypes(): string[] { return alertTypes().filter((t) => t.p
 
 const BUILT_IN: AlertTypeDef[] = [
   { type: 'monitor_down', severity: 'critical', source: 'monitors', problem: true,
-    description: 'A monitor went down: as many checks in a row failed as its "Down after" setting asks, and an incident opened.' },
+    description: 'A monitor went down: as many checks in a row failed as its "Failures before down" setting asks, ' +
+      'and an incident opened.' },
   { type: 'monitor_up', severity: 'info', source: 'monitors', recovery: true,
     description: 'A monitor recovered from down or degraded. Sent to a webhook only when that webhook was told of the problem.' },
   { type: 'monitor_degraded', severity: 'warning', source: 'monitors', problem: true,
     description: 'A monitor answers, but slower than its "Degraded above" time, or (ping) losing more packets than its ' +
       '"Degraded above loss".' },
   { type: 'test_failure', severity: 'warning', source: 'monitors', problem: true,
-    description: 'A single check failed, before the monitor is down: fewer checks in a row have failed than its "Down after" setting.' },
+    description: 'A single check failed, before the monitor is down: fewer checks in a row have failed than its ' +
+      '"Failures before down" setting.' },
   { type: 'certificate_expiring', severity: 'warning', source: 'monitors',
     description: 'The TLS certificate an http or tcp monitor sees expires soon: sent at 14, 7 and 1 days left (critical at 1).' },
   { type: 'system_health', severity: 'warning', source: 'system',

@@ -98,7 +98,7 @@ function Beats({ m }) {
   const beats = [...items].reverse().map((x) => {
     const tone = x.monitor_status === 'paused' ? 'paused' : x.status === 'up' ? 'up' : x.status === 'degraded' ? 'degraded'
       : x.monitor_status === 'down' ? 'down' : 'failing';
-    const what = { up: 'Up', degraded: 'Degraded answer', failing: 'Failed (below the failure threshold)', down: 'Down', paused: 'Checked while paused' }[tone];
+    const what = { up: 'Up', degraded: 'Degraded answer', failing: 'Failed, not yet down', down: 'Down', paused: 'Checked while paused' }[tone];
     return { tone, manual: x.manual, label: `${dateTime(x.at)}: ${what}${x.response_time === null ? '' : `, ${ms(x.response_time)}`}${x.manual ? ' (checked by hand)' : ''} — ${x.message}` };
   });
   return html`<div class="beat-card"><${BeatBar} slots=${60} beats=${beats} label=${beatSummary(m.beats)} /></div>
@@ -136,7 +136,7 @@ function Config({ m, monitors }) {
     ['Target', html`<span class="mono">${m.target}</span>`],
     ['Interval', duration(m.interval)],
     ['Timeout', duration(m.timeout)],
-    ['Down after', `${m.failure_threshold} failed ${m.failure_threshold === 1 ? 'check' : 'checks'} in a row`],
+    ['Failures before down', `${m.failure_threshold} failed ${m.failure_threshold === 1 ? 'check' : 'checks'} in a row`],
     ['Degraded above', m.degraded_ms === null ? '—' : ms(m.degraded_ms)],
   ];
   if (applies(type, 'max_loss_pct')) rows.push(['Degraded above loss', m.max_loss_pct === null ? 'any loss' : `${m.max_loss_pct} %`]);

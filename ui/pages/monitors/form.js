@@ -90,8 +90,8 @@ function MonitorForm({ stored, types, monitors, tags, query }) {
           hint=${Number.isFinite(interval) && interval >= 5 ? `Every ${duration(interval)}.` : 'At least 5 seconds.'} />
         <${Field} form=${form} name="timeout" label="Timeout (seconds)" type="number" min="1" max="300" inputmode="numeric"
           placeholder=${String(Math.max(1, Math.min(10, (Number.isFinite(interval) ? interval : 60) - 1)))} hint="Below the interval." />
-        <${Field} form=${form} name="failure_threshold" label="Down after (failed checks)" type="number" min="1" max="20" inputmode="numeric"
-          hint="Consecutive failures before an incident opens." />
+        <${Field} form=${form} name="failure_threshold" label="Failures before down" type="number" min="1" max="20" inputmode="numeric"
+          hint="Failed checks in a row before the monitor is down and an incident opens; until then it is failing." />
       </div>
       <div class="grid-3">
         <${Field} form=${form} name="degraded_ms" label="Degraded above (ms)" type="number" min="1" max="600000" inputmode="numeric"

@@ -110,7 +110,7 @@ export const DEGRADED_REASONS = [
 export const BEAT_KINDS = [
   { value: 'u', label: 'Up', tone: 'up' },
   { value: 's', label: 'Answered, degraded (slow or loss)', tone: 'degraded' },
-  { value: 'f', label: 'Failed, below the failure threshold', tone: 'failing' },
+  { value: 'f', label: 'Failed, not yet down', tone: 'failing' },
   { value: 'd', label: 'Failed, down', tone: 'down' },
   { value: 'p', label: 'Checked while paused', tone: 'paused' },
 ];
