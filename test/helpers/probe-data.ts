@@ -98,6 +98,13 @@ export async function writeProbeData(
     await until('the first checks', async () => (await total(ids.web!)) >= 1 && (await total(ids.down!)) >= 1);
     await call(api, 'POST', `/api/monitors/${ids.web}/check`, undefined, 200);
     await until('the second check', async () => (await total(ids.web!)) >= 2);
+    // Failing below its threshold (two failed checks of three): builds before migration 212 counted that
+    // time as available, later ones as down.
+    ids.failing = await mk({ name: 'probe-data-failing', check_type: 'tcp', target: `127.0.0.1:${await freePort()}`, failure_threshold: 3 });
+    await until('the failing monitor\'s first check', async () => (await total(ids.failing!)) >= 1);
+    await new Promise((r) => setTimeout(r, 50)); // some time at its status, for a time-weighted uptime
+    await call(api, 'POST', `/api/monitors/${ids.failing}/check`, undefined, 200);
+    await until('its second check', async () => (await total(ids.failing!)) >= 2);
   }
   if (features.vault) {
     await call(api, 'POST', '/api/brain/vault/setup', { passphrase: PASSPHRASE }, 200);

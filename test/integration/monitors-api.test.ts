@@ -252,14 +252,33 @@ describe('status, incidents and events', () => {
     // Stats of the single view.
     const one = (await api('GET', `/api/monitors/${m.id}`)).body;
     assert.equal(one.stats.checks_24h, 5);
-    // Uptime is time: up 10 s, failing (degraded, available) 10 s, down 20 s up to the last check.
-    assert.equal(one.stats.uptime_24h, 50);
-    assert.equal(one.stats.uptime_7d, 50);
-    assert.equal(one.stats.uptime_30d, 50);
+    // Uptime is time: up 10 s, then failing 10 s (below the threshold: down time all the same) and down 20 s
+    // up to the last check.
+    assert.equal(one.stats.uptime_24h, 25);
+    assert.equal(one.stats.uptime_7d, 25);
+    assert.equal(one.stats.uptime_30d, 25);
     assert.ok(one.stats.p95_response_ms_24h > 0);
     assert.equal(one.stats.last_result.status, 'up');
     assert.equal(one.stats.cert_days_left, null);
     assert.equal((await api('DELETE', `/api/monitors/${m.id}`)).status, 204);
+  });
+
+  test('a monitor whose checks all failed reads 0 % uptime, below its failure threshold too', async () => {
+    web.state.status = 500;
+    const m = await create({ name: 'broken-api', check_type: 'http', target: web.url, failure_threshold: 5 });
+    let s = await tick(m.id, 0);
+    for (let i = 0; i < 3; i++) s = await tick(m.id, 10_000);
+    web.state.status = 200;
+    assert.equal(s.status, 'degraded', 'four failures below a threshold of five: failing, not yet down');
+    assert.equal(s.failing_streak, 4);
+    const one = (await api('GET', `/api/monitors/${m.id}`)).body;
+    assert.deepEqual([one.stats.uptime_24h, one.stats.uptime_7d, one.stats.uptime_30d], [0, 0, 0]);
+    const listed = (await api('GET', '/api/monitors')).body.monitors.find((x: { id: string }) => x.id === m.id);
+    assert.equal(listed.stats_24h.uptime_pct, 0);
+    const timeline = (await api('GET', `/api/monitors/timeline?hours=1&ids=${m.id}`)).body;
+    assert.deepEqual(timeline.monitors[0].segments.map((h: any) => [h.up, h.degraded, h.down, h.uptime_pct]), [[0, 0, 30, 0]],
+      'failing time is down time in the hour, not degraded');
+    await api('DELETE', `/api/monitors/${m.id}`);
   });
 
   test('a successful check slower than degraded_ms is degraded; a closed port is down at threshold 1', async () => {

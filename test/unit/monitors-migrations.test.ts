@@ -51,3 +51,46 @@ test('210 takes the held alerts of webhook_holds; 602 drops that table', async (
   ], 'the held child, with its parent named as it is now; a hold of a monitor that no longer exists is dropped');
   assert.equal(s.get("SELECT 1 AS x FROM sqlite_master WHERE name = 'webhook_holds'"), undefined);
 });
+
+// Migration 212: time failing below the failure threshold counted as available until then; it is down
+// now. The rollups hold time per status only, so a row's failing time is estimated from its failed checks
+// (their share of the row's known time, less the time it was down), moved from degraded to down, and each
+// monitor that changed gets an event saying what moved.
+test('212 moves the failing time of rollups from degraded to down and says so in the event log', async (t) => {
+  const dir = await tempDir(t, 'monitors-migrations');
+  const old = await openTestStore(t, dir, monitorMigrations.filter((m) => m.version < 212));
+  const H = 3_600_000;
+  const day = Date.parse('2026-06-01T00:00:00Z') / 1000;
+  const row = (m: number, k: number, b: number, [checks, up, degraded, down]: number[], [msUp, msDeg, msDown]: number[]):
+    [string, number[]] => [`INSERT INTO monitor_rollups (m, k, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?)`, [m, k, b, checks, up, degraded, down, msUp!, msDeg!, msDown!]];
+  await old.write((tx) => {
+    for (const id of ['broken-api', 'slow-but-fine', 'flapping']) tx.run(...insert(id));
+    // broken-api: 60 checks an hour, every one failed; threshold 3, so 2 minutes failing (degraded) then down.
+    tx.run(...row(1, 1, day, [60, 0, 0, 60], [0, 2 * 60_000, 58 * 60_000]));
+    tx.run(...row(1, 2, day, [60, 0, 0, 60], [0, 2 * 60_000, 58 * 60_000]));
+    // slow-but-fine: slow answers, no failed check: stays degraded.
+    tx.run(...row(2, 1, day, [60, 30, 30, 0], [H / 2, H / 2, 0]));
+    tx.run(...row(2, 2, day, [60, 30, 30, 0], [H / 2, H / 2, 0]));
+    // flapping: 6 failed checks never reaching the threshold (6 minutes failing), 10 slow minutes, the rest up.
+    tx.run(...row(3, 1, day, [60, 44, 10, 6], [44 * 60_000, 16 * 60_000, 0]));
+    tx.run(...row(3, 2, day, [60, 44, 10, 6], [44 * 60_000, 16 * 60_000, 0]));
+  }, 'sync');
+  await old.close();
+
+  const s = await openTestStore(t, dir, monitorMigrations);
+  const times = s.all<{ m: number; k: number; ms_up: number; ms_degraded: number; ms_down: number }>(
+    'SELECT m, k, ms_up, ms_degraded, ms_down FROM monitor_rollups ORDER BY m, k');
+  assert.deepEqual(times.map((r) => [r.m, r.k, r.ms_up, r.ms_degraded, r.ms_down]), [
+    [1, 1, 0, 0, H], [1, 2, 0, 0, H],
+    [2, 1, H / 2, H / 2, 0], [2, 2, H / 2, H / 2, 0],
+    [3, 1, 44 * 60_000, 10 * 60_000, 6 * 60_000], [3, 2, 44 * 60_000, 10 * 60_000, 6 * 60_000],
+  ]);
+  const events = s.all<{ monitor_id: string; kind: string; actor: string; message: string; details: string }>(
+    'SELECT monitor_id, kind, actor, message, details FROM monitor_events ORDER BY monitor_id');
+  assert.deepEqual(events.map((e) => [e.monitor_id, e.kind, e.actor]),
+    [['broken-api', 'uptime_recounted', 'system (upgrade)'], ['flapping', 'uptime_recounted', 'system (upgrade)']],
+    'one event per monitor whose uptime changed; none for the one that was only slow');
+  assert.match(events[0]!.message, /2 min of earlier failing time moved from available to down; .* 3\.333 % → 0 %/);
+  assert.deepEqual(JSON.parse(events[1]!.details), { moved_ms: 6 * 60_000, uptime_30d_before: 100, uptime_30d_after: 90 });
+});

@@ -3,7 +3,9 @@
 // incidents use instead of the UUID; times there are INTEGER epoch milliseconds (seconds for rollup
 // buckets); result statuses are small integers; response times are INTEGER hundredths of a millisecond;
 // repeated messages are stored once in a dictionary. See docs/monitors.md, "Storage".
-import type { Migration } from '../../core/store/types.js';
+import type { Migration, Tx } from '../../core/store/types.js';
+import { insertEvent } from './events-log.js';
+import { uptimePct } from './storage/index.js';
 
 /** A rollup row's known time (ms) as migration 204 estimates it: its bucket, or its checks times the interval when fewer. */
 const KNOWN_MS = `min(CASE k WHEN 0 THEN 60 WHEN 1 THEN 3600 ELSE 86400 END,
@@ -244,4 +246,57 @@ export const monitorMigrations: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 212,
+    name: 'monitors: uptime counts failed checks as down, also below the failure threshold',
+    // Until this build the time after a failed check below the failure threshold (the monitor degraded:
+    // failing) counted as available; it now counts as down (storage/hours.ts, timeStatus). The rollups
+    // keep time per status, not why a monitor was degraded, so their failing time is estimated: a row's
+    // failed checks times its known time per check is its down time, and what ms_down lacks of that moves
+    // from ms_degraded (never more than it holds, so slow answers stay degraded). Exact for checks at
+    // an even interval. Each monitor that changed gets an event saying what moved; the hours not yet
+    // rolled up are recounted from their results at start-up (storage/warm-image.ts, version 3).
+    up: recountFailingTime,
+  },
 ];
+
+/** The part of a rollup row's degraded time that failed checks account for (migration 212). */
+const FAILING_MS = `max(0, min(ms_degraded,
+  CAST(round(down * (ms_up + ms_degraded + ms_down) * 1.0 / checks) AS INTEGER) - ms_down))`;
+
+function recountFailingTime(tx: Tx): void {
+  // Per monitor: the time moved over all its day rows, and its uptime over its last 30 days of them, before and after.
+  type Row = { pk: number; id: string | null; name: string | null; moved: number; moved30: number; up: number; deg: number;
+    dn: number; checks: number };
+  const recent = `r.b >= (SELECT max(b) FROM monitor_rollups WHERE m = r.m AND k = 2) - 29 * 86400`;
+  const rows = tx.all<Row>(`SELECT r.m AS pk, mo.id AS id, mo.name AS name, sum(${FAILING_MS}) AS moved,
+      sum(CASE WHEN ${recent} THEN ${FAILING_MS} ELSE 0 END) AS moved30,
+      sum(CASE WHEN ${recent} THEN r.ms_up ELSE 0 END) AS up, sum(CASE WHEN ${recent} THEN r.ms_degraded ELSE 0 END) AS deg,
+      sum(CASE WHEN ${recent} THEN r.ms_down ELSE 0 END) AS dn, sum(CASE WHEN ${recent} THEN r.checks ELSE 0 END) AS checks
+    FROM monitor_rollups r LEFT JOIN monitors mo ON mo.pk = r.m
+    WHERE r.k = 2 AND r.checks > 0
+    GROUP BY r.m HAVING sum(${FAILING_MS}) > 0`);
+  tx.run(`UPDATE monitor_rollups SET ms_degraded = ms_degraded - (${FAILING_MS}), ms_down = ms_down + (${FAILING_MS})
+    WHERE checks > 0 AND down > 0 AND ms_degraded > 0`);
+  const now = Date.now(); // a bound value: the journal replays it as written
+  for (const r of rows) {
+    if (!r.id) continue; // rollups of a monitor deleted since (retention drops them)
+    const before = uptimePct({ checks: r.checks, up: 0, degraded: 0, ms_up: r.up, ms_degraded: r.deg, ms_down: r.dn });
+    const after = uptimePct({ checks: r.checks, up: 0, degraded: 0, ms_up: r.up, ms_degraded: r.deg - r.moved30,
+      ms_down: r.dn + r.moved30 });
+    insertEvent(tx, {
+      t: now, kind: 'uptime_recounted', monitor_id: r.id, monitor_name: r.name, actor: 'system (upgrade)',
+      message: `Uptime now counts failed checks as down, also below the failure threshold: ${spanOf(r.moved)} of earlier `
+        + `failing time moved from available to down; uptime over its last 30 stored days ${before} % → ${after} %`,
+      details: { moved_ms: r.moved, uptime_30d_before: before, uptime_30d_after: after },
+    });
+  }
+}
+
+/** "3 h 12 min", "45 s". */
+function spanOf(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  return m < 60 ? `${m} min` : m % 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${m / 60} h`;
+}

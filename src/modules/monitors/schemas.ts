@@ -12,7 +12,7 @@ export const CheckTypeSchema = z.enum(CHECK_TYPES);
 
 export const EVENT_KINDS = [
   'created', 'updated', 'deleted', 'paused', 'resumed', 'status_change', 'incident_opened',
-  'incident_closed', 'manual_check', 'history_cleared', 'alert_released',
+  'incident_closed', 'manual_check', 'history_cleared', 'alert_released', 'uptime_recounted',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -104,8 +104,8 @@ export function parseMonitorIds(text: string | undefined): string[] | undefined 
 
 const TimelineHourSchema = z.object({
   up: z.number().describe('Seconds the monitor was up in this hour'),
-  degraded: z.number().describe('Seconds degraded (slow, loss or failing below the threshold)'),
-  down: z.number().describe('Seconds down'),
+  degraded: z.number().describe('Seconds degraded: answers that were slow or lost packets'),
+  down: z.number().describe('Seconds down: after a failed check, also below the failure threshold'),
   checks: z.number().int().describe('Scheduled checks (manual ones do not count)'),
   uptime_pct: z.number().nullable().describe('Time available over time known, as everywhere else'),
 });
@@ -193,7 +193,8 @@ export type DegradedReason = (typeof DEGRADED_REASONS)[number];
 export const BEAT_LETTERS = ['u', 's', 'f', 'd', 'p'] as const;
 
 export const Stats24hSchema = z.object({
-  uptime_pct: z.number().nullable().describe('Time-weighted: time available (up or degraded) over time known, 3 decimals'),
+  uptime_pct: z.number().nullable().describe('Time-weighted: time available (up, or slow or lossy answers) over time known; '
+    + 'a failed check\'s time is down, also below the failure threshold. 3 decimals'),
   avg_response_ms: z.number().nullable(),
   checks: z.number().int(),
   incidents: z.number().int(),

@@ -4,7 +4,8 @@
 // series, so 2,000 monitors cost about 2.5 MiB.
 //
 // Times: uptime is time, not a count of checks (docs/monitors.md, "Uptime"). Each series' status holds
-// from the result that set it until the next result (manual checks included: they can change the status),
+// from the result that set it until the next result (manual checks included: they can change the status;
+// a failed check's time is down, also below the failure threshold: timeStatus()),
 // for at most `capMs` (the user's: a monitor's two intervals plus its timeout; beyond that nobody looked,
 // the probe was off); paused and unknown time is not counted. A tracker per series remembers the status and up to when its time has
 // been credited, and the hour closer (hour-close.ts) brings every tracker to the end of an hour before it
@@ -60,9 +61,9 @@ export class HourRing {
   // ---- time ------------------------------------------------------------------------------------
 
   /**
-   * A result (scheduled or manual) at `t` left the monitor `status`: the time since the last one is
-   * credited to the status before it, and `status` holds from `t` (up, degraded and down count; paused or
-   * unknown do not).
+   * A result (scheduled or manual) at `t` left the monitor `status` as time counts it (timeStatus()): the
+   * time since the last one is credited to the status before it, and `status` holds from `t` (up,
+   * degraded and down count; paused or unknown do not).
    */
   observe(pk: number, t: number, status: string, capMs: number): void {
     const k = this.trackerOf(pk);
@@ -275,6 +276,15 @@ export class HourRing {
     }
     return slot;
   }
+}
+
+/**
+ * The status time counts after a result of `result` left the monitor `status`: a failed check is down
+ * time, also below the failure threshold (the monitor is degraded: failing). The threshold delays the
+ * alert and the incident, not the truth (docs/monitors.md, "Uptime"); paused and unknown stay uncounted.
+ */
+export function timeStatus(result: string, status: string): string {
+  return result === 'down' && (status === 'up' || status === 'degraded') ? 'down' : status;
 }
 
 /** A monitor's status as time counts it (index in the times of a cell, -1: not counted) and its credit. */

@@ -25,7 +25,7 @@ import type { Tx } from '../../../core/store/types.js';
 import { encodeMessage, type SeriesState, type StoredResult as ChannelResult } from './channel.js';
 import { RawHistory, standingOf, type StoredResult } from './history.js';
 import { HourCloser } from './hour-close.js';
-import { HOUR_MS, hourOf, HourRing } from './hours.js';
+import { HOUR_MS, hourOf, HourRing, timeStatus } from './hours.js';
 import { importLegacyResults } from './import-results.js';
 import { loadSeries, type SeriesLatest } from './load.js';
 import { fromMeasureUnits, MeasureNames } from './measures.js';
@@ -197,7 +197,7 @@ export class SeriesStore {
     tx.onCommit(() => {
       this.history.append(key, stored, standingOf(r.status, state.status));
       if (!r.manual) this.hours.add(key, r.t, r.status, r.rt);
-      this.hours.observe(key, r.t, state.status, capMs);
+      this.hours.observe(key, r.t, timeStatus(r.status, state.status), capMs);
     });
   }
 

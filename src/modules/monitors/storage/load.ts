@@ -8,7 +8,7 @@ import type { Store } from '../../../core/store/types.js';
 import { readMessage, type MessageVisitor, type SeriesState, type SeriesStatus, type StoredResult } from './channel.js';
 import type { RawHistory } from './history.js';
 import { standingOf } from './history.js';
-import { HOUR_MS, hourOf, RING_HOURS, type HourRing } from './hours.js';
+import { HOUR_MS, hourOf, RING_HOURS, timeStatus, type HourRing } from './hours.js';
 import type { Messages } from './messages.js';
 import type { SeriesNames } from './names.js';
 import type { ImageSection, WarmImage } from './warm-image.js';
@@ -114,7 +114,7 @@ export function loadSeries(p: LoadParts): Loaded {
       if (!l) return;
       add(pk, r, standingOf(r.status, state.status));
       // Time is credited from the watermark on (hours.ts); earlier hours' time is in their rollup rows.
-      hours.observe(pk, r.t, state.status, l.cap);
+      hours.observe(pk, r.t, timeStatus(r.status, state.status), l.cap);
       l.result = true;
       l.t = r.t;
       l.rt = r.rt ?? NaN;

@@ -243,8 +243,9 @@ export const UPTIME_DECIMALS = 3;
 
 /**
  * Uptime in percent: the time the monitor was available (up or degraded) over the time its status was
- * known (up, degraded or down; paused and unknown time does not count). Before any time is known (a
- * monitor checked once), the share of its checks that answered. Null without either.
+ * known (up, degraded or down; paused and unknown time does not count). Degraded time is slow or lossy
+ * answers: a failed check's time is down, also below the failure threshold (hours.ts, timeStatus). Before
+ * any time is known (a monitor checked once), the share of its checks that answered. Null without either.
  */
 export function uptimePct(a: Pick<Aggregate, 'checks' | 'up' | 'degraded'> & Partial<Pick<Aggregate, 'ms_up' | 'ms_degraded' | 'ms_down'>>):
   number | null {
