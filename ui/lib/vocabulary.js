@@ -26,12 +26,12 @@ export const RESULT_STATUSES = ['down', 'degraded', 'up'];
 
 /** Kinds of the monitor event log, in the order of the kind filter. */
 export const EVENT_KINDS = ['status_change', 'incident_opened', 'incident_closed', 'created', 'updated', 'deleted',
-  'paused', 'resumed', 'manual_check', 'history_cleared', 'alert_released'];
+  'paused', 'resumed', 'manual_check', 'history_cleared', 'alert_released', 'uptime_recounted'];
 
 export const EVENT_KIND_LABELS = {
   status_change: 'Status change', incident_opened: 'Incident opened', incident_closed: 'Incident closed', created: 'Created',
   updated: 'Edited', deleted: 'Deleted', paused: 'Paused', resumed: 'Resumed', manual_check: 'Checked now', history_cleared: 'History cleared',
-  alert_released: 'Alert released',
+  alert_released: 'Alert released', uptime_recounted: 'Uptime recounted',
 };
 
 /** The status an event without a to_status leaves the monitor in, for its colour mark. */
