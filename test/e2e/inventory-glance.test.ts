@@ -113,7 +113,8 @@ test('an endpoint: New monitor with its address, and its SNMP cards with the int
   await row('Gi1/0/1').getByText('to server rack').waitFor();
   await row('Te1/1/1').getByText('10 Gbps').waitFor();
   await row('Te1/1/1').getByText('919.8 GiB').waitFor();
-  assert.match(await row('Te1/1/1').innerText(), /17 \/ 3/);
+  // Errors, inbound above outbound.
+  assert.match(await row('Te1/1/1').getByRole('cell').nth(5).innerText(), /^in\s+17\s+out\s+3$/);
   assert.match(await row('Gi1/0/3').innerText(), /Down[\s\S]*Disabled/);
   await page.getByText('Interfaces (2 of 3 up)').waitFor();
   await page.getByText('read again for traffic rates').waitFor();

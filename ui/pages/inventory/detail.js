@@ -2,7 +2,8 @@
 // fields and notes, the records that point at it, its monitors with their status (an endpoint's: those on
 // its addresses, found without a link, and those linked to it; each once, and not again among the links),
 // links, and the change history. Edit and delete (a referenced record can be deleted with its references
-// cleared).
+// cleared). An endpoint's SNMP cards and interface table run the page's full width below the two columns:
+// the interface table's figures do not fit one of them.
 import { api } from '../../lib/api.js';
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useEffect, useMemo, useState } from '../../lib/html.js';
@@ -191,7 +192,6 @@ function Record({ def, rec, reload }) {
         ${rec.notes ? html`<${Card} title="Notes"><div class="inv-notes">${rec.notes}</div><//>` : null}
         ${def.type === 'subnets' ? html`<${SubnetAddressesCard} rec=${rec} />` : null}
         ${def.related.map((r) => html`<${Related} key=${r.type} rel=${r} rec=${rec} />`)}
-        ${def.type === 'endpoints' ? html`<${EndpointSnmp} key=${rec.updated_at} rec=${rec} />` : null}
       </div>
       <div class="inv-col">
         ${def.monitors ? html`<${Monitors} key=${links} def=${def} rec=${rec} writable=${can(s, 'brain:write')}
@@ -203,6 +203,7 @@ function Record({ def, rec, reload }) {
         <${HistoryCard} key=${`history-${links}`} type=${def.type} id=${rec.id} labels=${labels} names=${names} />
       </div>
     </div>
+    ${def.type === 'endpoints' ? html`<${EndpointSnmp} key=${rec.updated_at} rec=${rec} />` : null}
   <//>`;
 }
 

@@ -31,28 +31,31 @@ const COLUMNS = [
     ? html`<time datetime=${i.read_at} title=${dateTime(i.read_at)}>${relTime(i.read_at)}</time>` : html`<span class="muted">Not read</span>`) },
 ];
 
+/** The device's cards, two abreast where there is room, then its interface table at full width. */
 export function DeviceCards({ data, reload, loading }) {
   const refresh = html`<button type="button" class="btn btn-sm" onClick=${reload} disabled=${loading}>
     <${Icon} name="refresh" size=${15} />${loading ? 'Reading…' : 'Read again'}</button>`;
   return html`
-    <${Card} title=${data.device_name} actions=${refresh}>
-      ${data.live.error ? html`<div class="alert alert-warn" role="status">
-        <${Icon} name="alert" />
-        <div class="alert-body"><strong>The device could not be read</strong><div>${data.live.error}</div></div>
-      </div>` : null}
-      <dl class="dl">
-        <dt>Address</dt><dd class="mono">${data.target ? `${data.target}:${data.port}` : '—'}</dd>
-        <dt>Credential</dt><dd>${data.credential
-          ? html`<a href=${`/inventory/credentials/${data.credential.short_id}`}>${data.credential.short_id}</a> ${data.credential.name}` : 'None'}</dd>
-        <dt>Vendor</dt><dd>${data.vendor.name}${data.vendor.variant ? ` (${data.vendor.variant})` : ''}
-          <span class="muted"> · ${VENDOR_FROM[data.vendor.from] ?? data.vendor.from}</span></dd>
-        <dt>Read</dt><dd>${data.live.ok ? html`<${Badge} tone="ok">Live<//>` : html`<${Badge} tone=${data.live.attempted ? 'bad' : 'neutral'}>${data.live.attempted ? 'Failed' : 'Not read'}<//>`}</dd>
-      </dl>
-    <//>
-    ${data.cards.map((c) => html`<${Card} key=${c.key} title=${c.title} pad=${false}>
-      ${c.error ? html`<div class="alert alert-warn snmp-card-error" role="status"><${Icon} name="alert" /><div class="alert-body">${c.error}</div></div>` : null}
-      <${Table} columns=${COLUMNS} rows=${c.items} rowKey="key" caption=${c.title} />
-    <//>`)}
+    <div class="snmp-cards">
+      <${Card} title=${data.device_name} actions=${refresh}>
+        ${data.live.error ? html`<div class="alert alert-warn" role="status">
+          <${Icon} name="alert" />
+          <div class="alert-body"><strong>The device could not be read</strong><div>${data.live.error}</div></div>
+        </div>` : null}
+        <dl class="dl">
+          <dt>Address</dt><dd class="mono">${data.target ? `${data.target}:${data.port}` : '—'}</dd>
+          <dt>Credential</dt><dd>${data.credential
+            ? html`<a href=${`/inventory/credentials/${data.credential.short_id}`}>${data.credential.short_id}</a> ${data.credential.name}` : 'None'}</dd>
+          <dt>Vendor</dt><dd>${data.vendor.name}${data.vendor.variant ? ` (${data.vendor.variant})` : ''}
+            <span class="muted"> · ${VENDOR_FROM[data.vendor.from] ?? data.vendor.from}</span></dd>
+          <dt>Read</dt><dd>${data.live.ok ? html`<${Badge} tone="ok">Live<//>` : html`<${Badge} tone=${data.live.attempted ? 'bad' : 'neutral'}>${data.live.attempted ? 'Failed' : 'Not read'}<//>`}</dd>
+        </dl>
+      <//>
+      ${data.cards.map((c) => html`<${Card} key=${c.key} title=${c.title} pad=${false}>
+        ${c.error ? html`<div class="alert alert-warn snmp-card-error" role="status"><${Icon} name="alert" /><div class="alert-body">${c.error}</div></div>` : null}
+        <${Table} columns=${COLUMNS} rows=${c.items} rowKey="key" caption=${c.title} />
+      <//>`)}
+    </div>
     ${data.target && data.credential ? html`<${InterfacesCard} device=${data.device_name} />` : null}`;
 }
 

@@ -1,7 +1,9 @@
 // A device's interface table (GET /api/snmp/device-cards/:name/interfaces): name and description,
 // administrative and operational status, speed, traffic (byte counters in KiB/MiB, and the rate since the
 // previous reading in bps once read twice) and error and discard counts. Used on the SNMP Devices tab and
-// on an inventory endpoint's page.
+// on an inventory endpoint's page, at the page's full width. Each figure cell holds one block of lines
+// (inbound above outbound), so a stacked row on a phone shows it whole beside its label; the name column
+// keeps a readable width and stays in view when a narrow window scrolls the table sideways (snmp.css).
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useEffect, useMemo, useRef, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
@@ -25,12 +27,18 @@ function Status({ value, what }) {
 }
 
 function Traffic({ octets, rate }) {
-  return html`<div class="nowrap">${bytes(octets)}</div>${rate !== null && rate !== undefined
-    ? html`<div class="cell-sub nowrap">${bps(rate)}</div>` : null}`;
+  return html`<div class="if-lines"><div>${bytes(octets)}</div>${rate !== null && rate !== undefined
+    ? html`<div class="cell-sub">${bps(rate)}</div>` : null}</div>`;
+}
+
+/** Inbound and outbound counts of one kind, a line each ("in 2,345,678"); `bad` marks the non-zero ones. */
+function Counts({ inbound, outbound, bad = false }) {
+  const line = (dir, n) => html`<span class="if-dir">${dir}</span> <span class=${bad && n ? 'if-bad' : ''}>${counter(n)}</span>`;
+  return html`<div class="if-counts">${line('in', inbound)}${line('out', outbound)}</div>`;
 }
 
 const COLUMNS = [
-  { key: 'name', label: 'Interface', render: (i) => html`<div class="cell-title">${i.name}</div>
+  { key: 'name', label: 'Interface', class: 'if-name', render: (i) => html`<div class="cell-title">${i.name}</div>
     ${i.alias || (i.description && i.description !== i.name) ? html`<div class="cell-sub">${i.alias || i.description}</div>` : null}` },
   { key: 'status', label: 'Status', render: (i) => html`<div class="chips">
     <${Status} value=${i.oper_status} what="Operational" />
@@ -38,9 +46,8 @@ const COLUMNS = [
   { key: 'speed', label: 'Speed', class: 'nowrap', render: (i) => (i.speed_bps ? bps(i.speed_bps) : html`<span class="muted">—</span>`) },
   { key: 'in', label: 'In', render: (i) => html`<${Traffic} octets=${i.in_octets} rate=${i.in_bps} />` },
   { key: 'out', label: 'Out', render: (i) => html`<${Traffic} octets=${i.out_octets} rate=${i.out_bps} />` },
-  { key: 'errors', label: 'Errors in / out', class: 'nowrap num', render: (i) => html`<span class=${i.in_errors || i.out_errors ? 'if-bad' : ''}>
-    ${counter(i.in_errors)} / ${counter(i.out_errors)}</span>` },
-  { key: 'discards', label: 'Discards in / out', class: 'nowrap num', render: (i) => `${counter(i.in_discards)} / ${counter(i.out_discards)}` },
+  { key: 'errors', label: 'Errors', class: 'num', render: (i) => html`<${Counts} inbound=${i.in_errors} outbound=${i.out_errors} bad />` },
+  { key: 'discards', label: 'Discards', class: 'num', render: (i) => html`<${Counts} inbound=${i.in_discards} outbound=${i.out_discards} />` },
 ];
 
 /** The interface table of `device` (a device name or an endpoint's short ID). */
