@@ -4,6 +4,7 @@
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { checkTypeRoutes } from './check-types/routes.js';
+import { maintenanceRoutes } from './maintenance/routes.js';
 import type { MonitorGlance } from './contracts.js';
 import { watchedAddress } from './queries.js';
 import { RetentionJob } from './retention.js';
@@ -46,7 +47,7 @@ export const monitorsModule: Module = {
     await service.init(); // rows, results and state into memory
     const retention = new RetentionJob(app, service);
     services.set(app, { service, retention });
-    app.routes.add(...monitorRoutes(service), ...checkTypeRoutes());
+    app.routes.add(...monitorRoutes(service), ...checkTypeRoutes(), ...maintenanceRoutes(service.maintenance));
     app.bus.on('config.changed', ({ keys }) => {
       if (!keys.some((k) => k.startsWith('monitors'))) return;
       service.scheduler.setMaxConcurrent(monitorConfig(app).max_concurrent_checks);
@@ -60,6 +61,7 @@ export const monitorsModule: Module = {
     app.onShutdown(async () => {
       await s.service.storage.stopRollups();
       await s.retention.stop();
+      s.service.maintenance.stop();
       await s.service.scheduler.stop();
       await s.service.storage.stop(); // after the last result: the start-up image the next start-up reads
     });

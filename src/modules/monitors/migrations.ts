@@ -258,6 +258,38 @@ export const monitorMigrations: Migration[] = [
     // rolled up are recounted from their results at start-up (storage/warm-image.ts, version 3).
     up: recountFailingTime,
   },
+  {
+    version: 213,
+    name: 'monitors: maintenance windows',
+    // A window holds the alerts of the monitors it applies to while it is open (alert-gate/maintenance.ts);
+    // maintenance/schedule.ts says when: once (starts_at, ends_at, epoch ms), weekly (days, start_time and
+    // end_time in its time zone) or cron (five fields and duration_min). applies_to: 'all', 'monitors'
+    // (monitor_ids) or 'tags' (tags: a monitor with any of them). ended_at: the occurrence holding it was
+    // ended early there.
+    up: `
+      CREATE TABLE monitor_maintenance (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL,
+        description  TEXT NOT NULL DEFAULT '',
+        kind         TEXT NOT NULL CHECK (kind IN ('once', 'weekly', 'cron')),
+        starts_at    INTEGER,
+        ends_at      INTEGER,
+        days         TEXT,
+        start_time   TEXT,
+        end_time     TEXT,
+        cron         TEXT,
+        duration_min INTEGER,
+        timezone     TEXT NOT NULL,
+        applies_to   TEXT NOT NULL CHECK (applies_to IN ('all', 'monitors', 'tags')),
+        monitor_ids  TEXT NOT NULL DEFAULT '[]',
+        tags         TEXT NOT NULL DEFAULT '[]',
+        enabled      INTEGER NOT NULL DEFAULT 1,
+        ended_at     INTEGER,
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The part of a rollup row's degraded time that failed checks account for (migration 212). */

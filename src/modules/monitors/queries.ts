@@ -14,6 +14,7 @@ import {
 } from './storage/index.js';
 import { iso } from '../../core/clock.js';
 import type { ListImage } from './list-image.js';
+import type { MaintenanceWindows } from './maintenance/windows.js';
 import type { ListItems } from './stream.js';
 
 const DAY = 86_400_000;
@@ -25,12 +26,15 @@ export interface ReadParts {
   storage: SeriesStore;
   /** The list's lines kept joined (list-image.ts). */
   image: ListImage;
+  /** Which maintenance window holds a monitor's alerts now (set once the service has made it). */
+  maintenance?: MaintenanceWindows;
 }
 
 /** A monitor as the API shows it (redacted settings cached on the entry until its row changes). */
-export function outOf(p: Pick<ReadParts, 'registry'>, m: LiveMonitor): MonitorOut {
+export function outOf(p: Pick<ReadParts, 'registry' | 'maintenance'>, m: LiveMonitor): MonitorOut {
   m.shown ??= redactSettings(m.row.check_type, parseJsonObject(m.row.settings)) as Record<string, unknown>;
-  return monitorOut(m.row, m.tags, m.shown, p.registry.parentIds(m));
+  // Lines are kept until the registry's generation moves: the windows move it when one opens or closes.
+  return monitorOut(m.row, m.tags, m.shown, p.registry.parentIds(m), p.maintenance?.openNow(m) ?? null);
 }
 
 /**
@@ -87,7 +91,7 @@ function fragments(o: MonitorOut): { head: string; tail: string } {
   const head = JSON.stringify({ id: o.id, name: o.name, target: o.target, check_type: o.check_type, interval: o.interval,
     timeout: o.timeout, failure_threshold: o.failure_threshold, tags: o.tags });
   const tail = JSON.stringify({ degraded_ms: o.degraded_ms, max_loss_pct: o.max_loss_pct, settings: o.settings, parents: o.parents,
-    created_at: o.created_at, updated_at: o.updated_at });
+    maintenance: o.maintenance, created_at: o.created_at, updated_at: o.updated_at });
   return { head: `${head.slice(0, -1)},"status":`, tail: `,${tail.slice(1, -1)}` };
 }
 

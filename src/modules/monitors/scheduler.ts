@@ -267,6 +267,14 @@ export class Scheduler {
     this.arm();
   }
 
+  /** Checked as soon as it can be (a maintenance window that held its outage closed): then every interval. */
+  checkSoon(pk: number): void {
+    const e = this.entries.get(pk);
+    if (!e || e.paused || e.running) return; // a running check tells what it finds anyway
+    this.setDue(e, this.soon(e));
+    this.arm();
+  }
+
   remove(pk: number): void {
     const e = this.entries.get(pk);
     if (!e) return;

@@ -4,6 +4,7 @@ import { invalid } from '../../core/errors.js';
 import { SecretsDropped } from '../../core/http/schemas.js';
 import { isoOrNull } from '../../core/clock.js';
 import { CHECK_TYPES, type CheckType } from './checks/index.js';
+import { MonitorMaintenanceSchema, type MonitorMaintenance } from './maintenance/schemas.js';
 
 export const MONITOR_STATUSES = ['up', 'down', 'degraded', 'paused', 'unknown'] as const;
 export type MonitorStatus = (typeof MONITOR_STATUSES)[number];
@@ -221,6 +222,7 @@ export const MonitorSchema = z.object({
   max_loss_pct: z.number().nullable(),
   settings: z.record(z.string(), z.unknown()).describe('Secrets are redacted'),
   parents: z.array(z.string()).describe('IDs of the parent monitors (alert dependencies)'),
+  maintenance: MonitorMaintenanceSchema,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -370,7 +372,8 @@ export function degradedReason(row: Pick<MonitorRow, 'status' | 'fail_streak' | 
 }
 
 /** The API view of a row; `tags` and `settings` (redacted) come parsed, as the service caches them. */
-export function monitorOut(row: MonitorRow, tags: string[], settings: Record<string, unknown>, parents: string[]): MonitorOut {
+export function monitorOut(row: MonitorRow, tags: string[], settings: Record<string, unknown>, parents: string[],
+  maintenance: MonitorMaintenance = null): MonitorOut {
   return {
     id: row.id,
     name: row.name,
@@ -390,6 +393,7 @@ export function monitorOut(row: MonitorRow, tags: string[], settings: Record<str
     max_loss_pct: row.max_loss_pct,
     settings,
     parents,
+    maintenance,
     created_at: isoOrNull(row.created_at)!,
     updated_at: isoOrNull(row.updated_at)!,
   };

@@ -30,6 +30,7 @@ import * as q from './queries.js';
 import { ResultRecorder, type Applied } from './results.js';
 import { AlertGate } from './alert-gate/gate.js';
 import { GATE_RULES } from './alert-gate/rules.js';
+import { MaintenanceWindows } from './maintenance/windows.js';
 import type { ListItems } from './stream.js';
 import { iso } from '../../core/clock.js';
 import { gridOf, Scheduler, type ScheduleSpec, type SchedulerStats } from './scheduler.js';
@@ -81,6 +82,8 @@ export class MonitorService {
   readonly recorder: ResultRecorder;
   /** Decides whether a monitor event alerts anybody (alert-gate/gate.ts). */
   readonly gate: AlertGate;
+  /** Maintenance windows: the gate holds the alerts of the monitors in an open one (maintenance/windows.ts). */
+  readonly maintenance: MaintenanceWindows;
 
   constructor(private readonly app: AppContext) {
     this.store = app.store;
@@ -104,7 +107,13 @@ export class MonitorService {
       store: this.store, registry: this.registry, storage: this.storage,
       image: new ListImage(this.registry, (m, now, h, gen) => q.lineBytes(this.reads, m, now, h, gen)),
     };
-    this.gate = new AlertGate(GATE_RULES, (m) => walk(this.registry, m, 'up'));
+    this.maintenance = new MaintenanceWindows(app, {
+      registry: this.registry, log: this.log, timezone: () => app.config.get().probe.timezone,
+      // Outages a window held are told at once: a check now carries the held down (alert-gate/gate.ts).
+      closed: (monitors) => { for (const m of monitors) this.scheduler.checkSoon(m.row.pk); },
+    });
+    this.reads.maintenance = this.maintenance;
+    this.gate = new AlertGate(GATE_RULES, (m) => walk(this.registry, m, 'up'), (m, at) => this.maintenance.openFor(m, at));
     this.recorder = new ResultRecorder(app, this);
     this.scheduler = new Scheduler({
       clock: app.clock,
@@ -123,6 +132,7 @@ export class MonitorService {
   async init(): Promise<void> {
     const t0 = performance.now();
     this.registry.load(this.store, this.now());
+    this.maintenance.load();
     const got = await this.storage.load();
     for (const [pk, l] of got.latest) {
       const row = this.registry.get(pk)!.row;
@@ -140,6 +150,7 @@ export class MonitorService {
   startScheduler(): void {
     this.scheduler.load([...this.registry.all()].map((m) => spec(m.row)));
     this.storage.start();
+    this.maintenance.start();
     const max = monitorConfig(this.app).max_concurrent_checks;
     this.log.info('monitor scheduler started', { monitors: this.registry.size, max_concurrent: max });
     this.warmUp();

@@ -2,7 +2,7 @@
 // the fact is made (results.ts, inside the result's write) and its decision travels on the bus event as
 // `alert`; every consumer (webhooks, the controller link, the event log) reads that field and decides
 // nothing of its own. Rules (rules.ts) say what may hold an alert back: a paused monitor, a parent that
-// is down, and whatever comes next (maintenance windows: one file and one line in rules.ts).
+// is down, a maintenance window, and whatever comes next (one file and one line in rules.ts).
 //
 // A hold by a rule that `releases` is remembered (monitor_alert_holds): when the rule lets go while the
 // monitor is still down, the next failed check carries `released`, so the down that nobody heard of is
@@ -12,6 +12,7 @@ import { iso } from '../../../core/clock.js';
 import type { DependencyNode } from '../dependencies.js';
 import type { LiveMonitor } from '../live.js';
 import type { MonitorStatus } from '../schemas.js';
+import type { MonitorMaintenance } from '../maintenance/schemas.js';
 import type { Hold } from './hold.js';
 
 export type { Hold } from './hold.js';
@@ -35,6 +36,8 @@ export interface GateSubject {
   tags: readonly string[];
   /** The monitor's ancestors in the dependency graph, nearest first (computed on first use). */
   ancestors(): readonly DependencyNode[];
+  /** The maintenance window open for it at the event's time, or null (maintenance/windows.ts). */
+  maintenance(): MonitorMaintenance;
 }
 
 export interface GateRule {
@@ -53,6 +56,7 @@ export class AlertGate {
   constructor(
     private readonly rules: readonly GateRule[],
     private readonly ancestors: (m: LiveMonitor) => DependencyNode[],
+    private readonly maintenanceOf: (m: LiveMonitor, at: number) => MonitorMaintenance = () => null,
   ) {}
 
   /** The rules by name (the API lists them; tests check each against every consumer). */
@@ -67,6 +71,7 @@ export class AlertGate {
     const subject: GateSubject = {
       id: m.row.id, name: m.row.name, status: m.row.status, tags: m.tags,
       ancestors: () => (anc ??= this.ancestors(m)),
+      maintenance: () => this.maintenanceOf(m, at),
     };
     const found = this.first(subject, event, at);
     const kept = m.hold;

@@ -8,7 +8,7 @@ export interface Hold {
   rule: string;
   /** One line for a person: "switch is down". */
   reason: string;
-  /** dependency: the parent holding it (the farthest one down, else the nearest failing one). */
+  /** dependency: the parent holding it (the farthest one down, else the nearest failing one); maintenance: the window. */
   by?: { id: string; name: string };
   /** dependency: `suppressed` while the parent is down, `pending` while it fails below its threshold. */
   state?: 'pending' | 'suppressed';

@@ -2,6 +2,7 @@
 // reason). A new rule is one file beside this one and one line here.
 import { dependency } from './dependency.js';
 import type { GateRule } from './gate.js';
+import { maintenance } from './maintenance.js';
 import { paused } from './paused.js';
 
-export const GATE_RULES: readonly GateRule[] = [paused, dependency];
+export const GATE_RULES: readonly GateRule[] = [paused, maintenance, dependency];

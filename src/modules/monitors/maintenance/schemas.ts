@@ -1,0 +1,116 @@
+// Request and response schemas of the maintenance windows API (routes.ts), with every cross-field rule
+// in the schema so that one 400 names every field at fault.
+import { z } from 'zod';
+import { DAY_NAMES, parseCron } from './schedule.js';
+
+const IsoTime = z.iso.datetime({ offset: true });
+const Hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time of day as HH:MM, 00:00 to 23:59');
+
+function validTimeZone(tz: string): boolean {
+  try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; }
+}
+
+export const ScheduleSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('once'),
+    from: IsoTime.describe('When it opens (ISO 8601)'),
+    to: IsoTime.describe('When it closes; after from'),
+  }).strict(),
+  z.object({
+    kind: z.literal('weekly'),
+    days: z.array(z.enum(DAY_NAMES)).min(1, 'Choose at least one day').max(7).describe('Days it opens on'),
+    start: Hhmm.describe('Local time it opens'),
+    end: Hhmm.describe('Local time it closes; at or before start: the next day'),
+  }).strict(),
+  z.object({
+    kind: z.literal('cron'),
+    cron: z.string().trim().min(1).max(100)
+      .describe('Five fields: minute hour day-of-month month day-of-week; d#n is the nth weekday ("0 6 * * 0#1": first Sunday, 06:00)'),
+    duration_min: z.number().int().min(1).max(10_080).describe('How long each occurrence lasts, minutes (at most a week)'),
+  }).strict(),
+]);
+
+const Fields = {
+  name: z.string().trim().min(1).max(100),
+  description: z.string().trim().max(1000),
+  schedule: ScheduleSchema,
+  timezone: z.string().max(64).refine(validTimeZone, 'Must be an IANA time zone such as UTC or Europe/Berlin')
+    .describe("Recurring windows' time zone; the probe's when left out"),
+  applies_to: z.enum(['all', 'monitors', 'tags']).describe('Every monitor, the monitors named, or the monitors with any of the tags'),
+  monitor_ids: z.array(z.uuid()).max(2000),
+  tags: z.array(z.string().trim().min(1).max(50)).max(20),
+  enabled: z.boolean(),
+};
+
+type Body = { schedule?: z.infer<typeof ScheduleSchema>; applies_to?: string; monitor_ids?: string[]; tags?: string[] };
+
+/** The rules across fields, added to the schema's own errors. */
+function crossFields(b: Body, ctx: z.RefinementCtx): void {
+  const s = b.schedule;
+  if (s?.kind === 'once' && Date.parse(s.to) <= Date.parse(s.from)) {
+    ctx.addIssue({ code: 'custom', path: ['schedule', 'to'], message: 'Must be after the start' });
+  }
+  if (s?.kind === 'cron') {
+    try { parseCron(s.cron); } catch (e) { ctx.addIssue({ code: 'custom', path: ['schedule', 'cron'], message: (e as Error).message }); }
+  }
+  if (b.applies_to === 'monitors' && !b.monitor_ids?.length) {
+    ctx.addIssue({ code: 'custom', path: ['monitor_ids'], message: 'Choose at least one monitor' });
+  }
+  if (b.applies_to === 'tags' && !b.tags?.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'Choose at least one tag' });
+}
+
+export const CreateWindowBody = z.object({
+  name: Fields.name,
+  description: Fields.description.default(''),
+  schedule: Fields.schedule,
+  timezone: Fields.timezone.optional(),
+  applies_to: Fields.applies_to,
+  monitor_ids: Fields.monitor_ids.default([]),
+  tags: Fields.tags.default([]),
+  enabled: Fields.enabled.default(true),
+}).strict().superRefine(crossFields);
+export type CreateWindow = z.infer<typeof CreateWindowBody>;
+
+/** A PUT replaces what it names; the rules across fields hold for the result (checked in the service). */
+export const UpdateWindowBody = z.object({
+  name: Fields.name.optional(),
+  description: Fields.description.optional(),
+  schedule: Fields.schedule.optional(),
+  timezone: Fields.timezone.optional(),
+  applies_to: Fields.applies_to.optional(),
+  monitor_ids: Fields.monitor_ids.optional(),
+  tags: Fields.tags.optional(),
+  enabled: Fields.enabled.optional(),
+}).strict();
+export type UpdateWindow = z.infer<typeof UpdateWindowBody>;
+
+export const WindowIdParams = z.object({ id: z.uuid() });
+
+const Span = z.object({ from: z.string(), to: z.string() });
+
+export const WindowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  schedule: ScheduleSchema,
+  timezone: z.string(),
+  applies_to: z.enum(['all', 'monitors', 'tags']),
+  monitor_ids: z.array(z.string()),
+  tags: z.array(z.string()),
+  enabled: z.boolean(),
+  state: z.enum(['open', 'scheduled', 'over', 'disabled'])
+    .describe('open: holding alerts now; scheduled: opens later; over: a one-off window that has closed'),
+  current: Span.nullable().describe('The occurrence open now'),
+  next: Span.nullable().describe('The next occurrence to open'),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WindowOut = z.infer<typeof WindowSchema>;
+
+/** What a monitor shows while a window holds its alerts. */
+export const MonitorMaintenanceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  until: z.string().describe('When the open occurrence closes'),
+}).nullable().describe('The maintenance window holding its alerts now, or null');
+export type MonitorMaintenance = z.infer<typeof MonitorMaintenanceSchema>;

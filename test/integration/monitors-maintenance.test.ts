@@ -1,0 +1,167 @@
+// Maintenance windows through the real HTTP API against the real service, with a real target on
+// loopback and a ManualClock: while a window is open, a monitor's alerts are held by the alert gate
+// (the events carry alert.send false, held by the window) though its checks run and are recorded; an
+// outage still going on when the window closes alerts then, once, released. A weekly window in
+// Europe/Berlin keeps its wall-clock hours across the spring daylight-saving change. Every field error of
+// a bad window comes in one 400; every change is audited.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { ManualClock } from '../../src/core/clock.js';
+import type { MonitorBusEvent } from '../../src/modules/monitors/contracts.js';
+import { startTestApp, type TestApp } from '../helpers/harness.js';
+
+let t: TestApp;
+let clock: ManualClock;
+let key: string;
+let web: Server;
+let status = 200;
+let url = '';
+const bus: { name: string; p: MonitorBusEvent; at: number }[] = [];
+
+const api = <T = any>(method: string, path: string, body?: unknown) => t.request<T>(method, path, { key, body });
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function until(what: string, ok: () => Promise<boolean> | boolean): Promise<void> {
+  for (let i = 0; i < 500; i++) { if (await ok()) return; await sleep(10); }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Moves the clock and waits for the monitor's check at the new time to land. */
+async function tick(id: string, ms: number): Promise<any> {
+  const before = (await api('GET', `/api/monitors/${id}`)).body.last_check;
+  clock.advance(ms);
+  let m: any;
+  await until(`a check of ${id}`, async () => (m = (await api('GET', `/api/monitors/${id}`)).body).last_check !== before);
+  await sleep(50); // its bus events go out after the write
+  return m;
+}
+
+before(async () => {
+  clock = new ManualClock(Date.parse('2026-03-28T22:00:00Z'));
+  t = await startTestApp({ clock });
+  key = (await t.admin()).key;
+  web = createServer((_req, res) => { res.statusCode = status; res.end(status < 400 ? 'ok' : 'broken'); });
+  await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`;
+  for (const name of ['monitor.down', 'monitor.up', 'monitor.degraded', 'monitor.check_failed'] as const) {
+    t.service.app.bus.on(name, (p) => { bus.push({ name, p, at: clock.now() }); });
+  }
+});
+after(async () => {
+  await t.close();
+  web.close();
+});
+
+test('a window that opens and closes while a monitor is down: no alert inside, one alert when it closes', async () => {
+  status = 200;
+  const m = (await api('POST', '/api/monitors', { name: 'core-switch', check_type: 'http', target: url, interval: 10, timeout: 2,
+    failure_threshold: 1 })).body;
+  assert.equal((await tick(m.id, 0)).status, 'up');
+  const t0 = clock.now();
+  const w = await api('POST', '/api/monitors/maintenance', { name: 'Firmware upgrade', applies_to: 'monitors', monitor_ids: [m.id],
+    schedule: { kind: 'once', from: new Date(t0 + 5_000).toISOString(), to: new Date(t0 + 45_000).toISOString() } });
+  assert.equal(w.status, 201, w.text);
+  assert.equal(w.body.state, 'scheduled');
+  assert.equal(w.body.timezone, 'UTC', "the probe's time zone");
+
+  status = 500;
+  let s = await tick(m.id, 10_000);
+  assert.equal(s.status, 'down', 'checks still run and are recorded in the window');
+  assert.deepEqual(s.maintenance, { id: w.body.id, name: 'Firmware upgrade', until: new Date(t0 + 45_000).toISOString() });
+  s = await tick(m.id, 10_000);
+  s = await tick(m.id, 10_000);
+  const inside = bus.filter((b) => b.p.monitor.id === m.id && b.at < t0 + 45_000 && b.at > t0);
+  assert.ok(inside.some((b) => b.name === 'monitor.down'), 'the down happened inside the window');
+  for (const b of inside) {
+    assert.equal(b.p.alert.send, false, `${b.name} inside the window alerts nobody`);
+    assert.equal((b.p.alert as any).held_by.rule, 'maintenance');
+    assert.match((b.p.alert as any).held_by.reason, /Firmware upgrade \(maintenance until/);
+  }
+
+  // The window closes at t0 + 45 s, between two checks: the monitor is checked then, and its outage told once.
+  const closeAt = t0 + 45_000;
+  clock.advance(closeAt - clock.now());
+  await until('the check when the window closed', () => bus.some((b) => b.p.monitor.id === m.id && b.at === closeAt));
+  await sleep(50);
+  const atClose = bus.filter((b) => b.p.monitor.id === m.id && b.at === closeAt);
+  const sent = atClose.filter((b) => b.p.alert.send);
+  assert.equal(sent.length, 1, `one alert when the window closes: ${JSON.stringify(atClose.map((b) => [b.name, b.p.alert]))}`);
+  assert.equal((sent[0]!.p.alert as any).released.rule, 'maintenance', 'it is the held down, released');
+  s = (await api('GET', `/api/monitors/${m.id}`)).body;
+  assert.equal(s.maintenance, null);
+  assert.equal((await api('GET', `/api/monitors/maintenance/${w.body.id}`)).body.state, 'over');
+  const events = (await api('GET', `/api/monitors/events?monitor_id=${m.id}&kind=status_change`)).body.items;
+  assert.equal(events.find((e: any) => e.to_status === 'down').details.alert_held_by.rule, 'maintenance', 'the event log says why');
+  status = 200;
+  await api('DELETE', `/api/monitors/${m.id}`);
+});
+
+test('ending a window early and starting one for an hour are one call each; an outage it held alerts at once', async () => {
+  status = 500;
+  const m = (await api('POST', '/api/monitors', { name: 'edge-router', check_type: 'http', target: url, interval: 60, timeout: 2,
+    failure_threshold: 1, tags: ['wan'] })).body;
+  const now = clock.now();
+  const w = await api('POST', '/api/monitors/maintenance', { name: 'ISP work', applies_to: 'tags', tags: ['wan'],
+    schedule: { kind: 'once', from: new Date(now).toISOString(), to: new Date(now + 3_600_000).toISOString() } });
+  assert.equal(w.status, 201, w.text);
+  assert.equal(w.body.state, 'open');
+  assert.equal((await tick(m.id, 0)).status, 'down');
+  assert.ok(bus.filter((b) => b.p.monitor.id === m.id).every((b) => !b.p.alert.send), 'held by the tag window');
+  const seen = bus.length;
+  const ended = await api('POST', `/api/monitors/maintenance/${w.body.id}/end`);
+  assert.equal(ended.status, 200, ended.text);
+  assert.equal(ended.body.state, 'over');
+  clock.advance(1);
+  await until('the check at the early end', () => bus.slice(seen).some((b) => b.p.monitor.id === m.id));
+  await sleep(50);
+  const after = bus.slice(seen).filter((b) => b.p.monitor.id === m.id && b.p.alert.send);
+  assert.equal(after.length, 1);
+  assert.equal((after[0]!.p.alert as any).released.rule, 'maintenance');
+  const again = await api('POST', `/api/monitors/maintenance/${w.body.id}/end`);
+  assert.equal(again.status, 400);
+  assert.equal(again.body.code, 'not_open');
+  const audit = (await api('GET', '/api/audit-log?action=monitors.maintenance.*&limit=50')).body.items
+    .filter((e: any) => e.details?.id === w.body.id).map((e: any) => e.action);
+  assert.deepEqual(audit.sort(), ['monitors.maintenance.create', 'monitors.maintenance.end']);
+  status = 200;
+  await api('DELETE', `/api/monitors/${m.id}`);
+  assert.equal((await api('DELETE', `/api/monitors/maintenance/${w.body.id}`)).status, 204);
+});
+
+test('a weekly window in Europe/Berlin keeps 01:00-04:00 local across the spring change (2 real hours that night)', async () => {
+  clock.advance(Date.parse('2026-03-28T23:30:00Z') - clock.now());
+  const w = (await api('POST', '/api/monitors/maintenance', { name: 'Sunday night', applies_to: 'all', timezone: 'Europe/Berlin',
+    schedule: { kind: 'weekly', days: ['sun'], start: '01:00', end: '04:00' } })).body;
+  assert.deepEqual(w.next, { from: '2026-03-29T00:00:00.000Z', to: '2026-03-29T02:00:00.000Z' }, '01:00 CET to 04:00 CEST');
+  clock.advance(Date.parse('2026-03-29T01:59:00Z') - clock.now());
+  const open = (await api('GET', `/api/monitors/maintenance/${w.id}`)).body;
+  assert.equal(open.state, 'open');
+  clock.advance(2 * 60_000);
+  const later = (await api('GET', `/api/monitors/maintenance/${w.id}`)).body;
+  assert.equal(later.state, 'scheduled');
+  assert.deepEqual(later.next, { from: '2026-04-04T23:00:00.000Z', to: '2026-04-05T02:00:00.000Z' }, 'a week on: 01:00-04:00 CEST');
+  await api('DELETE', `/api/monitors/maintenance/${w.id}`);
+});
+
+test('a bad window: every field error in one 400; unknown ids are 404; read scope cannot write', async () => {
+  const r = await api('POST', '/api/monitors/maintenance', { name: '', applies_to: 'monitors', monitor_ids: [],
+    schedule: { kind: 'cron', cron: '0 6 * * 9', duration_min: 0 }, timezone: 'Mars/Olympus' });
+  assert.equal(r.status, 400, r.text);
+  const paths = (r.body.errors as { path: string }[]).map((e) => e.path).sort();
+  assert.deepEqual(paths, ['monitor_ids', 'name', 'schedule.cron', 'schedule.duration_min', 'timezone']);
+  const once = await api('POST', '/api/monitors/maintenance', { name: 'x', applies_to: 'all',
+    schedule: { kind: 'once', from: '2026-05-01T10:00:00Z', to: '2026-05-01T09:00:00Z' } });
+  assert.deepEqual(once.body.errors.map((e: any) => [e.path, e.message]), [['schedule.to', 'Must be after the start']]);
+  const unknown = await api('POST', '/api/monitors/maintenance', { name: 'x', applies_to: 'monitors',
+    monitor_ids: ['6f1c1d2e-0000-4000-8000-000000000000'], schedule: { kind: 'weekly', days: ['mon'], start: '22:00', end: '02:00' } });
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.errors[0].path, 'monitor_ids.0');
+  assert.equal((await api('GET', '/api/monitors/maintenance/6f1c1d2e-0000-4000-8000-000000000000')).status, 404);
+  assert.equal((await api('GET', '/api/monitors/maintenance/not-a-uuid')).status, 404);
+  const rk = (await t.user('viewer', ['monitors:read'])).key;
+  assert.equal((await t.request('GET', '/api/monitors/maintenance', { key: rk })).status, 200);
+  assert.equal((await t.request('POST', '/api/monitors/maintenance', { key: rk, body: { name: 'x', applies_to: 'all',
+    schedule: { kind: 'weekly', days: ['mon'], start: '01:00', end: '02:00' } } })).status, 403);
+});
