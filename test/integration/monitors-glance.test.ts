@@ -151,8 +151,8 @@ test('uptime is time: a 7-second outage in an hour is ~99.8 %, not a red hour; m
   assert.equal(tl.status, 200, tl.text);
   assert.equal(tl.body.from, new Date(hour0).toISOString());
   const [first, current] = tl.body.monitors[0].segments;
-  assert.deepEqual(first, { up: 3593, degraded: 0, down: 7, checks: 60, uptime_pct: expected });
-  assert.deepEqual(current, { up: 0, degraded: 0, down: 0, checks: 1, uptime_pct: 100 });
+  assert.deepEqual(first, { up: 3593, degraded: 0, down: 7, maintenance: 0, checks: 60, uptime_pct: expected });
+  assert.deepEqual(current, { up: 0, degraded: 0, down: 0, maintenance: 0, checks: 1, uptime_pct: 100 });
 
   // The hour closes (6 minutes after it ends): its rollup row holds the same time, and the figures stay.
   for (let i = 0; i < 7; i++) m = await tick(m0.id, 60_000);

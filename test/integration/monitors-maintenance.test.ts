@@ -1,7 +1,8 @@
 // Maintenance windows through the real HTTP API against the real service, with a real target on
 // loopback and a ManualClock: while a window is open, a monitor's alerts are held by the alert gate
 // (the events carry alert.send false, held by the window) though its checks run and are recorded; an
-// outage still going on when the window closes alerts then, once, released. A weekly window in
+// outage still going on when the window closes alerts then, once, released; its time in the window counts
+// as maintenance, in no uptime. A weekly window in
 // Europe/Berlin keeps its wall-clock hours across the spring daylight-saving change. Every field error of
 // a bad window comes in one 400; every change is audited.
 import assert from 'node:assert/strict';
@@ -92,6 +93,22 @@ test('a window that opens and closes while a monitor is down: no alert inside, o
   s = (await api('GET', `/api/monitors/${m.id}`)).body;
   assert.equal(s.maintenance, null);
   assert.equal((await api('GET', `/api/monitors/maintenance/${w.body.id}`)).body.state, 'over');
+  // Its time in the window counts as maintenance: neither up nor down, so in no uptime. (Time is credited
+  // at each result: one more check brings the window's last seconds in.)
+  s = await tick(m.id, 10_000);
+  const hour = (await api('GET', `/api/monitors/timeline?hours=1&ids=${m.id}`)).body.monitors[0].segments[0];
+  assert.deepEqual([hour.up, hour.maintenance], [5, 40], JSON.stringify(hour));
+  assert.ok(hour.down > 0 && hour.down <= 15, `down from the window's end to the last check: ${JSON.stringify(hour)}`);
+  const expected = Math.round((5 / (5 + hour.down)) * 100_000) / 1000;
+  assert.equal(hour.uptime_pct, expected, 'the 40 s in the window count in no uptime');
+  assert.equal(s.stats.uptime_24h, expected);
+  // The checks in the window are marked so: 'm' beats, in_maintenance results.
+  const listed = (await api('GET', '/api/monitors')).body.monitors.find((x: any) => x.id === m.id);
+  const results = (await api('GET', `/api/monitors/${m.id}/results?limit=20`)).body.items.reverse();
+  assert.deepEqual(results.map((r: any) => r.in_maintenance), results.map((r: any) => Date.parse(r.at) > t0 + 5_000
+    && Date.parse(r.at) < t0 + 45_000));
+  assert.equal(listed.beats, results.map((r: any) => (r.in_maintenance ? 'm' : r.status === 'up' ? 'u' : 'd')).join(''));
+  assert.match(listed.beats, /^um+d+$/);
   const events = (await api('GET', `/api/monitors/events?monitor_id=${m.id}&kind=status_change`)).body.items;
   assert.equal(events.find((e: any) => e.to_status === 'down').details.alert_held_by.rule, 'maintenance', 'the event log says why');
   status = 200;
@@ -164,4 +181,32 @@ test('a bad window: every field error in one 400; unknown ids are 404; read scop
   assert.equal((await t.request('GET', '/api/monitors/maintenance', { key: rk })).status, 200);
   assert.equal((await t.request('POST', '/api/monitors/maintenance', { key: rk, body: { name: 'x', applies_to: 'all',
     schedule: { kind: 'weekly', days: ['mon'], start: '01:00', end: '02:00' } } })).status, 403);
+});
+
+test('after a restart, the window and its occurrence are as they were: same beats, same maintenance time, still holding', async () => {
+  const dataDir = t.service.app.config.dataDir;
+  status = 500;
+  const m = (await api('POST', '/api/monitors', { name: 'restart-me', check_type: 'http', target: url, interval: 10, timeout: 2,
+    failure_threshold: 1 })).body;
+  const from = clock.now();
+  const w = (await api('POST', '/api/monitors/maintenance', { name: 'Long job', applies_to: 'monitors', monitor_ids: [m.id],
+    schedule: { kind: 'once', from: new Date(from).toISOString(), to: new Date(from + 600_000).toISOString() } })).body;
+  await tick(m.id, 0);
+  await tick(m.id, 10_000);
+  await tick(m.id, 10_000);
+  const seen = async () => {
+    const listed = (await api('GET', '/api/monitors')).body.monitors.find((x: any) => x.id === m.id);
+    const hour = (await api('GET', `/api/monitors/timeline?hours=2&ids=${m.id}`)).body.monitors[0].segments;
+    return { beats: listed.beats, maintenance: listed.maintenance, hours: hour };
+  };
+  const before = await seen();
+  assert.equal(before.beats, 'mmm');
+  await t.close({ keepData: true });
+  t = await startTestApp({ dataDir, clock }); // the same data: the API key still works
+  assert.deepEqual(await seen(), before);
+  const got = (await api('GET', `/api/monitors/maintenance/${w.id}`)).body;
+  assert.equal(got.state, 'open');
+  status = 200;
+  await api('DELETE', `/api/monitors/${m.id}`);
+  await api('DELETE', `/api/monitors/maintenance/${w.id}`);
 });

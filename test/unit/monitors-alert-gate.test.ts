@@ -159,7 +159,7 @@ function event(status: MonitorBusEvent['status'], previous: MonitorBusEvent['pre
   return {
     monitor: { id: 'child', name: 'child', target: 'http://127.0.0.1/', check_type: 'http', tags: [] },
     previous_status: previous, status, fail_streak: 3, failure_threshold: 3,
-    result: { at: '2026-01-01T00:00:00.000Z', status: result, response_time: 1, message: 'm', details: {}, manual: false, monitor_status: status === 'unknown' ? 'up' : status, measurements: {} },
+    result: { at: '2026-01-01T00:00:00.000Z', status: result, response_time: 1, message: 'm', details: {}, manual: false, monitor_status: status === 'unknown' ? 'up' : status, in_maintenance: false, measurements: {} },
     incident: null, occurred_at: '2026-01-01T00:00:00.000Z', alert,
   };
 }

@@ -290,6 +290,25 @@ export const monitorMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 214,
+    name: 'monitors: maintenance time apart from uptime (rollups ms_maint, the windows\' occurrences)',
+    // Time in a maintenance window counts as neither up nor down (storage/hours.ts, aside): the rollups keep it
+    // in ms_maint. The occurrences as they happened (a window's monitors as they were, cut where it was ended
+    // early) are kept for the hours not yet rolled up, which a start-up recounts: maintenance/windows.ts.
+    up: `
+      ALTER TABLE monitor_rollups ADD COLUMN ms_maint INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE monitor_maintenance_spans (
+        window_id   TEXT NOT NULL,
+        from_t      INTEGER NOT NULL,
+        to_t        INTEGER NOT NULL,
+        applies_to  TEXT NOT NULL,
+        monitor_ids TEXT NOT NULL,
+        tags        TEXT NOT NULL,
+        PRIMARY KEY (window_id, from_t)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The part of a rollup row's degraded time that failed checks account for (migration 212). */

@@ -105,6 +105,7 @@ export function resultOut(r: SeriesResult): ResultOut {
     manual: r.manual,
     measurements: r.measurements ?? {},
     monitor_status: r.standing === STANDING.paused ? 'paused' : r.standing === STANDING.failing ? 'degraded' : r.status,
+    in_maintenance: r.standing === STANDING.aside,
   };
 }
 
@@ -149,8 +150,8 @@ export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail
   };
 }
 
-/** One hour of a monitor's timeline: the time (seconds) its status was up, degraded and down, and its checks. */
-export interface TimelineHour { up: number; degraded: number; down: number; checks: number; uptime_pct: number | null }
+/** One hour of a monitor's timeline: the time (seconds) its status was up, degraded and down, in maintenance, and its checks. */
+export interface TimelineHour { up: number; degraded: number; down: number; maintenance: number; checks: number; uptime_pct: number | null }
 
 /**
  * The time-weighted status of the last `hours` hours (the current one last), per monitor, from memory:
@@ -160,8 +161,9 @@ export function timeline(p: Pick<ReadParts, 'storage'>, m: LiveMonitor, now: num
   const h = hourOf(now);
   const sec = (ms: number) => Math.round(ms / 100) / 10;
   return p.storage.perHour(m.row.pk, h - hours + 1, h).map((a) => (a
-    ? { up: sec(a.ms_up), degraded: sec(a.ms_degraded), down: sec(a.ms_down), checks: a.checks, uptime_pct: uptimePct(a) }
-    : { up: 0, degraded: 0, down: 0, checks: 0, uptime_pct: null }));
+    ? { up: sec(a.ms_up), degraded: sec(a.ms_degraded), down: sec(a.ms_down), maintenance: sec(a.ms_maint), checks: a.checks,
+      uptime_pct: uptimePct(a) }
+    : { up: 0, degraded: 0, down: 0, maintenance: 0, checks: 0, uptime_pct: null }));
 }
 
 export function results(p: ReadParts, m: LiveMonitor,

@@ -171,7 +171,7 @@ export class ResultRecorder {
 
       const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
         measurements: measurements ?? {},
-        monitor_status: trans.status === 'unknown' ? status : trans.status };
+        monitor_status: trans.status === 'unknown' ? status : trans.status, in_maintenance: this.storage.isAside(row.pk, t) };
       const base: Omit<MonitorBusEvent, 'incident' | 'alert'> = {
         monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
         previous_status: row.status,

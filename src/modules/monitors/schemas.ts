@@ -107,6 +107,7 @@ const TimelineHourSchema = z.object({
   up: z.number().describe('Seconds the monitor was up in this hour'),
   degraded: z.number().describe('Seconds degraded: answers that were slow or lost packets'),
   down: z.number().describe('Seconds down: after a failed check, also below the failure threshold'),
+  maintenance: z.number().describe('Seconds in a maintenance window: in none of the others, so in no uptime'),
   checks: z.number().int().describe('Scheduled checks (manual ones do not count)'),
   uptime_pct: z.number().nullable().describe('Time available over time known, as everywhere else'),
 });
@@ -159,6 +160,7 @@ export const ResultSchema = z.object({
   manual: z.boolean().describe('A manual check ("check now"): it counts in no uptime or response-time figure'),
   monitor_status: z.enum(['up', 'degraded', 'down', 'paused'])
     .describe('The monitor\'s status after this check: a failed check below the failure threshold leaves it degraded'),
+  in_maintenance: z.boolean().describe('Checked in a maintenance window (its alerts held, its time in no uptime)'),
   measurements: z.record(z.string(), z.number())
     .describe('Named measurements the check type declares besides the response time, in their units, to hundredths ' +
       '(ping: loss_pct; http and tcp that saw a TLS certificate: days_left); {} when the check measured none'),
@@ -228,9 +230,10 @@ export const MonitorSchema = z.object({
 });
 export type MonitorOut = z.infer<typeof MonitorSchema>;
 
-const BeatsSchema = z.string().regex(/^[usfdpUSFDP]*$/)
+const BeatsSchema = z.string().regex(/^[usfdpmUSFDPM]*$/)
   .describe('The newest checks (up to 30), oldest first, a letter each: u up, s answered but degraded (slow or loss), ' +
-    'f failed below the failure threshold, d failed while down, p checked while paused; upper case: a manual check');
+    'f failed below the failure threshold, d failed while down, p checked while paused, m checked in a maintenance window; ' +
+    'upper case: a manual check');
 
 export const MonitorListItemSchema = MonitorSchema.extend({ stats_24h: Stats24hSchema, beats: BeatsSchema });
 export type MonitorListItem = z.infer<typeof MonitorListItemSchema>;

@@ -102,6 +102,11 @@ export class MonitorService {
       section: rowImage(this.registry),
       // The dropped entries may be a monitor's last: its state goes into the table first (unless saved since).
       beforeDrop: async (cut) => { if (this.stateSavedAt() < cut) await this.saveState(); },
+      // Maintenance time counts in no uptime (maintenance/windows.ts keeps the windows as they happened).
+      aside: (pk, from, to) => {
+        const m = this.registry.get(pk);
+        return m && this.maintenance ? this.maintenance.asideFor(m, from, to) : [];
+      },
     });
     this.reads = {
       store: this.store, registry: this.registry, storage: this.storage,

@@ -21,6 +21,16 @@ interface WindowRow {
   created_at: number; updated_at: number;
 }
 
+/** An occurrence as it happened: the monitors it applied to then, cut where it was ended early. */
+interface Span {
+  window_id: string; from: number; to: number; applies_to: WindowRow['applies_to']; monitors: Set<string>; tags: Set<string>;
+}
+interface SpanRow {
+  window_id: string; from_t: number; to_t: number; applies_to: WindowRow['applies_to']; monitor_ids: string; tags: string;
+}
+/** Occurrences are kept this long after they close: the hours not yet rolled up are recounted from them at start-up. */
+const SPANS_KEPT_MS = 48 * 3_600_000;
+
 interface Live {
   row: WindowRow;
   schedule: Schedule;
@@ -48,10 +58,16 @@ export class MaintenanceWindows {
   private running = false;
   /** The windows open at the last evaluation, to tell which closed. */
   private open = new Set<string>();
+  /** The occurrences that happened (monitor_maintenance_spans), oldest first. */
+  private spans: Span[] = [];
 
   constructor(private readonly app: AppContext, private readonly o: WindowsOptions) {}
 
   load(): void {
+    const keepFrom = this.app.clock.now() - SPANS_KEPT_MS;
+    this.spans = this.app.store.all<SpanRow>('SELECT * FROM monitor_maintenance_spans WHERE to_t > ? ORDER BY from_t', [keepFrom])
+      .map((r) => ({ window_id: r.window_id, from: r.from_t, to: r.to_t, applies_to: r.applies_to,
+        monitors: new Set(JSON.parse(r.monitor_ids) as string[]), tags: new Set(JSON.parse(r.tags) as string[]) }));
     this.windows.clear();
     const rows = this.app.store.all<WindowRow>('SELECT * FROM monitor_maintenance ORDER BY created_at, id');
     for (const r of rows) this.windows.set(r.id, this.live(r));
@@ -82,6 +98,26 @@ export class MaintenanceWindows {
       }
     }
     return best ? { id: best.w.row.id, name: best.w.row.name, until: iso(best.to) } : null;
+  }
+
+  /**
+   * The parts of [from, to) monitor `m` spent in maintenance, sorted and apart (the storage credits that
+   * time as set aside: storage/hours.ts).
+   */
+  asideFor(m: { row: { id: string }; tags: readonly string[] }, from: number, to: number): [number, number][] {
+    let out: [number, number][] | null = null;
+    for (const s of this.spans) {
+      if (s.to <= from || s.from >= to || !appliesTo(s, m)) continue;
+      (out ??= []).push([Math.max(s.from, from), Math.min(s.to, to)]);
+    }
+    if (!out) return NONE;
+    out.sort((a, b) => a[0] - b[0]);
+    const merged: [number, number][] = [out[0]!];
+    for (const [a, b] of out.slice(1)) {
+      const last = merged[merged.length - 1]!;
+      if (a <= last[1]) last[1] = Math.max(last[1], b); else merged.push([a, b]);
+    }
+    return merged;
   }
 
   /** openFor() now. */
@@ -126,6 +162,7 @@ export class MaintenanceWindows {
     await this.app.store.write((tx) => {
       tx.run('DELETE FROM monitor_maintenance WHERE id = ?', [id]);
       insertRow(tx, row);
+      this.cutSpans(tx, id, now);
       this.app.audit.insert(tx, by.auditEntry('monitors.maintenance.update', row.name, { id, ...summary(row) }));
     });
     this.windows.set(id, this.live(row));
@@ -135,8 +172,10 @@ export class MaintenanceWindows {
 
   async remove(id: string, by: Actor): Promise<void> {
     const old = this.must(id).row;
+    const now = this.app.clock.now();
     await this.app.store.write((tx) => {
       tx.run('DELETE FROM monitor_maintenance WHERE id = ?', [id]);
+      this.cutSpans(tx, id, now);
       this.app.audit.insert(tx, by.auditEntry('monitors.maintenance.delete', old.name, { id }));
     });
     this.windows.delete(id);
@@ -151,6 +190,7 @@ export class MaintenanceWindows {
     if (!open) throw invalid('maintenance window', [{ path: 'id', message: `${w.row.name} is not open now` }], 'not_open');
     await this.app.store.write((tx) => {
       tx.run('UPDATE monitor_maintenance SET ended_at = ?, updated_at = ? WHERE id = ?', [now, now, id]);
+      this.cutSpans(tx, id, now);
       this.app.audit.insert(tx, by.auditEntry('monitors.maintenance.end', w.row.name, { id, ended_at: iso(now), was_until: iso(open.to) }));
     });
     this.windows.set(id, this.live({ ...w.row, ended_at: now, updated_at: now }));
@@ -192,8 +232,12 @@ export class MaintenanceWindows {
         this.o.log.warn('maintenance window schedule unreadable', { id: w.row.id, error: (err as Error).message });
         w.current = w.next = null;
       }
-      if (w.row.enabled && w.current) open.add(w.row.id);
+      if (w.row.enabled && w.current) {
+        open.add(w.row.id);
+        this.opened(w, w.current);
+      }
     }
+    if (this.spans.length && this.spans[0]!.to < now - SPANS_KEPT_MS) this.spans = this.spans.filter((s) => s.to >= now - SPANS_KEPT_MS);
     const closed = [...this.open].filter((id) => !open.has(id));
     const opened = [...open].filter((id) => !this.open.has(id));
     this.open = open;
@@ -208,9 +252,27 @@ export class MaintenanceWindows {
   // ---- rows -----------------------------------------------------------------------------------------
 
   private applies(w: Live, m: { row: { id: string }; tags: readonly string[] }): boolean {
-    if (w.row.applies_to === 'all') return true;
-    if (w.row.applies_to === 'monitors') return w.monitors.has(m.row.id);
-    return m.tags.some((t) => w.tags.has(t));
+    return appliesTo({ applies_to: w.row.applies_to, monitors: w.monitors, tags: w.tags }, m);
+  }
+
+  /** Records the occurrence open now (once: a restart finds it kept), from when the window is as it is. */
+  private opened(w: Live, o: Occurrence): void {
+    const from = Math.max(o.from, w.row.updated_at);
+    if (from >= o.to || this.spans.some((s) => s.window_id === w.row.id && s.from === from)) return;
+    const span: Span = { window_id: w.row.id, from, to: o.to, applies_to: w.row.applies_to, monitors: w.monitors, tags: w.tags };
+    this.spans.push(span);
+    this.app.store.write((tx) => {
+      tx.run(`INSERT OR IGNORE INTO monitor_maintenance_spans (window_id, from_t, to_t, applies_to, monitor_ids, tags)
+        VALUES (?, ?, ?, ?, ?, ?)`, [span.window_id, span.from, span.to, span.applies_to, w.row.monitor_ids, w.row.tags]);
+    }, 'group').catch((err: Error) => this.o.log.warn('maintenance occurrence not kept', { id: w.row.id, error: err.message }));
+  }
+
+  /** The window's open occurrence ends at `now` (ended early, changed or deleted), in this write. */
+  private cutSpans(tx: Tx, id: string, now: number): void {
+    tx.run('UPDATE monitor_maintenance_spans SET to_t = ? WHERE window_id = ? AND from_t <= ? AND to_t > ?', [now, id, now, now]);
+    tx.onCommit(() => {
+      for (const s of this.spans) if (s.window_id === id && s.from <= now && s.to > now) s.to = now;
+    });
   }
 
   private checkMonitors(ids: readonly string[]): void {
@@ -297,4 +359,13 @@ function summary(r: WindowRow): Record<string, unknown> {
     ...(r.kind === 'once' ? { from: iso(r.starts_at!), to: iso(r.ends_at!) } : {}),
     ...(r.kind === 'weekly' ? { days: JSON.parse(r.days ?? '[]'), start: r.start_time, end: r.end_time, timezone: r.timezone } : {}),
     ...(r.kind === 'cron' ? { cron: r.cron, duration_min: r.duration_min, timezone: r.timezone } : {}) };
+}
+
+const NONE: [number, number][] = [];
+
+function appliesTo(w: { applies_to: WindowRow['applies_to']; monitors: Set<string>; tags: Set<string> },
+  m: { row: { id: string }; tags: readonly string[] }): boolean {
+  if (w.applies_to === 'all') return true;
+  if (w.applies_to === 'monitors') return w.monitors.has(m.row.id);
+  return m.tags.some((t) => w.tags.has(t));
 }

@@ -7,8 +7,9 @@
 //          16 extra (inline text or details, kept in the monitor's `extras` map by time), 32 manual check,
 //          bits 6-7 how the monitor stood after it (STANDING: 0 as the result says, 1 failing below its
 //          failure threshold, so degraded, 2 paused), or 3: the byte `more` follows
-//   more:  bits 0-1 the standing, 4 measurements present (written only for a result with measurements,
-//          so that a result without any is as long as before them, and pages of earlier builds read the same)
+//   more:  bits 0-1 the standing (3: its time set aside, a maintenance window), 4 measurements present
+//          (written only for a result with measurements or standing 3, so that other results are as long
+//          as before them, and pages of earlier builds read the same)
 //   message code: dictionary id + 1, or 0 for an inline text (in extras)
 //   measurements: varint n, n x (varint name id | varint zigzag(value in hundredths)) (measures.ts)
 //
@@ -35,22 +36,24 @@ const M_MEASURES = 4;
 /** How long the beat bar of the list is (GET /api/monitors `beats`). */
 export const BEATS = 30;
 
-/** How the monitor stood after a result, beyond its status: bits 6-7 of the flags. */
-export const STANDING = { asResult: 0, failing: 1, paused: 2 } as const;
+/** How the monitor stood after a result, beyond its status: bits 6-7 of the flags (aside: in the byte `more`). */
+export const STANDING = { asResult: 0, failing: 1, paused: 2, aside: 3 } as const;
 
-/** The standing of a monitor whose status is `status` after a result of `result`. */
-export function standingOf(result: string, status: string): number {
+/** The standing of a monitor whose status is `status` after a result of `result`; `aside`: in a maintenance window. */
+export function standingOf(result: string, status: string, aside = false): number {
   if (status === 'paused') return STANDING.paused;
+  if (aside) return STANDING.aside;
   return result === 'down' && status !== 'down' ? STANDING.failing : STANDING.asResult;
 }
 
 /**
  * One letter per check for the beat bar: u up, s answered but degraded (slow or loss), f failed below the
  * failure threshold (the monitor is degraded: failing), d failed and the monitor is down, p checked while
- * paused; upper case for a manual check. ui/pages/monitors/model.js has the same letters.
+ * paused, m checked in a maintenance window; upper case for a manual check. ui/pages/monitors/model.js has
+ * the same letters.
  */
 export function beatOf(status: string, standing: number, manual: boolean): string {
-  const c = standing === STANDING.paused ? 'p' : status === 'up' ? 'u' : status === 'degraded' ? 's'
+  const c = standing === STANDING.paused ? 'p' : standing === STANDING.aside ? 'm' : status === 'up' ? 'u' : status === 'degraded' ? 's'
     : standing === STANDING.failing ? 'f' : 'd';
   return manual ? c.toUpperCase() : c;
 }
@@ -120,7 +123,8 @@ export class RawHistory {
     }
     const x = r.x?.length ? r.x : null;
     const xn = x ? Math.min(x.length >> 1, MAX_MEASURES) : 0;
-    if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY + (x ? 3 + xn * MEASURE_BYTES : 0) > PAGE) this.newPage(c);
+    const more = x !== null || standing >= MORE;
+    if (c.tail < 0 || this.used[c.tail]! + MAX_ENTRY + (more ? 1 : 0) + (x ? 2 + xn * MEASURE_BYTES : 0) > PAGE) this.newPage(c);
     const page = c.tail;
     const buf = this.slabs[page >> 8]!;
     let pos = (page & (SLAB_PAGES - 1)) * PAGE + this.used[page]!;
@@ -134,10 +138,10 @@ export class RawHistory {
     if (code !== 0 && code === c.prevMsg) flags |= F_SAME;
     if (extra) flags |= F_EXTRA;
     if (r.manual) flags |= F_MANUAL;
-    flags |= ((x ? MORE : standing) & 3) << 6;
+    flags |= ((more ? MORE : standing) & 3) << 6;
     pos = putVarint(buf, pos, zigzag(dt - c.prevDt));
     buf[pos++] = flags;
-    if (x) buf[pos++] = (standing & 3) | M_MEASURES;
+    if (more) buf[pos++] = (standing & 3) | (x ? M_MEASURES : 0);
     if (r.rt != null) pos = putVarint(buf, pos, r.rt);
     if (!(flags & F_SAME)) pos = putVarint(buf, pos, code);
     if (x) {

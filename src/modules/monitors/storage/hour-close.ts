@@ -46,9 +46,9 @@ const WATERMARK = 'rollups_written_to';
 const CLOSING_HOUR = 'rollups_closing_hour';
 const CLOSING_THROUGH = 'rollups_closing_through';
 const upsert = (table: string) => `INSERT OR REPLACE INTO ${table} (m, k, b, checks, up, degraded, down, rt_sum, rt_count, rt_min,
-    rt_max, hist, ms_up, ms_degraded, ms_down)
+    rt_max, hist, ms_up, ms_degraded, ms_down, ms_maint)
   SELECT j.value->>0, ?, ?, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7,
-         j.value->>8, unhex(j.value->>9), j.value->>10, j.value->>11, j.value->>12
+         j.value->>8, unhex(j.value->>9), j.value->>10, j.value->>11, j.value->>12, j.value->>13
     FROM json_each(?) AS j`;
 
 interface Totals extends Aggregate { hist: number[] }
@@ -171,7 +171,7 @@ export class HourCloser {
         // Named measurements, for the series whose results carried any: their hour's aggregates by id.
         const measured = new Map<number, Map<number, MeasureAggregate>>();
         const days = new Map(tx.all<RollupRow>(
-          `SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
+          `SELECT m, checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down, ms_maint
              FROM ${this.names.rollups} WHERE k = ? AND b = ? AND m IN (SELECT value FROM json_each(?))`,
           [KIND.day, day, JSON.stringify(batch)]).map((r) => [r.m, totalsOf(expandRollup(r))]));
         for (const pk of batch) {
@@ -190,8 +190,8 @@ export class HourCloser {
           }, from, to);
           if (mx) measured.set(pk, mx);
           const t = this.hours.timesOf(pk, hour);
-          if (t) { h.ms_up = t.ms_up; h.ms_degraded = t.ms_degraded; h.ms_down = t.ms_down; }
-          if (!h.checks && !(h.ms_up + h.ms_degraded + h.ms_down)) continue;
+          if (t) { h.ms_up = t.ms_up; h.ms_degraded = t.ms_degraded; h.ms_down = t.ms_down; h.ms_maint = t.ms_maint; }
+          if (!h.checks && !(h.ms_up + h.ms_degraded + h.ms_down + h.ms_maint)) continue;
           hours.push(rowOf(pk, h));
           const d = days.get(pk) ?? emptyTotals();
           merge(d, h);
@@ -274,7 +274,7 @@ function totalsOf(r: RollupRow): Totals {
 function merge(into: Totals, a: Totals): void {
   into.checks += a.checks; into.up += a.up; into.degraded += a.degraded; into.down += a.down;
   into.rt_sum += a.rt_sum; into.rt_count += a.rt_count;
-  into.ms_up += a.ms_up; into.ms_degraded += a.ms_degraded; into.ms_down += a.ms_down;
+  into.ms_up += a.ms_up; into.ms_degraded += a.ms_degraded; into.ms_down += a.ms_down; into.ms_maint += a.ms_maint;
   if (a.rt_min != null) into.rt_min = into.rt_min == null ? a.rt_min : Math.min(into.rt_min, a.rt_min);
   if (a.rt_max != null) into.rt_max = into.rt_max == null ? a.rt_max : Math.max(into.rt_max, a.rt_max);
   for (let i = 0; i < a.hist.length; i++) into.hist[i]! += a.hist[i]!;
@@ -285,5 +285,5 @@ function rowOf(m: number, a: Totals): unknown[] {
   const skinny = a.rt_count === 1;
   return [m, a.checks, a.up, a.degraded, a.down, a.rt_sum, a.rt_count, skinny ? null : a.rt_min, skinny ? null : a.rt_max,
     skinny || a.rt_count === 0 ? null : Buffer.from(encodeHist(a.hist)).toString('hex'),
-    Math.round(a.ms_up), Math.round(a.ms_degraded), Math.round(a.ms_down)];
+    Math.round(a.ms_up), Math.round(a.ms_degraded), Math.round(a.ms_down), Math.round(a.ms_maint)];
 }

@@ -1,7 +1,7 @@
 // Per-series counts and times of the last 26 hours, in memory and updated as each result arrives: the
 // monitors list's 24-hour figures (GET /api/monitors) read them without touching SQL, and single series
 // read the hours not yet written to the rollups table from here. Typed arrays indexed by a dense slot per
-// series, so 2,000 monitors cost about 2.5 MiB.
+// series, so 2,000 monitors cost about 3 MiB.
 //
 // Times: uptime is time, not a count of checks (docs/monitors.md, "Uptime"). Each series' status holds
 // from the result that set it until the next result (manual checks included: they can change the status;
@@ -26,10 +26,15 @@ export class HourRing {
   private hour = new Int32Array(0);
   private counts = new Uint32Array(0); // checks, up, degraded, down, rt_count per cell
   private rtSum = new Float64Array(0);
-  private times = new Float64Array(0); // ms up, degraded, down per cell
+  private times = new Float64Array(0); // ms up, degraded, down, set aside per cell (TIMES each)
   private track = new Map<number, Tracker>();
   /** Hours before this are written to monitor_rollups: time is no longer credited to them (the watermark). */
   floorHour: () => number = () => -Infinity;
+  /**
+   * The parts of [from, to) set aside for a series (its maintenance windows), sorted and apart: time there
+   * is credited as set aside, not to its status, so no uptime counts it.
+   */
+  aside: (pk: number, from: number, to: number) => readonly (readonly [number, number])[] = () => [];
 
   /** Adds one result to its hour (ignored when that hour is older than the ring). */
   add(pk: number, tMs: number, status: ResultStatus, rt: number | null): void {
@@ -43,7 +48,7 @@ export class HourRing {
 
   /** Adds a whole hour's counts and times (a rollup row read back at start-up). */
   addHour(pk: number, hour: number, a: Pick<Aggregate, 'checks' | 'up' | 'degraded' | 'down' | 'rt_sum' | 'rt_count'>
-    & Partial<Pick<Aggregate, 'ms_up' | 'ms_degraded' | 'ms_down'>>): void {
+    & Partial<Pick<Aggregate, 'ms_up' | 'ms_degraded' | 'ms_down' | 'ms_maint'>>): void {
     const cell = this.cell(pk, hour);
     if (cell < 0) return;
     const c = cell * 5;
@@ -53,9 +58,10 @@ export class HourRing {
     this.counts[c + 3]! += a.down;
     this.counts[c + 4]! += a.rt_count;
     this.rtSum[cell]! += a.rt_sum;
-    this.times[cell * 3]! += a.ms_up ?? 0;
-    this.times[cell * 3 + 1]! += a.ms_degraded ?? 0;
-    this.times[cell * 3 + 2]! += a.ms_down ?? 0;
+    this.times[cell * TIMES]! += a.ms_up ?? 0;
+    this.times[cell * TIMES + 1]! += a.ms_degraded ?? 0;
+    this.times[cell * TIMES + 2]! += a.ms_down ?? 0;
+    this.times[cell * TIMES + 3]! += a.ms_maint ?? 0;
   }
 
   // ---- time ------------------------------------------------------------------------------------
@@ -105,12 +111,13 @@ export class HourRing {
   }
 
   /** The times of one hour, when the ring holds it. */
-  timesOf(pk: number, hour: number): { ms_up: number; ms_degraded: number; ms_down: number } | null {
+  timesOf(pk: number, hour: number): { ms_up: number; ms_degraded: number; ms_down: number; ms_maint: number } | null {
     const s = this.slots.get(pk);
     if (s === undefined) return null;
     const cell = s * RING_HOURS + (hour % RING_HOURS);
     if (this.hour[cell] !== hour) return null;
-    return { ms_up: this.times[cell * 3]!, ms_degraded: this.times[cell * 3 + 1]!, ms_down: this.times[cell * 3 + 2]! };
+    const c = cell * TIMES;
+    return { ms_up: this.times[c]!, ms_degraded: this.times[c + 1]!, ms_down: this.times[c + 2]!, ms_maint: this.times[c + 3]! };
   }
 
   private trackerOf(pk: number): Tracker {
@@ -120,20 +127,30 @@ export class HourRing {
   }
 
   private credit(pk: number, status: number, from: number, to: number): void {
+    let at = from;
+    for (const [a, b] of this.aside(pk, from, to)) {
+      if (a > at) this.creditTo(pk, status, at, a);
+      this.creditTo(pk, ASIDE, Math.max(a, at), Math.min(b, to));
+      at = Math.max(at, b);
+    }
+    if (at < to) this.creditTo(pk, status, at, to);
+  }
+
+  private creditTo(pk: number, index: number, from: number, to: number): void {
     const floor = this.floorHour();
     for (let h = hourOf(from); h * HOUR_MS < to; h++) {
       if (h < floor) continue;
       const ms = Math.min(to, (h + 1) * HOUR_MS) - Math.max(from, h * HOUR_MS);
       if (ms <= 0) continue;
       const cell = this.cell(pk, h);
-      if (cell >= 0) this.times[cell * 3 + status]! += ms;
+      if (cell >= 0) this.times[cell * TIMES + index]! += ms;
     }
   }
 
   /** The sum over hours [from, to] (hour numbers since the epoch). */
   sum(pk: number, from: number, to: number): Aggregate {
     const a: Aggregate = { checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null,
-      ms_up: 0, ms_degraded: 0, ms_down: 0 };
+      ms_up: 0, ms_degraded: 0, ms_down: 0, ms_maint: 0 };
     const s = this.slots.get(pk);
     if (s === undefined) return a;
     for (let i = 0; i < RING_HOURS; i++) {
@@ -147,9 +164,10 @@ export class HourRing {
       a.down += this.counts[c + 3]!;
       a.rt_count += this.counts[c + 4]!;
       a.rt_sum += this.rtSum[cell]!;
-      a.ms_up += this.times[cell * 3]!;
-      a.ms_degraded += this.times[cell * 3 + 1]!;
-      a.ms_down += this.times[cell * 3 + 2]!;
+      a.ms_up += this.times[cell * TIMES]!;
+      a.ms_degraded += this.times[cell * TIMES + 1]!;
+      a.ms_down += this.times[cell * TIMES + 2]!;
+      a.ms_maint += this.times[cell * TIMES + 3]!;
     }
     return a;
   }
@@ -164,7 +182,8 @@ export class HourRing {
       const c = cell * 5;
       out.push({ checks: this.counts[c]!, up: this.counts[c + 1]!, degraded: this.counts[c + 2]!, down: this.counts[c + 3]!,
         rt_count: this.counts[c + 4]!, rt_sum: this.rtSum[cell]!, rt_min: null, rt_max: null,
-        ms_up: this.times[cell * 3]!, ms_degraded: this.times[cell * 3 + 1]!, ms_down: this.times[cell * 3 + 2]! });
+        ms_up: this.times[cell * TIMES]!, ms_degraded: this.times[cell * TIMES + 1]!, ms_down: this.times[cell * TIMES + 2]!,
+        ms_maint: this.times[cell * TIMES + 3]! });
     }
     return out;
   }
@@ -204,7 +223,7 @@ export class HourRing {
         w.varint(this.hour[cell]!);
         for (let i = 0; i < 5; i++) w.varint(this.counts[cell * 5 + i]!);
         w.f64(this.rtSum[cell]!);
-        for (let i = 0; i < 3; i++) w.f64(this.times[cell * 3 + i]!);
+        for (let i = 0; i < TIMES; i++) w.f64(this.times[cell * TIMES + i]!);
       }
     }
     w.varint(this.track.size);
@@ -223,13 +242,13 @@ export class HourRing {
         for (let cells = r.varint(); cells > 0; cells--) {
           const hour = r.varint();
           const counts = [r.varint(), r.varint(), r.varint(), r.varint(), r.varint()];
-          const rtSum = r.f64(), times = [r.f64(), r.f64(), r.f64()];
+          const rtSum = r.f64(), times = [r.f64(), r.f64(), r.f64(), r.f64()];
           if (hour < fromHour) continue;
           const cell = this.cell(pk, hour);
           if (cell < 0) continue;
           this.counts.set(counts, cell * 5);
           this.rtSum[cell] = rtSum;
-          this.times.set(times, cell * 3);
+          this.times.set(times, cell * TIMES);
         }
       }
       for (let n = r.varint(); n > 0; n--) {
@@ -262,7 +281,7 @@ export class HourRing {
     this.hour[cell] = hour;
     this.counts.fill(0, cell * 5, cell * 5 + 5);
     this.rtSum[cell] = 0;
-    this.times.fill(0, cell * 3, cell * 3 + 3);
+    this.times.fill(0, cell * TIMES, cell * TIMES + TIMES);
   }
 
   private grow(): number {
@@ -272,7 +291,7 @@ export class HourRing {
       const hour = new Int32Array(cells); hour.set(this.hour); this.hour = hour;
       const counts = new Uint32Array(cells * 5); counts.set(this.counts); this.counts = counts;
       const rtSum = new Float64Array(cells); rtSum.set(this.rtSum); this.rtSum = rtSum;
-      const times = new Float64Array(cells * 3); times.set(this.times); this.times = times;
+      const times = new Float64Array(cells * TIMES); times.set(this.times); this.times = times;
     }
     return slot;
   }
@@ -290,6 +309,9 @@ export function timeStatus(result: string, status: string): string {
 /** A monitor's status as time counts it (index in the times of a cell, -1: not counted) and its credit. */
 interface Tracker { status: number; from: number; to: number }
 const TIME_INDEX: Record<string, number> = { up: 0, degraded: 1, down: 2 };
+/** Times per cell: up, degraded, down and set aside (ASIDE). */
+const TIMES = 4;
+const ASIDE = 3;
 
 /** Offset of each status's counter after `checks`: up, degraded, down. */
 const RESULT_CODE_INDEX: Record<ResultStatus, number> = { up: 0, degraded: 1, down: 2 };

@@ -105,6 +105,11 @@ export interface SeriesOptions {
    * of each series' state (the latest entries of a series may be among them) unless it has since `cut`.
    */
   beforeDrop(cut: number): Promise<void>;
+  /**
+   * The parts of [from, to) set aside for series `key` (a monitor's maintenance windows), sorted and apart:
+   * that time counts as neither up nor down (hours.ts). Asked at every credit of time: keep it cheap.
+   */
+  aside?(key: number, from: number, to: number): readonly (readonly [number, number])[];
 }
 
 export class SeriesStore {
@@ -126,10 +131,16 @@ export class SeriesStore {
     this.measures = new MeasureNames(o.names.measures);
     this.closer = new HourCloser(app, o.names, this.history, this.hours, o.capOf, o.log);
     this.hours.floorHour = () => this.closer.watermark;
+    if (o.aside) this.hours.aside = o.aside;
     this.images = new StartupImages(app,
       { store: app.store, names: o.names, history: this.history, hours: this.hours, section: o.section },
       () => this.closer.watermark,
       () => ({ everyHours: o.settings().imageEveryHours, rawRetentionHours: o.settings().rawRetentionHours }), o.log);
+  }
+
+  /** Whether series `key`'s time at `t` is set aside (a maintenance window: SeriesOptions.aside). */
+  isAside(key: number, t: number): boolean {
+    return this.hours.aside(key, t, t + 1).length > 0;
   }
 
   /** The first hour (since the epoch) whose rollups are not written yet: hours from it on are read from memory. */
@@ -153,6 +164,7 @@ export class SeriesStore {
     const image = readWarmImage(this.app.config.dataDir, store, this.names, retention, now);
     const got = loadSeries({
       store, names: this.names, history: this.history, hours: this.hours, messages: this.messages, section: this.o.section,
+      aside: (pk, t) => this.isAside(pk, t),
       capOf: this.o.capOf, watermark: this.closer.watermark, now, keepFrom: now - retention * HOUR_MS,
       image: image && 'install' in image ? image : null,
     });
@@ -195,7 +207,7 @@ export class SeriesStore {
     }
     tx.emit(this.names.channel, encodeMessage({ kind: 'result', pk: key, result: stored, state }));
     tx.onCommit(() => {
-      this.history.append(key, stored, standingOf(r.status, state.status));
+      this.history.append(key, stored, standingOf(r.status, state.status, this.isAside(key, r.t)));
       if (!r.manual) this.hours.add(key, r.t, r.status, r.rt);
       this.hours.observe(key, r.t, timeStatus(r.status, state.status), capMs);
     });
@@ -283,7 +295,7 @@ export class SeriesStore {
    */
   summary(key: number, now: number): SeriesSummary {
     const h = hourOf(now), w = this.closer.watermark;
-    const sql = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down
+    const sql = `SELECT checks, up, degraded, down, rt_sum, rt_count, rt_min, rt_max, hist, ms_up, ms_degraded, ms_down, ms_maint
       FROM ${this.names.rollups} WHERE m = ? AND k = ? AND b >= ? AND b < ?`;
     const written = (k: number, from: number, to: number) =>
       this.app.store.all<Aggregate & { hist: Uint8Array | null }>(sql, [key, k, from, to]);
@@ -371,7 +383,7 @@ function sum(rows: Aggregate[]): Aggregate {
   const a = emptyAggregate();
   for (const r of rows) {
     a.checks += r.checks; a.up += r.up; a.degraded += r.degraded; a.down += r.down; a.rt_sum += r.rt_sum; a.rt_count += r.rt_count;
-    a.ms_up += r.ms_up; a.ms_degraded += r.ms_degraded; a.ms_down += r.ms_down;
+    a.ms_up += r.ms_up; a.ms_degraded += r.ms_degraded; a.ms_down += r.ms_down; a.ms_maint += r.ms_maint;
   }
   return a;
 }

@@ -31,6 +31,8 @@ export interface LoadParts {
   keepFrom: number;
   /** A checked start-up image to start from. */
   image?: WarmImage | null;
+  /** Whether series `pk`'s time at `t` was set aside (a maintenance window): its result's standing says so. */
+  aside?(pk: number, t: number): boolean;
 }
 
 /** A series' latest entries in the channel: its last result (time, rt units, message) and its state after the last entry. */
@@ -112,7 +114,7 @@ export function loadSeries(p: LoadParts): Loaded {
     result(pk, r, state) {
       const l = lastOf(pk);
       if (!l) return;
-      add(pk, r, standingOf(r.status, state.status));
+      add(pk, r, standingOf(r.status, state.status, p.aside?.(pk, r.t) ?? false));
       // Time is credited from the watermark on (hours.ts); earlier hours' time is in their rollup rows.
       hours.observe(pk, r.t, timeStatus(r.status, state.status), l.cap);
       l.result = true;
@@ -160,9 +162,9 @@ export function loadSeries(p: LoadParts): Loaded {
   if (!hoursInImage) {
     const first = hourOf(p.now) - RING_HOURS + 1;
     type HourRow = { m: number; b: number; checks: number; up: number; degraded: number; down: number; rt_sum: number;
-      rt_count: number; ms_up: number; ms_degraded: number; ms_down: number };
+      rt_count: number; ms_up: number; ms_degraded: number; ms_down: number; ms_maint: number };
     for (const r of store.all<HourRow>(
-      `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down FROM ${p.names.rollups}
+      `SELECT m, b, checks, up, degraded, down, rt_sum, rt_count, ms_up, ms_degraded, ms_down, ms_maint FROM ${p.names.rollups}
         WHERE k = ? AND b >= ? AND b < ?`,
       [KIND.hour, (first * HOUR_MS) / 1000, (p.watermark * HOUR_MS) / 1000])) {
       if (p.capOf(r.m) != null) hours.addHour(r.m, (r.b * 1000) / HOUR_MS, r);

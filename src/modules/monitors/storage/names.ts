@@ -4,7 +4,7 @@
 // migrations:
 //
 //   <rollups>         (m INTEGER, k INTEGER, b INTEGER, checks, up, degraded, down, rt_sum, rt_count INTEGER NOT NULL,
-//                      rt_min, rt_max INTEGER, hist BLOB, ms_up, ms_degraded, ms_down INTEGER NOT NULL DEFAULT 0,
+//                      rt_min, rt_max INTEGER, hist BLOB, ms_up, ms_degraded, ms_down, ms_maint INTEGER NOT NULL DEFAULT 0,
 //                      PRIMARY KEY (m, k, b)) WITHOUT ROWID
 //   <measureRollups>  (m INTEGER, k INTEGER, b INTEGER, x INTEGER, n, total, lo, hi INTEGER NOT NULL,
 //                      PRIMARY KEY (m, k, b, x)) WITHOUT ROWID

@@ -233,10 +233,13 @@ export interface Aggregate {
   rt_sum: number; rt_count: number; rt_min: number | null; rt_max: number | null;
   /** Time (ms) the monitor was up, degraded and down (hours.ts: time-weighted status). */
   ms_up: number; ms_degraded: number; ms_down: number;
+  /** Time (ms) set aside (a maintenance window): counted in none of the three, so in no uptime. */
+  ms_maint: number;
 }
 
 export const emptyAggregate = (): Aggregate =>
-  ({ checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, ms_up: 0, ms_degraded: 0, ms_down: 0 });
+  ({ checks: 0, up: 0, degraded: 0, down: 0, rt_sum: 0, rt_count: 0, rt_min: null, rt_max: null, ms_up: 0, ms_degraded: 0, ms_down: 0,
+    ms_maint: 0 });
 
 /** Digits after the decimal point of every uptime the API answers (list, detail, timeline). */
 export const UPTIME_DECIMALS = 3;
@@ -244,8 +247,9 @@ export const UPTIME_DECIMALS = 3;
 /**
  * Uptime in percent: the time the monitor was available (up or degraded) over the time its status was
  * known (up, degraded or down; paused and unknown time does not count). Degraded time is slow or lossy
- * answers: a failed check's time is down, also below the failure threshold (hours.ts, timeStatus). Before
- * any time is known (a monitor checked once), the share of its checks that answered. Null without either.
+ * answers: a failed check's time is down, also below the failure threshold (hours.ts, timeStatus). Time set
+ * aside (maintenance) is not known time. Before any time is known (a monitor checked once), the share of its
+ * checks that answered. Null without either.
  */
 export function uptimePct(a: Pick<Aggregate, 'checks' | 'up' | 'degraded'> & Partial<Pick<Aggregate, 'ms_up' | 'ms_degraded' | 'ms_down'>>):
   number | null {

@@ -5,7 +5,7 @@
 // "Start-up image".
 //
 //   file     SeriesNames.imageFile (netprobe.monitors.image) in the data directory, replaced whole (writeFileAtomic)
-//   header   32 bytes: "NPMIMG\r\n" | u32 LE version (3) | u32 LE CRC-32 of the body | f64 LE body length | 8 reserved
+//   header   32 bytes: "NPMIMG\r\n" | u32 LE version (4) | u32 LE CRC-32 of the body | f64 LE body length | 8 reserved
 //   body     f64 id | f64 LSN | f64 written at | f64 watermark | f64 raw_retention_hours
 //            | history (history.ts writeImage) | the hour ring (hours.ts writeImage)
 //            | the user's section (ImageSection; the monitors': varint n, n rows: varint pk | u8 status
@@ -36,13 +36,13 @@ import type { SeriesNames } from './names.js';
 
 const MAGIC = Buffer.from('NPMIMG\r\n', 'latin1');
 /**
- * 3: the hour ring counts a failed check's time as down, also below the failure threshold (hours.ts,
- * timeStatus). An image of 1 or 2 holds that time as degraded, so it is not used: the start-up after the
- * upgrade reads the results channel instead and recounts the hours not yet in the rollups (migration 212
- * converts those). 2 added measurements to history pages.
+ * 4: the hour ring keeps time set aside (maintenance) per cell. 3: it counts a failed check's time as down,
+ * also below the failure threshold (hours.ts, timeStatus); an image of 1 or 2 holds that time as degraded,
+ * so it is not used: the start-up after the upgrade reads the results channel instead and recounts the
+ * hours not yet in the rollups (migration 212 converts those). 2 added measurements to history pages.
  */
-const VERSION = 3;
-const READS = [3];
+const VERSION = 4;
+const READS = [4];
 const HEADER_BYTES = 32;
 
 /** Meta table keys. */
