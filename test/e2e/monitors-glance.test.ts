@@ -1,5 +1,5 @@
 // Monitoring at a glance, in a real browser against the real service and a local HTTP server on
-// 127.0.0.1: a failing check below the threshold reads "Failing 1 of 3", apart from "Slow"; the list
+// 127.0.0.1: a failing check below the threshold reads "Failing 1 of 3", apart from "Degraded · Slow"; the list
 // puts problems first, sorts by a column header, and shows each monitor's beat bar beside its 24-hour
 // bar; the detail page has the reason, the beat bar and the inventory records the monitor is linked to.
 // Each page is checked for console errors, labelled controls and its 375 px layout, and photographed.
@@ -74,7 +74,8 @@ test('the list: problems first, "Failing 1 of 3" apart from "Slow", beat bars, s
   assert.deepEqual(await rowNames(), ['delta-down', 'bravo-failing', 'charlie-slow', 'alpha-ok'], 'problems first by default');
 
   const row = (name: string) => page.locator('tbody tr', { has: page.getByRole('link', { name, exact: true }) });
-  assert.equal(await row('bravo-failing').locator('.mon-reason').textContent(), 'Failing 1 of 3');
+  assert.equal(await row('bravo-failing').locator('.badge.status-failing').textContent(), 'Failing 1 of 3');
+  assert.equal(await row('bravo-failing').locator('.mon-reason').count(), 0, 'failing is its status, not a reason beside "Degraded"');
   assert.equal(await row('charlie-slow').locator('.mon-reason').textContent(), 'Slow');
   assert.equal(await row('delta-down').locator('.mon-reason').count(), 0, 'down says down');
   assert.equal(await row('alpha-ok').locator('.mon-reason').count(), 0);
@@ -114,9 +115,9 @@ test('the detail page: the reason, the beat bar, the time-weighted bar and the l
   const hero = page.getByRole('region', { name: 'Current status' });
   await hero.getByText('Failing 2 of 3', { exact: true }).waitFor();
   await hero.getByText('2 failed checks in a row; down after 1 more').waitFor();
-  await page.getByRole('img', { name: 'Last 2 checks: 2 failing' }).waitFor();
+  await page.getByRole('img', { name: /^Last 2 checks \(.+\): 2 failing$/ }).waitFor();
   assert.equal(await page.locator('.beat-card .beat-manual').count(), 1, 'the manual check is marked');
-  await page.getByRole('img', { name: /^Last 24 hours: / }).first().waitFor();
+  await page.getByRole('group', { name: /^Last 24 hours: / }).first().waitFor();
   await photograph(p, `/monitors/${ids['bravo-failing']}`, 'monitor-glance-failing', 'bravo-failing');
 
   await page.goto(`/monitors/${ids['charlie-slow']}`);

@@ -78,7 +78,7 @@ test('the dashboard shows monitor states and follows a monitor going down withou
   await page.goto('/');
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
   await page.getByText('1 monitor is down').waitFor({ timeout: 30_000 });
-  const attention = page.locator('.card', { has: page.getByRole('heading', { name: 'Down and degraded' }) });
+  const attention = page.locator('.card', { has: page.getByRole('heading', { name: 'Needs attention' }) });
   await attention.getByRole('link', { name: 'Backup NAS' }).waitFor();
   const incidents = page.locator('.card', { has: page.getByRole('heading', { name: 'Open incidents' }) });
   await incidents.getByRole('link', { name: 'Backup NAS' }).waitFor();

@@ -1,6 +1,6 @@
 // Monitoring at a glance, the parts without a service: the time-weighted hours (a 7-second outage is 7
-// seconds of its hour), migration 204 converting rollups written by earlier builds (their uptime stays what
-// it was), and the UI's pure functions (reasons, problems first, sorting, one uptime format, bar segments).
+// seconds of its hour) and migration 204 converting rollups written by earlier builds (their uptime stays
+// what it was). The UI's pure functions are in monitors-glance-ui.test.ts.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -10,10 +10,6 @@ import { HourRing, HOUR_MS } from '../../src/modules/monitors/storage/hours.js';
 import { monitorMigrations } from '../../src/modules/monitors/migrations.js';
 import { uptimePct } from '../../src/modules/monitors/storage/rollups.js';
 import { beatOf, RawHistory, STANDING, standingOf } from '../../src/modules/monitors/storage/history.js';
-import {
-  beatList, beatSummary, describeHour, hourSegments, reasonText, severity, sortMonitors, summarizeHours, uptimeText,
-// @ts-expect-error plain browser JavaScript without type declarations
-} from '../../ui/pages/monitors/glance.js';
 
 const H = 1_000 * HOUR_MS; // an hour boundary
 const CAP = (2 * 60 + 10) * 1000;
@@ -92,47 +88,4 @@ test('migration 204 converts old rollups: the time split as the counts were, so 
     assert.equal(uptimePct({ checks: checks!, up: up!, degraded: degraded!, ms_up: msUp!, ms_degraded: msDeg!, ms_down: msDown! }),
       uptimePct({ checks: checks!, up: up!, degraded: degraded! }));
   }
-});
-
-test('the UI: "Failing 1 of 3" apart from "Slow", problems first, column sorts, one uptime format, bar segments', () => {
-  const m = (name: string, status: string, extra: Record<string, unknown> = {}) => ({ id: name, name, status, degraded_reason: null,
-    failing_streak: 0, failure_threshold: 3, response_time: null, last_check: null, stats_24h: { uptime_pct: null }, beats: '', ...extra });
-  const failing = m('b', 'degraded', { degraded_reason: 'failing', failing_streak: 1 });
-  const slow = m('c', 'degraded', { degraded_reason: 'slow', response_time: 900 });
-  const loss = m('e', 'degraded', { degraded_reason: 'loss' });
-  const down = m('d', 'down');
-  const up = m('a', 'up', { response_time: 5 });
-  const paused = m('f', 'paused');
-  assert.equal(reasonText(failing), 'Failing 1 of 3');
-  assert.equal(reasonText(slow), 'Slow');
-  assert.equal(reasonText(loss), 'Packet loss');
-  assert.equal(reasonText(down), null);
-  assert.deepEqual(sortMonitors([up, paused, slow, down, failing, loss]).map((x: { name: string }) => x.name), ['d', 'b', 'c', 'e', 'a', 'f']);
-  assert.deepEqual(sortMonitors([up, slow, down], 'name', 'desc').map((x: { name: string }) => x.name), ['d', 'c', 'a']);
-  assert.deepEqual(sortMonitors([down, slow, up], 'response').map((x: { name: string }) => x.name), ['a', 'c', 'd'], 'no time sorts last');
-  assert.ok(severity(down) < severity(failing) && severity(failing) < severity(slow) && severity(up) < severity(paused));
-  assert.equal(uptimeText(99.806), '99.80 %');
-  assert.equal(uptimeText(99.999), '99.99 %', 'never rounded up to 100');
-  assert.equal(uptimeText(100), '100.00 %');
-  assert.equal(uptimeText(null), '—');
-
-  const segs = hourSegments([{ up: 3593, degraded: 0, down: 7, checks: 60, uptime_pct: 99.806 },
-    { up: 600, degraded: 0, down: 3000, checks: 60, uptime_pct: 16.667 }, { up: 0, degraded: 0, down: 0, checks: 0, uptime_pct: null }],
-  '2026-03-02T10:00:00.000Z');
-  assert.deepEqual(segs.map((s: { status: string; blip: string | null }) => [s.status, s.blip]), [['up', 'down'], ['down', null], ['none', null]], 'a 7-second outage is a notch, not a red hour');
-  assert.equal(segs[1]!.from - segs[0]!.from, 3_600_000);
-  assert.equal(describeHour(segs[0]!.parts), 'Down 7 s, up 59 min 53 s');
-  assert.equal(summarizeHours(segs), 'Last 24 hours: down 50 min 7 s');
-  assert.equal(beatSummary('uuufdU'), 'Last 6 checks: 1 down, 1 failing, 4 up');
-  assert.deepEqual(beatList('sP').map((b: { tone: string; manual: boolean }) => [b.tone, b.manual]), [['degraded', false], ['paused', true]]);
-});
-
-test('the UI knows every degraded reason and beat letter of the API, and no other', async () => {
-  // @ts-expect-error plain browser JavaScript without type declarations
-  const model = await import('../../ui/pages/monitors/model.js');
-  const schemas = await import('../../src/modules/monitors/schemas.js');
-  assert.deepEqual(model.DEGRADED_REASONS.map((r: { value: string }) => r.value).sort(), [...schemas.DEGRADED_REASONS].sort(),
-    'ui/pages/monitors/model.js DEGRADED_REASONS vs src/modules/monitors/schemas.ts DEGRADED_REASONS');
-  assert.deepEqual(model.BEAT_KINDS.map((b: { value: string }) => b.value).sort(), [...schemas.BEAT_LETTERS].sort(),
-    'ui/pages/monitors/model.js BEAT_KINDS vs src/modules/monitors/schemas.ts BEAT_LETTERS');
 });

@@ -2,10 +2,13 @@
 import { html } from '../lib/html.js';
 import { STATUS_LABELS } from '../lib/vocabulary.js';
 
-/** A monitor status (up, down, degraded, paused, unknown). */
-export function StatusBadge({ status }) {
-  const s = STATUS_LABELS[status] ? status : 'unknown';
-  return html`<span class=${`badge status-${s}`}><span class="dot" aria-hidden="true"></span>${STATUS_LABELS[s]}</span>`;
+/**
+ * A monitor status (up, down, degraded, paused, unknown). With `label`, a status the pages tell apart
+ * (failing, pages/monitors/glance.js `shownStatus`) in its own words ("Failing 1 of 3") and colour.
+ */
+export function StatusBadge({ status, label, title }) {
+  const s = label || STATUS_LABELS[status] ? status : 'unknown';
+  return html`<span class=${`badge status-${s}`} title=${title}><span class="dot" aria-hidden="true"></span>${label ?? STATUS_LABELS[s]}</span>`;
 }
 
 /** A plain label; tone is one of neutral, ok, warn, bad, info, accent. */

@@ -1,33 +1,37 @@
-// The dashboard: monitor counts by status, what is down or degraded (first), open incidents, the
-// latest monitor events and the inventory at a glance. Monitor parts update live. With no monitor yet
+// The dashboard: monitor counts by the statuses the monitor pages show (failing apart from degraded),
+// what needs attention (down, then failing, then degraded), open incidents, the latest monitor events
+// (in the event log's words) and the inventory at a glance. Monitor parts update live. With no monitor yet
 // it says so and offers the first steps (add a monitor, scan a subnet, a webhook for alerts) instead of
 // an all-clear that would mean nothing.
 import { api } from '../lib/api.js';
-import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
+import { dateTime, duration, ms, relTime } from '../lib/format.js';
 import { html, useEffect, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { can, useSession } from '../lib/session.js';
-import { EVENT_MARK, INVENTORY_TYPES, MONITOR_STATUSES, STATUS_LABELS } from '../lib/vocabulary.js';
+import { INVENTORY_TYPES } from '../lib/vocabulary.js';
 import { StatusBadge } from '../components/badge.js';
-import { reasonText } from './monitors/glance.js';
+import { reasonHint, reasonText, severity, SHOWN_LABELS, SHOWN_STATUSES, shownStatus, statusCounts, statusLabel } from './monitors/glance.js';
+import { eventMark, eventText } from './monitors/event-view.js';
 import { EmptyState, ErrorState, Loading } from '../components/empty.js';
 import { Icon } from '../components/icons.js';
 import { Card, Page } from '../components/page.js';
 
 const TILES = [
   { key: 'total', label: 'Monitors', href: '/monitors' },
-  ...MONITOR_STATUSES.map((s) => ({ key: s, label: STATUS_LABELS[s], href: `/monitors?status=${s}` })),
+  ...SHOWN_STATUSES.map((s) => ({ key: s, label: SHOWN_LABELS[s], href: `/monitors?status=${s}` })),
 ];
 
-const RANK = { down: 0, degraded: 1 };
+/** What needs attention, worst first (glance.js severity): down, failing, degraded. */
+const ATTENTION = new Set(['down', 'failing', 'degraded']);
 
 function Health({ counts }) {
   if (!counts || !counts.total) return null;
   const n = (k, one, many) => `${counts[k]} ${counts[k] === 1 ? one : many}`;
   const [tone, icon, text] = counts.down ? ['bad', 'alert', n('down', 'monitor is down', 'monitors are down')]
-    : counts.degraded ? ['warn', 'alert', n('degraded', 'monitor is degraded', 'monitors are degraded')]
-      : counts.unknown ? ['neutral', 'clock', n('unknown', 'monitor is waiting for its first check', 'monitors are waiting for their first check')]
-        : ['ok', 'check', counts.paused ? 'All active monitors are up' : 'All monitors are up'];
+    : counts.failing ? ['failing', 'alert', n('failing', 'monitor is failing checks', 'monitors are failing checks')]
+      : counts.degraded ? ['warn', 'alert', n('degraded', 'monitor is degraded', 'monitors are degraded')]
+        : counts.unknown ? ['neutral', 'clock', n('unknown', 'monitor is waiting for its first check', 'monitors are waiting for their first check')]
+          : ['ok', 'check', counts.paused ? 'All active monitors are up' : 'All monitors are up'];
   return html`<div class=${`health health-${tone}`} role="status">
     <${Icon} name=${icon} size=${22} />
     <div><strong>${text}</strong>
@@ -63,14 +67,14 @@ function FirstRun() {
 }
 
 function Attention({ monitors }) {
-  const list = monitors.filter((m) => m.status in RANK).sort((a, b) => RANK[a.status] - RANK[b.status] || a.name.localeCompare(b.name));
-  if (!monitors.length) return html`<${EmptyState} icon="monitors" title="No monitors yet"><p>Monitors that are down or degraded show up here.</p><//>`;
+  const list = monitors.filter((m) => ATTENTION.has(shownStatus(m))).sort((a, b) => severity(a) - severity(b) || a.name.localeCompare(b.name));
+  if (!monitors.length) return html`<${EmptyState} icon="monitors" title="No monitors yet"><p>Monitors that are down, failing or degraded show up here.</p><//>`;
   if (!list.length) {
-    return html`<${EmptyState} icon="check" title="Nothing needs attention"><p>No monitor is down or degraded.</p><//>`;
+    return html`<${EmptyState} icon="check" title="Nothing needs attention"><p>No monitor is down, failing or degraded.</p><//>`;
   }
   return html`<ul class="rows">
     ${list.map((m) => html`<li key=${m.id} class="row">
-      <${StatusBadge} status=${m.status} />
+      <${StatusBadge} status=${shownStatus(m)} label=${statusLabel(m)} title=${reasonHint(m) ?? undefined} />
       <div class="row-main">
         <a href=${`/monitors/${m.id}`} class="row-title">${m.name}</a>${reasonText(m) ? html` <span class="muted small">· ${reasonText(m)}</span>` : null}
         <div class="row-sub">${m.last_message || m.target}</div>
@@ -114,23 +118,14 @@ function Incidents({ monitors, version }) {
   </ul>`;
 }
 
-/** "Up → Down · connection refused", "Incident opened · …", "Paused by ada". */
-function eventText(e) {
-  const what = e.kind === 'status_change'
-    ? html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>`
-    : humanize(e.kind);
-  const by = e.actor && e.kind !== 'status_change' ? ` by ${e.actor}` : '';
-  return html`${what}${by}${e.message ? ` · ${e.message}` : ''}`;
-}
-
 function Events({ events }) {
   if (!events.items.length) return html`<${EmptyState} icon="log" title="No events yet"><p>Status changes and incidents show up here.</p><//>`;
   return html`<ul class="rows events">
     ${events.items.map((e) => html`<li key=${e.id} class="row">
-      <span class=${`event-mark status-${e.to_status ?? EVENT_MARK[e.kind] ?? 'unknown'}`} aria-hidden="true"></span>
+      <span class=${`event-mark status-${eventMark(e)}`} aria-hidden="true"></span>
       <div class="row-main">
         <div class="row-title">${e.monitor_id && e.kind !== 'deleted' ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : e.monitor_name ?? 'All monitors'}</div>
-        <div class="row-sub">${eventText(e)}</div>
+        <div class="row-sub ev-text">${eventText(e)}</div>
       </div>
       <time class="row-side muted small" datetime=${e.at} title=${dateTime(e.at)}>${relTime(e.at)}</time>
     </li>`)}
@@ -145,20 +140,21 @@ function Inventory({ stats }) {
 }
 
 export default function DashboardPage() {
-  const counts = useApi('/api/monitors/stats', { live: true, every: 30 });
+  // The counts come from the list, as the monitor list counts them: failing apart from degraded.
   const monitors = useApi('/api/monitors', { live: true, every: 30 });
   // Manual checks do not crowd the recent events.
   const events = useApi('/api/monitors/events', { query: { limit: 10, exclude_kind: 'manual_check' }, live: true });
   const inventory = useApi('/api/brain/stats', { every: 60 });
   const list = monitors.data?.monitors ?? [];
+  const counts = monitors.data ? { ...statusCounts(list), total: list.length } : null;
 
   return html`<${Page} title="Dashboard" subtitle="Monitor states update as they change">
-    ${counts.error ? html`<${ErrorState} error=${counts.error} retry=${counts.reload} />` : html`
-      ${counts.data?.total === 0 ? html`<${FirstRun} />` : html`<${Health} counts=${counts.data} />`}
-      <${Tiles} counts=${counts.data} />`}
+    ${monitors.error ? html`<${ErrorState} error=${monitors.error} retry=${monitors.reload} />` : html`
+      ${counts?.total === 0 ? html`<${FirstRun} />` : html`<${Health} counts=${counts} />`}
+      <${Tiles} counts=${counts} />`}
     <div class="dash-grid">
       <div class="dash-col">
-        <${Card} title="Down and degraded" pad=${false}
+        <${Card} title="Needs attention" pad=${false}
           actions=${html`<a href="/monitors" class="btn btn-sm btn-ghost">All monitors<${Icon} name="chevron" size=${14} /></a>`}>
           ${monitors.error ? html`<${ErrorState} error=${monitors.error} retry=${monitors.reload} />`
             : monitors.data ? html`<${Attention} monitors=${list} />` : html`<${Loading} />`}

@@ -146,10 +146,11 @@ export class ResultRecorder {
       const gateEvent = gateEventOf(row.status, status, trans);
       const alert: AlertDecision = gateEvent ? this.gate.decide(tx, m, gateEvent, t) : SEND;
       const heldBy = alert.send ? null : alert.held_by;
+      const failing = failingFacts(row, trans);
       if (trans.changed) {
         insertEvent(tx, { t, kind: 'status_change', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
           to_status: trans.status, message,
-          details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak,
+          details: { response_time: fromRtUnits(rt), fail_streak: trans.fail_streak, ...failing,
             ...(heldBy ? { alert_held_by: heldBy } : {}) } });
       }
       if (alert.send && alert.released) {
@@ -166,7 +167,7 @@ export class ResultRecorder {
       if (manual) {
         insertEvent(tx, { t, kind: 'manual_check', monitor_id: row.id, monitor_name: row.name, from_status: row.status,
           to_status: trans.status, message, actor: opts.manualBy ?? null,
-          details: { result: status, response_time: fromRtUnits(rt) } });
+          details: { result: status, response_time: fromRtUnits(rt), ...failing } });
       }
 
       const out: ResultOut = { at: iso(t), status, response_time: fromRtUnits(rt), message, details: result.details ?? {}, manual,
@@ -209,6 +210,23 @@ export class ResultRecorder {
     if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
   }
 }
+
+/**
+ * The event log's facts of "failing" (degraded by failed checks below the threshold, which the API's
+ * status `degraded` shares with a slow answer): `failing` when the result leaves the monitor failing,
+ * `from_failing` when it was failing before, each {streak, threshold}, so the log reads "Up → Failing 1
+ * of 3" and "Failing 2 of 3 → Down" (ui/pages/monitors/event-view.js), as the list does.
+ */
+function failingFacts(before: { status: MonitorStatus; fail_streak: number; failure_threshold: number },
+  after: { status: MonitorStatus; fail_streak: number }): { failing?: FailingFacts; from_failing?: FailingFacts } {
+  const threshold = before.failure_threshold;
+  const out: { failing?: FailingFacts; from_failing?: FailingFacts } = {};
+  if (after.status === 'degraded' && after.fail_streak > 0) out.failing = { streak: after.fail_streak, threshold };
+  if (before.status === 'degraded' && before.fail_streak > 0) out.from_failing = { streak: before.fail_streak, threshold };
+  return out;
+}
+
+interface FailingFacts { streak: number; threshold: number }
 
 /**
  * What a result is to the alert gate: a recovery (up again, or answering slowly after being down), a

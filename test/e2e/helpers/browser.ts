@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Clock } from '../../../src/core/clock.js';
 import { startTestApp, type TestApp } from '../../helpers/harness.js';
 import { vendorUi } from '../../../scripts/ui-vendor.mjs';
 
@@ -27,11 +28,14 @@ export interface UiEnv {
   close(): Promise<void>;
 }
 
-/** Starts the service and Chromium. Copies the vendor modules first (the build does too). */
-export async function startUi(): Promise<UiEnv> {
+/**
+ * Starts the service and Chromium. Copies the vendor modules first (the build does too). `clock`: the
+ * service's time (a ManualClock builds hours of history in a moment; the browser keeps its own time).
+ */
+export async function startUi(opts: { clock?: Clock } = {}): Promise<UiEnv> {
   assert.ok(existsSync(CHROMIUM), `Chromium is needed at ${CHROMIUM}: apt-get install chromium`);
   await vendorUi({ root: REPO, log: () => {} });
-  const t = await startTestApp();
+  const t = await startTestApp({ clock: opts.clock });
   const browser = await chromium.launch({
     executablePath: CHROMIUM, headless: true,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check'],
@@ -208,10 +212,12 @@ export interface SignedIn {
 
 /**
  * A set-up probe (named edge-probe, UTC) with an administrator, and a desktop page signed in as them.
- * `prepare` runs after setup and before the browser opens (peers, records made through the API).
+ * `prepare` runs after setup and before the browser opens (peers, records made through the API);
+ * `opts.clock` is the service's clock (startUi).
  */
-export async function startSignedIn(prepare?: (env: UiEnv, admin: SignedIn['admin']) => Promise<void>): Promise<SignedIn> {
-  const env = await startUi();
+export async function startSignedIn(prepare?: (env: UiEnv, admin: SignedIn['admin']) => Promise<void>,
+  opts: { clock?: Clock } = {}): Promise<SignedIn> {
+  const env = await startUi(opts);
   let p: UiPage | undefined;
   try {
     const a = await env.t.admin();

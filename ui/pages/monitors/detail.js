@@ -1,12 +1,13 @@
-// One monitor: its status with why it is degraded ("Failing 1 of 3" apart from "Slow") and the open
+// One monitor: its status ("Failing 1 of 3" its own, apart from "Degraded · Slow") and the open
 // incident, uptime over 24 hours, 7 and 30 days (time-weighted), response times, its newest checks as a
-// beat bar and the last 24 hours as a time-weighted status bar, the inventory records it is linked to,
+// beat bar (its caption counts the ticks drawn) and the last 24 hours as a time-weighted status bar (each
+// hour's share of up and down time on hover or focus), the inventory records it is linked to,
 // the chart (the response time, or a measurement its check type declares), incidents, check results and
 // events, and its configuration. Check now, pause or resume, edit and delete. Follows state changes
 // without a reload.
 import { dateTime, duration, ms, relTime } from '../../lib/format.js';
 import { html, useEffect, useRef, useState } from '../../lib/html.js';
-import { LINK_RELATIONS, STATUS_TEXT } from '../../lib/vocabulary.js';
+import { LINK_RELATIONS } from '../../lib/vocabulary.js';
 import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
@@ -25,17 +26,19 @@ import { typeLabel, useCheckTypes } from './check-types.js';
 import { applies } from './model.js';
 import { ResponseCard } from './response-card.js';
 import './section.js';
-import { beatSummary, describeHour, hourSegments, reasonHint, reasonText, summarizeHours, uptimeText } from './glance.js';
+import { beatSummary, describeHour, hourSegments, reasonHint, reasonText, resultBeats, SHOWN_TEXT, shownStatus, statusLabel, summarizeHours,
+  uptimeText } from './glance.js';
 
 function Hero({ m }) {
   const inc = m.stats.current_incident;
-  return html`<section class=${`mon-hero hero-${m.status}`} aria-label="Current status">
+  const shown = shownStatus(m);
+  return html`<section class=${`mon-hero hero-${shown}`} aria-label="Current status">
     <div class="hero-main">
       <span class="hero-dot" aria-hidden="true"></span>
       <div class="hero-text">
-        <div class="hero-status"><${StatusBadge} status=${m.status} />
+        <div class="hero-status"><${StatusBadge} status=${shown} label=${statusLabel(m)} />
           ${reasonText(m) ? html`<span class=${`mon-reason hero-reason reason-${m.degraded_reason}`}>${reasonText(m)}</span>` : null}
-          <span>${reasonHint(m) ?? STATUS_TEXT[m.status] ?? ''}</span></div>
+          <span>${reasonHint(m) ?? SHOWN_TEXT[shown] ?? ''}</span></div>
         <div class="hero-msg">${m.last_message ?? 'No check has finished yet.'}</div>
       </div>
     </div>
@@ -84,25 +87,22 @@ function Bar({ m }) {
   if (!hours) return html`<${Loading} />`;
   const segments = hourSegments(hours.segments, t.data.from, t.data.step);
   const summary = summarizeHours(segments);
-  return html`<${StatusBar} segments=${segments} describe=${(parts, seg) => `${describeHour(parts)}${seg.uptime === null ? '' : ` · ${uptimeText(seg.uptime)}`}`}
-      label=${summary} axis=${['24 hours ago', 'now']} />
+  return html`<${StatusBar} segments=${segments} describe=${describeHour} label=${summary} axis=${['24 hours ago', 'now']} />
     <p class="small muted bar-note">${summary}. Uptime ${uptimeText(m.stats.uptime_24h)} of the time; ${m.stats.checks_24h} scheduled ${m.stats.checks_24h === 1 ? 'check' : 'checks'} (checks by hand count in no figure).</p>`;
 }
 
-/** The newest checks, one tick each (Uptime Kuma's heartbeat bar). */
+const BEATS = 60;
+
+/** The newest checks, one tick each (Uptime Kuma's heartbeat bar); the caption counts exactly the ticks drawn. */
 function Beats({ m }) {
-  const r = useApi(`/api/monitors/${m.id}/results`, { query: { limit: 60 }, live: true, every: 30 });
+  const r = useApi(`/api/monitors/${m.id}/results`, { query: { limit: BEATS }, live: true, every: 30 });
   useReloadOn(m.last_check, r.reload);
   const items = r.data?.items;
   if (!items) return r.error ? html`<${ErrorState} error=${r.error} retry=${r.reload} />` : html`<${Loading} />`;
-  const beats = [...items].reverse().map((x) => {
-    const tone = x.monitor_status === 'paused' ? 'paused' : x.status === 'up' ? 'up' : x.status === 'degraded' ? 'degraded'
-      : x.monitor_status === 'down' ? 'down' : 'failing';
-    const what = { up: 'Up', degraded: 'Degraded answer', failing: 'Failed, not yet down', down: 'Down', paused: 'Checked while paused' }[tone];
-    return { tone, manual: x.manual, label: `${dateTime(x.at)}: ${what}${x.response_time === null ? '' : `, ${ms(x.response_time)}`}${x.manual ? ' (checked by hand)' : ''} — ${x.message}` };
-  });
-  return html`<div class="beat-card"><${BeatBar} slots=${60} beats=${beats} label=${beatSummary(m.beats)} /></div>
-    <p class="small muted bar-note">${beats.length ? `${beatSummary(m.beats)}. Newest on the right; outlined ticks were checked by hand.` : 'No checks yet.'}</p>`;
+  const beats = resultBeats(items);
+  const summary = beatSummary(beats);
+  return html`<div class="beat-card"><${BeatBar} slots=${BEATS} beats=${beats} label=${summary} /></div>
+    <p class="small muted bar-note">${beats.length ? `${summary}. Newest on the right; outlined ticks were checked by hand.` : 'No checks yet.'}</p>`;
 }
 
 /** The inventory records the monitor is linked to (read-only; links are made on the record's page). */

@@ -1,14 +1,33 @@
-// How a monitor event reads: "Up → Down · connection refused", "Paused by ada", "Edited by ada:
-// interval, target". Shared by the event log and the monitor page.
+// How a monitor event reads: "Up → Failing 1 of 3 · HTTP 500", "Failing 2 of 3 → Down", "Paused by ada",
+// "Edited by ada: interval, target". Shared by the event log, the monitor page and the dashboard.
 import { duration, humanize } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
 import { EVENT_KIND_LABELS, EVENT_KINDS, EVENT_MARK } from '../../lib/vocabulary.js';
+import { failingText } from './glance.js';
 
 export { EVENT_KINDS };
 export const kindLabel = (k) => EVENT_KIND_LABELS[k] ?? humanize(k);
 
-/** The status an event leaves the monitor in, for its colour mark. */
-export const eventMark = (e) => e.to_status ?? EVENT_MARK[e.kind] ?? 'unknown';
+/**
+ * One side of a status change as the monitor pages show statuses: {key, label}. The API's `degraded`
+ * reached by a failed check is failing ("Failing 1 of 3", from details.failing for the status after,
+ * details.from_failing for the one before); events written before those facts were kept still tell a
+ * failing `to` side by its fail_streak, without the threshold ("Failing").
+ */
+export function eventSide(e, which) {
+  const status = which === 'to' ? e.to_status : e.from_status;
+  const facts = which === 'to' ? e.details?.failing : e.details?.from_failing;
+  if (status === 'degraded' && (facts || (which === 'to' && e.details?.fail_streak > 0))) {
+    return { key: 'failing', label: facts ? failingText(facts.streak, facts.threshold) : 'Failing' };
+  }
+  return { key: status ?? 'unknown', label: humanize(status ?? 'unknown') };
+}
+
+/** The status an event leaves the monitor in, for its colour mark (failing its own). */
+export const eventMark = (e) => (e.to_status ? eventSide(e, 'to').key : EVENT_MARK[e.kind] ?? 'unknown');
+
+/** "Up → <strong>Failing 1 of 3</strong>". */
+const change = (e) => html`${eventSide(e, 'from').label} → <strong>${eventSide(e, 'to').label}</strong>`;
 
 /** "alert held: switch is down" when the alert gate held the event's alert back (details.alert_held_by). */
 const heldNote = (e) => (e.details?.alert_held_by ? ` · alert held: ${e.details.alert_held_by.reason}` : '');
@@ -19,7 +38,7 @@ export function eventText(e) {
   const msg = e.message ? ` · ${e.message}` : '';
   switch (e.kind) {
     case 'status_change':
-      return html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>${msg}${heldNote(e)}`;
+      return html`${change(e)}${msg}${heldNote(e)}`;
     case 'manual_check':
       return html`Checked now${by}: <strong>${humanize(e.details?.result ?? e.to_status ?? '')}</strong>${msg}`;
     case 'updated': {
@@ -40,7 +59,7 @@ export function eventDetail(e) {
   switch (e.kind) {
     case 'status_change':
     case 'manual_check':
-      return html`${humanize(e.from_status ?? 'unknown')} → <strong>${humanize(e.to_status ?? '')}</strong>${e.message ? ` · ${e.message}` : ''}${by ? ` · ${by}` : ''}${heldNote(e)}`;
+      return html`${change(e)}${e.message ? ` · ${e.message}` : ''}${by ? ` · ${by}` : ''}${heldNote(e)}`;
     case 'updated':
       return parts(Object.keys(e.details?.changes ?? {}).map(humanize).join(', '), by);
     case 'incident_closed':

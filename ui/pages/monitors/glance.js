@@ -1,13 +1,45 @@
 // Monitoring at a glance, as pure functions (no DOM, no requests; unit-tested in
-// test/unit/monitors-glance-ui.test.ts): the words for a degraded monitor ("Failing 1 of 3" apart from
-// "Slow"), problems-first and column sorting, one uptime format for every view, the beat bar's beats and
-// the 24-hour bar's segments from the API's time-weighted hours (GET /api/monitors/timeline).
+// test/unit/monitors-glance-ui.test.ts): the status a person reads ("Failing 1 of 3" as its own status,
+// apart from "Degraded" for a slow or lossy answer), problems-first and column sorting, one uptime format
+// for every view, the beat bar's beats and caption (from what it draws), and the 24-hour bar's segments
+// from the API's time-weighted hours (GET /api/monitors/timeline). The list, the monitor page, the
+// dashboard and the event log all read monitors through these.
+import { dateTime, ms } from '../../lib/format.js';
+import { STATUS_LABELS, STATUS_TEXT } from '../../lib/vocabulary.js';
 import { BEAT_KINDS, DEGRADED_REASONS } from './model.js';
 
-/** "Failing 1 of 3", "Slow", "Packet loss"; null when the status says it all. */
+// ---- the status a person reads -------------------------------------------------------------------
+
+/**
+ * The statuses the pages tell apart, worst first (the list's filter chips, the dashboard's tiles). The
+ * API's `degraded` is two of them: failing (failed checks, fewer in a row than make it down: the target
+ * did not answer) and degraded (it answered, slowly or with loss). The API keeps `degraded` for both.
+ */
+export const SHOWN_STATUSES = ['down', 'failing', 'degraded', 'up', 'paused', 'unknown'];
+
+export const SHOWN_LABELS = { ...STATUS_LABELS, failing: 'Failing' };
+
+/** What each shown status means, for a filter's title and the monitor page. */
+export const SHOWN_TEXT = { ...STATUS_TEXT, degraded: 'Answering, but slow or losing packets',
+  failing: 'Failing checks, not yet as many in a row as make it down' };
+
+/** 'failing' for a monitor degraded by failed checks below its threshold, else its API status. */
+export function shownStatus(m) {
+  return m.status === 'degraded' && m.degraded_reason === 'failing' ? 'failing' : m.status;
+}
+
+/** "Failing 1 of 3": failed checks in a row of the number that makes it down. */
+export const failingText = (streak, threshold) => (threshold ? `Failing ${streak} of ${threshold}` : 'Failing');
+
+/** The status badge's words: "Failing 1 of 3", "Degraded", "Down"… */
+export function statusLabel(m) {
+  const s = shownStatus(m);
+  return s === 'failing' ? failingText(m.failing_streak, m.failure_threshold) : SHOWN_LABELS[s] ?? SHOWN_LABELS.unknown;
+}
+
+/** Why a degraded monitor answered badly: "Slow", "Packet loss"; null otherwise (failing says it in its label). */
 export function reasonText(m) {
-  if (m.status !== 'degraded' || !m.degraded_reason) return null;
-  if (m.degraded_reason === 'failing') return `Failing ${m.failing_streak} of ${m.failure_threshold}`;
+  if (shownStatus(m) !== 'degraded' || !m.degraded_reason) return null;
   return DEGRADED_REASONS.find((r) => r.value === m.degraded_reason)?.label ?? null;
 }
 
@@ -21,11 +53,17 @@ export function reasonHint(m) {
   return DEGRADED_REASONS.find((r) => r.value === m.degraded_reason)?.hint ?? null;
 }
 
+/** Monitors by shown status, and `all`: the list's filter chips and the dashboard's tiles count the same way. */
+export function statusCounts(list) {
+  const n = { all: list.length };
+  for (const s of SHOWN_STATUSES) n[s] = 0;
+  for (const m of list) { const s = shownStatus(m); n[s] = (n[s] ?? 0) + 1; }
+  return n;
+}
+
 /** Worst first: down, failing, slow or loss, waiting, up, paused. */
 export function severity(m) {
-  if (m.status === 'down') return 0;
-  if (m.status === 'degraded') return m.degraded_reason === 'failing' ? 1 : 2;
-  return { unknown: 3, up: 4, paused: 5 }[m.status] ?? 3;
+  return { down: 0, failing: 1, degraded: 2, unknown: 3, up: 4, paused: 5 }[shownStatus(m)] ?? 3;
 }
 
 const byName = (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || (a.id < b.id ? -1 : 1);
@@ -67,30 +105,64 @@ export function uptimeText(n) {
 
 // ---- beats ---------------------------------------------------------------------------------------
 
-/** The beats string as [{kind, tone, label, manual}] oldest first. */
+const BEAT_WORDS = { up: 'up', degraded: 'degraded', failing: 'failing', down: 'down', paused: 'while paused' };
+const kindOf = (tone) => BEAT_KINDS.find((b) => b.tone === tone) ?? BEAT_KINDS[0];
+
+/** The list's beats string (GET /api/monitors `beats`) as [{tone, label, manual}] oldest first. */
 export function beatList(beats) {
   return [...(beats ?? '')].map((c) => {
     const k = BEAT_KINDS.find((b) => b.value === c.toLowerCase()) ?? BEAT_KINDS[0];
     const manual = c !== c.toLowerCase();
-    return { kind: k.value, tone: k.tone, label: manual ? `${k.label} (checked by hand)` : k.label, manual };
+    return { tone: k.tone, label: manual ? `${k.label} (checked by hand)` : k.label, manual };
   });
 }
 
-/** "Last 30 checks: 28 up, 1 failing, 1 down". */
+/**
+ * Check results (GET /api/monitors/:id/results, newest first) as beats oldest first, each with its time,
+ * and a label with its time, response and message. A failed check is failing while the monitor was not
+ * yet down (its `monitor_status` after it).
+ */
+export function resultBeats(items) {
+  return [...items].reverse().map((x) => {
+    const tone = x.monitor_status === 'paused' ? 'paused' : x.status === 'up' ? 'up' : x.status === 'degraded' ? 'degraded'
+      : x.monitor_status === 'down' ? 'down' : 'failing';
+    const rt = x.response_time === null || x.response_time === undefined ? '' : `, ${ms(x.response_time)}`;
+    return { tone, manual: x.manual, at: x.at,
+      label: `${dateTime(x.at)}: ${kindOf(tone).label}${rt}${x.manual ? ' (checked by hand)' : ''}${x.message ? ` — ${x.message}` : ''}` };
+  });
+}
+
+const hm = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dayHm = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
+/** "10:02–11:01" (with the days when they differ) from the first beat's time to the last one's; null without times. */
+export function beatSpan(beats) {
+  const a = beats[0]?.at, b = beats[beats.length - 1]?.at;
+  if (!a || !b) return null;
+  const from = new Date(a), to = new Date(b);
+  const f = from.toDateString() === to.toDateString() ? hm : dayHm;
+  const [x, y] = [f.format(from), f.format(to)];
+  return x === y ? x : `${x}–${y}`;
+}
+
+/**
+ * "Last 60 checks (10:02–11:01): 17 down, 43 up": the number and mix of exactly the beats given (the ones
+ * drawn), worst first, with their time span when they carry times.
+ */
 export function beatSummary(beats) {
-  const list = beatList(beats);
-  if (!list.length) return 'No checks yet';
+  if (!beats.length) return 'No checks yet';
   const n = {};
-  for (const b of list) n[b.tone] = (n[b.tone] ?? 0) + 1;
-  const words = { up: 'up', degraded: 'degraded', failing: 'failing', down: 'down', paused: 'while paused' };
-  const parts = ['down', 'failing', 'degraded', 'up', 'paused'].filter((k) => n[k]).map((k) => `${n[k]} ${words[k]}`);
-  return `Last ${list.length} ${list.length === 1 ? 'check' : 'checks'}: ${parts.join(', ')}`;
+  for (const b of beats) n[b.tone] = (n[b.tone] ?? 0) + 1;
+  const parts = ['down', 'failing', 'degraded', 'up', 'paused'].filter((k) => n[k]).map((k) => `${n[k]} ${BEAT_WORDS[k]}`);
+  const span = beatSpan(beats);
+  return `Last ${beats.length} ${beats.length === 1 ? 'check' : 'checks'}${span ? ` (${span})` : ''}: ${parts.join(', ')}`;
 }
 
 // ---- the 24-hour bar from the API's hours -----------------------------------------------------------
 
 const span = (s) => {
   const sec = Math.round(s);
+  if (sec < 1 && s > 0) return '< 1 s';
   if (sec < 60) return `${sec} s`;
   const m = Math.floor(sec / 60), rest = sec % 60;
   if (m < 60) return rest ? `${m} min ${rest} s` : `${m} min`;
@@ -99,9 +171,17 @@ const span = (s) => {
 };
 
 /**
- * Status-bar segments from GET /api/monitors/timeline hours. A segment takes the colour of the status
- * that held most of its time (a 7-second outage does not paint an hour red); any downtime or
- * degradation that did not win still marks the segment (`blip`) and is in its tooltip.
+ * The share of an hour's known time a state must hold, more than, to colour the hour: 2 % (72 s of a
+ * full hour). Worse states below it are a notch. Why 2 %: a single failed check of a monitor checked every
+ * minute holds at most 60 s (1.7 %), a blip the notch shows without painting the hour; two in a row, or
+ * any outage of a fifth or a third of the hour, colour it, so the hour never looks better than it was.
+ */
+export const HOUR_SHARE = 0.02;
+
+/**
+ * Status-bar segments from GET /api/monitors/timeline hours. A segment takes the colour of the worst
+ * status that held more than HOUR_SHARE of its known time (down, then degraded, else up); a worse status
+ * that held less still marks it (`blip`, a notch) and is in its description.
  * @param {{up: number, degraded: number, down: number, checks: number, uptime_pct: number|null}[]} hours seconds
  * @param {string} from ISO start of the first hour
  * @param {number} [step] seconds per segment
@@ -112,16 +192,28 @@ export function hourSegments(hours, from, step = 3600) {
     const known = h.up + h.degraded + h.down;
     const parts = { up: h.up, degraded: h.degraded, down: h.down };
     let status = 'none';
-    if (known > 0) status = ['down', 'degraded', 'up'].reduce((best, k) => (parts[k] > parts[best] ? k : best), 'up');
-    const blip = status !== 'none' && status !== 'down' && (h.down > 0 ? 'down' : status === 'up' && h.degraded > 0 ? 'degraded' : null);
-    return { from: t0 + i * step * 1000, to: t0 + (i + 1) * step * 1000, status, blip: blip || null, parts, uptime: h.uptime_pct, checks: h.checks };
+    if (known > 0) status = ['down', 'degraded'].find((k) => parts[k] / known > HOUR_SHARE) ?? 'up';
+    const blip = status === 'up' ? (h.down > 0 ? 'down' : h.degraded > 0 ? 'degraded' : null)
+      : status === 'degraded' && h.down > 0 ? 'down' : null;
+    return { from: t0 + i * step * 1000, to: t0 + (i + 1) * step * 1000, status, blip, parts, uptime: h.uptime_pct, checks: h.checks };
   });
 }
 
-/** "Up 59 min 53 s, down 7 s" for a segment, worst first. */
+/** "28 %"; a tenth below 1 % and above 99 % ("0.2 %", "99.8 %"), so some is never "0 %" and not all never "100 %". */
+function share(x) {
+  const p = x * 100;
+  if (p >= 1 && p <= 99) return `${Math.round(p)} %`;
+  if (p === 100) return '100 %';
+  if (p < 0.1) return '< 0.1 %';
+  if (p > 99.9) return '> 99.9 %';
+  return `${p.toFixed(1)} %`;
+}
+
+/** "72 % up (43 min), 28 % down (17 min)": each status's share of the hour's known time, and how long. */
 export function describeHour(parts) {
-  const list = ['down', 'degraded', 'up'].filter((k) => parts[k] > 0).map((k) => `${k} ${span(parts[k])}`);
-  return list.length ? list.join(', ').replace(/^./, (c) => c.toUpperCase()) : 'No data';
+  const known = (parts.up ?? 0) + (parts.degraded ?? 0) + (parts.down ?? 0);
+  if (!known) return 'No data';
+  return ['up', 'degraded', 'down'].filter((k) => parts[k] > 0).map((k) => `${share(parts[k] / known)} ${k} (${span(parts[k])})`).join(', ');
 }
 
 /** "Last 24 hours: down 7 s" for screen readers and the note under the bar. */

@@ -1,11 +1,11 @@
-// The monitor list: each monitor's status (with why it is degraded: "Failing 1 of 3" apart from "Slow"),
-// its newest checks as a beat bar and its last 24 hours as a time-weighted status bar with the uptime,
-// its response time and last check; problems first unless a column header says otherwise; filters by
-// status (with counts), tag and check type, and a search over names, targets and tags, all kept in the
-// URL. Check now, pause and delete from the row. Updates without a reload when monitor state changes.
+// The monitor list: each monitor's status ("Failing 1 of 3" its own, apart from "Degraded · Slow"), its
+// newest checks as a beat bar and its last 24 hours as a time-weighted status bar with the uptime, its
+// response time and last check; problems first unless a column header says otherwise; filters by the
+// statuses shown (failing apart from degraded, with counts), tag and check type, and a search over names,
+// targets and tags, all kept in the URL. Check now, pause and delete from the row. Updates without a
+// reload when monitor state changes.
 import { dateTime, ms, relTime } from '../../lib/format.js';
 import { html, useMemo, useState } from '../../lib/html.js';
-import { MONITOR_STATUSES, STATUS_LABELS } from '../../lib/vocabulary.js';
 import { useApi, useReloadOn } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
 import { can, useSession } from '../../lib/session.js';
@@ -21,14 +21,15 @@ import { Pager, Table } from '../../components/table.js';
 import { checkNow, deleteMonitor, togglePause } from './actions.js';
 import { typeLabel, useCheckTypes } from './check-types.js';
 import { MonitorTabs } from './section.js';
-import { beatList, beatSummary, describeHour, hourSegments, reasonHint, reasonText, SORTS, sortMonitors, summarizeHours,
-  uptimeText } from './glance.js';
+import { beatList, beatSummary, describeHour, hourSegments, reasonHint, reasonText, SHOWN_LABELS, SHOWN_STATUSES, SHOWN_TEXT,
+  shownStatus, SORTS, sortMonitors, statusCounts, statusLabel, summarizeHours, uptimeText } from './glance.js';
 
 const PAGE_SIZE = 50;
 
 /** "a, b or c". */
 const listed = (xs) => (xs.length > 1 ? `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}` : xs.join(''));
-const STATUSES = [{ value: '', label: 'All' }, ...MONITOR_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
+// The statuses a person tells apart: ?status=failing finds the monitors failing below the threshold, ?status=degraded the slow or lossy.
+const STATUSES = [{ value: '', label: 'All' }, ...SHOWN_STATUSES.map((s) => ({ value: s, label: SHOWN_LABELS[s], title: SHOWN_TEXT[s] }))];
 
 function matches(m, words) {
   const hay = `${m.name} ${m.target} ${m.tags.join(' ')}`.toLowerCase();
@@ -57,7 +58,7 @@ function Filters({ query, counts, tags, types, sortKey, sortDir }) {
       </div>
     </div>
     <div class="filter-chips" role="group" aria-label="Status">
-      ${STATUSES.map((s) => html`<button key=${s.value} type="button" class=${`fchip${s.value ? ` fchip-${s.value}` : ''}`}
+      ${STATUSES.map((s) => html`<button key=${s.value} type="button" class=${`fchip${s.value ? ` fchip-${s.value}` : ''}`} title=${s.title}
         aria-pressed=${(query.status ?? '') === s.value ? 'true' : 'false'} onClick=${() => setQuery({ status: s.value, offset: '' })}>
         ${s.value ? html`<span class="dot" aria-hidden="true"></span>` : null}${s.label}<span class="fchip-n">${counts[s.value || 'all'] ?? 0}</span>
       </button>`)}
@@ -75,11 +76,12 @@ function Uptime({ m, timeline }) {
   </div>`;
 }
 
-/** Status with its reason: "Degraded · Failing 1 of 3". */
+/** Status with its reason: "Failing 1 of 3", "Degraded · Slow". */
 export function StatusCell({ m }) {
   const reason = reasonText(m);
+  const shown = shownStatus(m);
   return html`<div>
-    <${StatusBadge} status=${m.status} />
+    <${StatusBadge} status=${shown} label=${statusLabel(m)} title=${shown === 'failing' ? reasonHint(m) : undefined} />
     ${reason ? html` <span class=${`mon-reason reason-${m.degraded_reason}`} title=${reasonHint(m)}>${reason}</span>` : null}
     ${m.last_message && m.status !== 'up' ? html`<div class="cell-sub clip mon-msg" title=${m.last_message}>${m.last_message}</div>` : null}</div>`;
 }
@@ -102,9 +104,8 @@ export default function MonitorListPage({ query }) {
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const base = useMemo(() => all.filter((m) => (!query.tag || m.tags.includes(query.tag)) && (!query.type || m.check_type === query.type)
     && matches(m, words)), [all, query.tag, query.type, query.q]);
-  const counts = { all: base.length };
-  for (const m of base) counts[m.status] = (counts[m.status] ?? 0) + 1;
-  const shown = useMemo(() => sortMonitors(query.status ? base.filter((m) => m.status === query.status) : base, sortKey, sortDir),
+  const counts = statusCounts(base);
+  const shown = useMemo(() => sortMonitors(query.status ? base.filter((m) => shownStatus(m) === query.status) : base, sortKey, sortDir),
     [base, query.status, sortKey, sortDir]);
   const offset = Math.min(Number(query.offset) || 0, Math.max(0, shown.length - 1));
   const page = shown.slice(offset, offset + PAGE_SIZE);
@@ -128,8 +129,10 @@ export default function MonitorListPage({ query }) {
       <div class="cell-sub mono clip" title=${m.target}>${m.target}</div>
       <div class="chips mon-tags"><${Badge} tone="accent">${typeLabel(types, m.check_type)}<//>${m.tags.map((t) => html`<${Badge} key=${t}>${t}<//>`)}</div>` },
     { key: 'status', label: 'Status', sort: 'status', render: (m) => html`<${StatusCell} m=${m} />` },
-    { key: 'beats', label: 'Recent checks', class: 'beats-col', render: (m) => html`<${BeatBar} compact slots=${30} beats=${beatList(m.beats)}
-      label=${beatSummary(m.beats)} />` },
+    { key: 'beats', label: 'Recent checks', class: 'beats-col', render: (m) => {
+      const beats = beatList(m.beats);
+      return html`<${BeatBar} compact slots=${30} beats=${beats} label=${beatSummary(beats)} />`;
+    } },
     { key: 'bar', label: 'Last 24 hours', sort: 'uptime', class: 'bar-col', render: (m) => html`<${Uptime} m=${m} timeline=${timeline.data} />` },
     { key: 'rt', label: 'Response', sort: 'response', class: 'num', render: (m) => html`<div><div>${ms(m.response_time)}</div>
       <div class="cell-sub" title="Average over 24 hours">${m.stats_24h.avg_response_ms === null ? '' : `avg ${ms(m.stats_24h.avg_response_ms)}`}</div></div>` },
@@ -160,7 +163,7 @@ export default function MonitorListPage({ query }) {
           : html`<${Card} pad=${false} class="mon-card">
             <${Filters} query=${query} counts=${counts} tags=${tags.data ?? []} types=${types} sortKey=${sortKey} sortDir=${sortDir} />
             ${timeline.error ? html`<div class="mon-note"><${ErrorState} error=${timeline.error} /></div>` : null}
-            <${Table} columns=${columns} rows=${page} caption="Monitors" rowClass=${(m) => `mon-row mon-${m.status}`}
+            <${Table} columns=${columns} rows=${page} caption="Monitors" rowClass=${(m) => `mon-row mon-${shownStatus(m)}`}
               sort=${{ key: sortKey, dir: sortDir, onChange: onSort }}
               empty=${html`<${EmptyState} icon="search" title="No monitor matches"
                 action=${filtered ? html`<button type="button" class="btn" onClick=${() => setQuery({ q: '', tag: '', type: '', status: '', offset: '' })}>Clear filters</button>` : null} />`} />
