@@ -7,16 +7,17 @@
 // Why a table written with group durability, not a store channel (docs/hivemind.md, "The event queue on
 // disk", has the figures of bench/controller-queue.ts):
 // - An event lives for milliseconds while the broker answers. Inserted and deleted between two
-//   checkpoints, a row costs its journal record once (its payload and about 20 bytes) and nothing in the
-//   snapshot. A channel entry cannot be deleted: every one is written twice (the journal, then its
-//   checkpoint's segment), the acknowledgements are entries too, and its segments go only whole, by age.
+//   checkpoints, a row costs its journal records once (its payload and 22 to 46 bytes, the delete
+//   included: 494 bytes for a 448-byte monitor.down) and nothing in the snapshot. A channel entry cannot
+//   be deleted: every one is written twice (the journal, then its checkpoint's segment: 942 bytes for
+//   the same event), the acknowledgements are entries too, and segments go only whole, by age.
 // - 'group': the rows join the group commit that check results already make (one fsync every
 //   store.group_commit_ms), so an event costs no fsync of its own; a burst (a scan's hosts) neither.
 //   An event is as durable as the check result it reports, written by the same kind of write.
 // - Acknowledgements are gathered for ACK_BATCH_MS and deleted by one statement; the highest `seq` ever
 //   used is kept with them, so `seq` keeps rising across restarts when the table is empty.
 // - While the broker is away, the queued rows are in every snapshot: at most `limit` payloads (1,000 by
-//   default, about 0.4 MiB), and the store spaces checkpoints by age by the snapshot's size anyway.
+//   default, 500 KiB), and the store spaces checkpoints by age by the snapshot's size anyway.
 //
 // The table holds exactly the events (deletedThrough, lastSeq]; those up to doneThrough are acknowledged
 // or dropped (the acknowledged ones wait for the batched delete). Payloads are read back from the
@@ -27,6 +28,8 @@ import type { Store, Tx } from '../../../core/store/types.js';
 
 /** How long acknowledgements are gathered before one write deletes their rows. */
 export const ACK_BATCH_MS = 1000;
+/** A delete of at least this many rows (a backlog sent) asks the store whether its free pages are worth a compaction. */
+const RECLAIM_AFTER_ROWS = 256;
 
 export interface Queued {
   seq: number;
@@ -114,19 +117,30 @@ export class Outbox {
     this.ackTimer.unref();
   }
 
-  /** Deletes the rows of acknowledged events now (also at shutdown); group durability. */
+  /**
+   * Deletes the rows of acknowledged events now (also at shutdown); group durability. After a backlog
+   * drained, the store may give its pages back (reclaim(): only when they are worth a rewrite).
+   */
   async deleteAcked(): Promise<void> {
     if (this.ackTimer) { clearTimeout(this.ackTimer); this.ackTimer = null; }
     const through = this.doneThrough;
-    if (through <= this.deletedThrough) return;
-    await this.deps.store.write((tx) => {
-      tx.run('DELETE FROM hivemind_outbox WHERE seq <= ?', [through]);
-      tx.run('UPDATE hivemind_outbox_state SET last_seq = ? WHERE id = 1', [through]);
-      tx.onCommit(() => { this.deletedThrough = Math.max(this.deletedThrough, through); });
-    }, 'group').catch((e: unknown) => {
+    const rows = through - this.deletedThrough;
+    if (rows <= 0) return;
+    try {
+      await this.deps.store.write((tx) => {
+        tx.run('DELETE FROM hivemind_outbox WHERE seq <= ?', [through]);
+        tx.run('UPDATE hivemind_outbox_state SET last_seq = ? WHERE id = 1', [through]);
+        tx.onCommit(() => { this.deletedThrough = Math.max(this.deletedThrough, through); });
+      }, 'group');
+    } catch (e) {
       const err = String((e as Error)?.message ?? e);
       this.deps.log.warn('acknowledged events could not be removed from the queue (they may be sent again)', { err });
-    });
+      return;
+    }
+    if (rows >= RECLAIM_AFTER_ROWS) {
+      await this.deps.store.reclaim()
+        .catch((e: unknown) => this.deps.log.debug('reclaim after the queue drained failed', { err: String(e) }));
+    }
   }
 
   /** Empties the queue and its drop count inside `tx` (a pairing saved or removed), in memory at its commit. */
