@@ -1,12 +1,11 @@
 // Pairing codes (decode, the fingerprint pin, what is refused and that the secret is never echoed), the
-// bounded event queue, the scan range check of controller commands, and how broker errors are worded.
+// scan range check of controller commands, and how broker errors are worded.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HttpError } from '../../src/core/errors.js';
 import { parseCidr } from '../../src/core/ip.js';
 import { describeBrokerError } from '../../src/modules/system/hivemind/broker-link.js';
 import { withinAllowed } from '../../src/modules/system/hivemind/commands.js';
-import { Outbox } from '../../src/modules/system/hivemind/outbox.js';
 import { certificateSha256, decodePairingCode, encodePairingCode, normaliseFingerprint } from '../../src/modules/system/hivemind/pairing-code.js';
 import { selfSigned } from '../helpers/certs.js';
 
@@ -55,20 +54,6 @@ test('bad codes are 400s naming the field, never echoing the secret', () => {
   refused(() => decodePairingCode(encodePairingCode({ ...base, url: 'mqtt://127.0.0.1', ca: null }), secure), 'code.url', 'insecure_broker');
   const plain = decodePairingCode(encodePairingCode({ ...base, url: 'mqtt://127.0.0.1', ca: null }), { allowInsecure: true });
   assert.deepEqual([plain.url, plain.tls, plain.ca], ['mqtt://127.0.0.1:1883', false, null]);
-});
-
-test('the queue keeps the newest events up to its bound and counts what it dropped', () => {
-  let limit = 3;
-  const q = new Outbox(() => limit);
-  for (let i = 1; i <= 5; i++) q.push('t', Buffer.from(String(i)));
-  assert.deepEqual([q.size, q.dropped, q.peek()!.payload.toString()], [3, 2, '3']);
-  q.ack(q.peek()!.seq);
-  assert.equal(q.peek()!.payload.toString(), '4');
-  q.ack(999); // an event dropped meanwhile: nothing happens
-  assert.equal(q.size, 2);
-  limit = 1;
-  q.push('t', Buffer.from('6'));
-  assert.deepEqual([q.size, q.dropped, q.peek()!.payload.toString()], [1, 4, '6']);
 });
 
 test('a scan command is allowed only inside a configured range of its family', () => {

@@ -14,7 +14,8 @@ const hivemind = section({
   allow_insecure: z.boolean().default(false).describe(
     'Accept pairing codes with an mqtt:// (plain TCP, no TLS) broker URL: a lab broker only. Off: only mqtts:// with the CA the code pins'),
   queue_limit: z.number().int().min(10).max(100_000).default(1000).describe(
-    'Events kept while the broker cannot be reached; beyond it the oldest are dropped (and counted in GET /api/hivemind/status)'),
+    'Events kept (on disk, across restarts) while the broker cannot be reached; beyond it the oldest are dropped ' +
+    '(and counted in GET /api/hivemind/status)'),
   connect_timeout_seconds: z.number().int().min(1).max(120).default(10).meta({ restart: true }).describe(
     'Connecting to the broker (TCP, TLS and its CONNACK) must finish within this, at pairing and at each reconnect ' +
     '(read when the connection is set up: at pairing or start)'),

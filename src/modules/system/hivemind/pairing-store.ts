@@ -5,7 +5,7 @@ import type { AuditEntryInput } from '../../../core/audit/types.js';
 import type { AuditLog } from '../../../core/audit/types.js';
 import type { Clock } from '../../../core/clock.js';
 import type { SecretBox } from '../../../core/secretbox.js';
-import type { Store } from '../../../core/store/types.js';
+import type { Store, Tx } from '../../../core/store/types.js';
 import type { Pairing } from './pairing-code.js';
 
 export interface StoredPairing extends Pairing {
@@ -38,8 +38,11 @@ export class PairingStore {
     };
   }
 
-  /** Replaces the pairing (and forgets the retained topics of the previous one) with its audit entry, fsynced. */
-  async save(p: Pairing, by: string | null, audit: AuditEntryInput): Promise<StoredPairing> {
+  /**
+   * Replaces the pairing (and forgets the retained topics of the previous one) with its audit entry, fsynced;
+   * `also` joins the same transaction (emptying the event queue of another controller).
+   */
+  async save(p: Pairing, by: string | null, audit: AuditEntryInput, also?: (tx: Tx) => void): Promise<StoredPairing> {
     const sealed = this.deps.secretbox.seal(p.secret);
     const at = this.deps.clock.iso();
     await this.deps.store.write((tx) => {
@@ -47,16 +50,18 @@ export class PairingStore {
       tx.run('DELETE FROM hivemind_retained');
       tx.run('INSERT INTO hivemind_pairing (id, broker_url, probe_id, secret, ca_pem, ca_sha256, paired_at, paired_by) ' +
         'VALUES (1, ?, ?, ?, ?, ?, ?, ?)', [p.url, p.id, sealed, p.ca, p.ca_sha256, at, by]);
+      also?.(tx);
       this.deps.audit.insert(tx, audit);
     }, 'sync');
     return { ...p, paired_at: at, paired_by: by };
   }
 
-  /** Forgets the pairing and its retained topics, with the audit entry, fsynced. */
-  async remove(audit: AuditEntryInput): Promise<void> {
+  /** Forgets the pairing and its retained topics, with the audit entry, fsynced; `also` joins the transaction. */
+  async remove(audit: AuditEntryInput, also?: (tx: Tx) => void): Promise<void> {
     await this.deps.store.write((tx) => {
       tx.run('DELETE FROM hivemind_pairing');
       tx.run('DELETE FROM hivemind_retained');
+      also?.(tx);
       this.deps.audit.insert(tx, audit);
     }, 'sync');
   }

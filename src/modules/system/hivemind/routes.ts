@@ -17,8 +17,8 @@ const Status = z.object({
   last_error: z.string().nullable(),
   last_error_at: z.string().nullable(),
   next_attempt_at: z.string().nullable().describe('When the next reconnect attempt is due, while the broker cannot be reached'),
-  queued: z.number().int().describe('Events waiting for the broker'),
-  dropped: z.number().int().describe('Events dropped because the queue was full (hivemind.queue_limit)'),
+  queued: z.number().int().describe('Events waiting for the broker\'s acknowledgement (kept on disk across restarts)'),
+  dropped: z.number().int().describe('Events dropped because the queue was full (hivemind.queue_limit), since the pairing was made'),
 });
 
 const PairBody = z.strictObject({

@@ -55,9 +55,9 @@ export class HivemindService {
 
   constructor(private readonly app: AppContext) {
     this.store = new PairingStore({ store: app.store, secretbox: app.secretbox, clock: app.clock, audit: app.audit });
-    this.outbox = new Outbox(() => app.config.get().hivemind.queue_limit);
-    this.commands = new CommandRunner(app);
     this.log = app.log.child('hivemind');
+    this.outbox = new Outbox({ store: app.store, limit: () => app.config.get().hivemind.queue_limit, log: this.log });
+    this.commands = new CommandRunner(app);
   }
 
   private settings() { return this.app.config.get().hivemind; }
@@ -128,7 +128,9 @@ export class HivemindService {
       const oldClear = old && !sameIdentity ? [topics(old.id).status, ...this.monitorTopics(old.id)] : [];
       let saved: StoredPairing;
       try {
-        saved = await this.store.save(next, by.actor, by.auditEntry('hivemind.pair', next.id, { ...target, ca_sha256: next.ca_sha256 }));
+        // Another controller's events are not this one's business: the queue is emptied with the save.
+        saved = await this.store.save(next, by.actor, by.auditEntry('hivemind.pair', next.id, { ...target, ca_sha256: next.ca_sha256 }),
+          sameIdentity ? undefined : (tx) => this.outbox.clearIn(tx));
       } catch (e) {
         await trial.close();
         if (sameIdentity && oldLink) this.resume();
@@ -139,7 +141,7 @@ export class HivemindService {
         const ok = await oldLink.close({ clear: oldClear, endSession: true });
         if (!ok) this.log.warn('the previous controller\'s retained messages could not be cleared', { controller_url: old!.url });
       }
-      if (!sameIdentity) { this.outbox.clear(); this.pendingClears.clear(); }
+      if (!sameIdentity) this.pendingClears.clear();
       this.pairing = saved;
       this.link = trial;
       trial.activate();
@@ -166,38 +168,45 @@ export class HivemindService {
       const cleared = link ? await link.close({ clear, endSession: true }) : false;
       this.link = null;
       try {
-        await this.store.remove(by.auditEntry('hivemind.unpair', p.id, { ...target, retained_cleared: cleared, forced: force }));
+        await this.store.remove(by.auditEntry('hivemind.unpair', p.id, { ...target, retained_cleared: cleared, forced: force }),
+          (tx) => this.outbox.clearIn(tx));
       } catch (e) {
         this.resume(); // the row is still there: keep being paired
         throw e;
       }
       this.pairing = null;
-      this.outbox.clear();
       this.pendingClears.clear();
       this.log.info('unpaired from the controller', { ...target, retained_cleared: cleared });
       return { ...this.status(), retained_cleared: cleared };
     });
   }
 
-  /** Graceful stop: a retained offline status, then a clean DISCONNECT that keeps the session. */
+  /** Graceful stop: a retained offline status, then a clean DISCONNECT that keeps the session; acknowledged events leave the queue. */
   shutdown(): Promise<void> {
     return this.exclusive(async () => {
       const p = this.pairing;
       const link = this.link;
       this.link = null;
-      if (!p || !link) return;
-      const offline = json({ state: 'offline', reason: 'shutdown', version: this.app.version, at: this.app.clock.iso() });
-      await link.close({ before: { topic: topics(p.id).status, payload: offline }, timeoutMs: 2000 });
+      if (p && link) {
+        const offline = json({ state: 'offline', reason: 'shutdown', version: this.app.version, at: this.app.clock.iso() });
+        await link.close({ before: { topic: topics(p.id).status, payload: offline }, timeoutMs: 2000 });
+      }
+      await this.outbox.deleteAcked();
     });
   }
 
   // ---- what the probe publishes ----------------------------------------------------------------
 
-  /** An event at QoS 1 on netprobe/<id>/events; queued (bounded) while the broker is unreachable. */
-  event(type: string, data: Record<string, unknown>): void {
+  /**
+   * An event at QoS 1 on netprobe/<id>/events, queued on disk (bounded) until the broker acknowledges it.
+   * `id` (a UUID) is stable across resends, for the controller to drop repeats; `seq` rises by one per
+   * event (a gap: events dropped from a full queue).
+   */
+  event(type: string, data: Record<string, unknown> & { id?: never; seq?: never }): void {
     const p = this.pairing;
     if (!p || p.secret === null) return;
-    this.outbox.push(topics(p.id).events, json({ type, at: this.app.clock.iso(), probe_id: p.id, ...data }));
+    const at = this.app.clock.iso();
+    this.outbox.push((id, seq) => json({ type, at, probe_id: p.id, ...data, id, seq }));
     void this.flush();
   }
 
@@ -279,10 +288,12 @@ export class HivemindService {
     this.flushing = true;
     try {
       for (;;) {
+        const p = this.pairing;
         const link = this.link;
+        if (!p || !link?.connected) break;
         const item = this.outbox.peek();
-        if (!link?.connected || !item) break;
-        await link.publish(item.topic, item.payload, { qos: 1 });
+        if (!item) break;
+        await link.publish(topics(p.id).events, item.payload, { qos: 1 });
         this.outbox.ack(item.seq);
       }
     } catch (e) {
