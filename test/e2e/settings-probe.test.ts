@@ -216,6 +216,7 @@ test('updates without a source: the running release, nothing to check, no failed
   await card(page, 'Running release').getByText('Not installed').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Check for an update' }).isDisabled(), true);
   assert.equal(await page.getByRole('button', { name: 'Update now' }).isDisabled(), true);
+  assert.equal(await page.getByRole('switch', { name: 'Check for a newer release once a day' }).isChecked(), true, 'on by default');
   assertClean(p, 'the update section');
 });
 

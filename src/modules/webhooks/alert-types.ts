@@ -2,7 +2,7 @@
 // register their types here (registerAlertType) when they load; GET /api/webhooks/alert-types lists
 // them and webhook validation accepts exactly these names. A type is listed only once something raises
 // it (test/unit/webhooks-alert-producers.test.ts): a webhook subscribed to a type nothing sends would
-// wait for ever. Discovery's and the update check's alerts come back with the code that raises them.
+// wait for ever. Discovery's alerts come back with the code that raises them.
 
 export const SEVERITIES = ['critical', 'error', 'warning', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -67,6 +67,8 @@ const BUILT_IN: AlertTypeDef[] = [
     description: 'The TLS certificate an http or tcp monitor sees expires soon: sent at 14, 7 and 1 days left (critical at 1).' },
   { type: 'system_health', severity: 'warning', source: 'system',
     description: 'The probe itself needs attention: its TLS certificate could not be renewed (critical with a week or less left).' },
+  { type: 'update_available', severity: 'info', source: 'system',
+    description: 'A newer release is on the update channel (the probe checks once a day; once per version).' },
 ];
 
 for (const def of BUILT_IN) registerAlertType(def);

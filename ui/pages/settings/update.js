@@ -39,9 +39,10 @@ function Release({ st }) {
 }
 
 function SourceForm({ st, branches, onSaved }) {
-  const form = useForm({ 'update.source_url': st.source.url, 'update.channel': st.source.channel });
+  const form = useForm({ 'update.source_url': st.source.url, 'update.channel': st.source.channel, 'update.daily_check': st.source.daily_check });
   const onSubmit = form.submit(async (v) => {
-    const r = await patchConfig({ update: { source_url: v['update.source_url'].trim(), channel: v['update.channel'].trim() } });
+    const r = await patchConfig({ update: { source_url: v['update.source_url'].trim(), channel: v['update.channel'].trim(),
+      daily_check: v['update.daily_check'] } });
     toast.ok(r.changed.length ? 'Update source saved' : 'Nothing changed');
     onSaved();
   });
@@ -55,6 +56,8 @@ function SourceForm({ st, branches, onSaved }) {
         options=${(names.includes(channel) ? names : [channel, ...names]).map((n) => ({ value: n, label: n === branches.default_branch ? `${n} (default branch)` : n }))} />`
       : html`<${Field} form=${form} name="update.channel" label="Channel (branch)" autocapitalize="none" spellcheck="false"
           hint=${st.source.configured ? 'The branches are listed once the source answers' : 'For example stable or beta'} />`}
+    <${CheckField} form=${form} name="update.daily_check" label="Check for a newer release once a day"
+      hint="At a jittered time; a newer release raises the update_available alert once" />
     <div class="form-actions"><button type="submit" class="btn btn-primary" disabled=${form.busy}>Save source and channel</button></div>
   </form>`;
 }
@@ -98,9 +101,12 @@ function Check({ st }) {
   return html`<div>
     <div class="toolbar" style="margin-bottom:8px">
       <button type="button" class="btn" onClick=${run} disabled=${busy || !st.source.configured}><${Icon} name="refresh" size=${15} />${busy ? 'Checking…' : 'Check for an update'}</button>
-      ${st.last_check ? html`<span class="muted small">Last checked ${when(st.last_check.at)}</span>` : null}
+      ${st.last_check ? html`<span class="muted small">Last checked ${when(st.last_check.at)}${st.source.daily_check && st.source.configured
+        ? ' · the probe checks once a day by itself' : ''}</span>` : null}
     </div>
     ${error ? html`<${ErrorState} error=${error} />` : null}
+    ${!error && !result && st.last_check && !st.last_check.ok ? html`<div class="alert alert-warn" role="status"><${Icon} name="alert" />
+      <div class="alert-body"><strong>The last check failed</strong><div>${st.last_check.error}</div></div></div>` : null}
     ${result ? html`<div class=${`alert ${result.update_available ? 'alert-info' : 'alert-ok'}`} role="status"><${Icon} name=${result.update_available ? 'info' : 'check'} />
       <div class="alert-body"><strong>${result.update_available ? `Version ${result.version} is available` : result.downgrade ? `The channel carries an older release (${result.version})` : 'Up to date'}</strong>
         <div>${result.detail}</div><div class="muted small">${result.signature}</div></div></div>

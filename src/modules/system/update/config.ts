@@ -15,6 +15,8 @@ const update = section({
     'Git repository the probe updates from (https://, http://, git://, ssh:// or file://); its user name and token are set with ' +
     'POST /api/update/credentials, never in this URL. Empty: updates are off'),
   channel: Channel.default('stable').describe('The branch of the source that carries the built releases this probe follows'),
+  daily_check: z.boolean().default(true).describe(
+    'Check the channel once a day (at a jittered time) and raise the update_available alert when a newer release is there'),
   git_timeout_seconds: z.number().int().min(5).max(600).default(30)
     .describe('Listing the branches and checking for an update must finish within this'),
   health_timeout_seconds: z.number().int().min(10).max(1800).default(180).describe(

@@ -1,5 +1,6 @@
 // The system module's self-update from a git source, signed releases, rollback (docs/update.md).
 import type { AppContext } from '../../../core/context.js';
+import { DailyUpdateCheck } from './daily-check.js';
 import { updateRoutes } from './routes.js';
 import { UpdateService } from './service.js';
 
@@ -9,4 +10,7 @@ export async function registerUpdate(app: AppContext): Promise<void> {
   app.routes.add(...updateRoutes(svc));
   // The outcome of a run the helper finished while this process was stopped (or was the old release).
   await svc.auditOutcome().catch((e: unknown) => app.log.warn('could not audit the last update outcome', { err: e as Error }));
+  const daily = new DailyUpdateCheck(app, svc);
+  daily.start();
+  app.onShutdown(() => daily.stop());
 }

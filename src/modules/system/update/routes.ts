@@ -40,7 +40,8 @@ const StatusResponse = z.object({
   running: z.object({
     version: z.string(), commit: z.string().nullable(), release_dir: z.string(), installed_releases: z.array(z.string()),
   }),
-  source: z.object({ url: z.string(), channel: z.string(), configured: z.boolean() }),
+  source: z.object({ url: z.string(), channel: z.string(), configured: z.boolean(),
+    daily_check: z.boolean().describe('The probe checks the channel once a day by itself (update.daily_check)') }),
   credentials: CredentialsResponse,
   helper: z.object({ installed: z.boolean(), unit_file: z.string(), release_key_pinned: z.boolean(), allowed_signers_file: z.string() }),
   in_progress: z.boolean(),

@@ -103,6 +103,21 @@ export class UpdateService {
     }, 'sync');
   }
 
+  /** When the last check (by hand or daily) ran, epoch ms; null before any. */
+  lastCheckAt(): number | null {
+    const at = this.stateGet<LastCheck>('last_check')?.at;
+    return at ? Date.parse(at) : null;
+  }
+
+  /** The newest version the update_available alert was raised for (daily-check.ts). */
+  alertedVersion(): string | null {
+    return this.stateGet<string>('alerted_version');
+  }
+
+  setAlertedVersion(version: string): Promise<void> {
+    return this.stateSet('alerted_version', version);
+  }
+
   private requireSource(): string {
     const url = this.cfg.source_url;
     if (!url) {
@@ -132,7 +147,7 @@ export class UpdateService {
     const lastRun = UpdateService.lastRun(last, helper, pending);
     return {
       running: { version: this.app.version, commit: this.commit, release_dir: this.root, installed_releases: installed },
-      source: { url: cfg.source_url, channel: cfg.channel, configured: cfg.source_url !== '' },
+      source: { url: cfg.source_url, channel: cfg.channel, configured: cfg.source_url !== '', daily_check: cfg.daily_check },
       credentials: {
         set: creds !== null, username: creds?.username ?? null, set_at: creds?.set_at ?? null,
         applies_to_source: creds !== null && creds.url === cfg.source_url,
