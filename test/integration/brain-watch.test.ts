@@ -1,8 +1,9 @@
 // The inventory connected to what watches it, through real HTTP against the real service: an endpoint's
 // monitors are those whose target is one of its addresses (no link needed) and those linked by hand, each
 // once; its `watch` summary (worst status, how many down, last seen by a monitor or by a real discovery scan
-// of loopback); links in the records' history; a subnet's live addresses nobody documented and its free
-// ranges; bulk delete and bulk tag with their limits, scopes, history and audit.
+// of loopback; failing below its threshold told apart from slow, and ranked between down and slow); links
+// in the records' history; a subnet's live addresses nobody documented and its free ranges; bulk delete
+// and bulk tag with their limits, scopes, history and audit.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,13 +77,14 @@ describe("an endpoint's monitors", () => {
 
   test("the endpoint's record and list carry its watch: worst status, how many, how many down, last seen", async () => {
     const rec = await ok('GET', `/api/brain/endpoints/${ep.id}`);
-    assert.deepEqual({ ...rec.watch, last_seen: typeof rec.watch.last_seen }, {
-      status: 'down', monitors: 4, down: 3, last_seen: 'string', seen_by: 'monitor' });
+    assert.deepEqual({ ...rec.watch, last_seen: typeof rec.watch.last_seen }, { status: 'down', degraded_reason: null,
+      failing_streak: null, failure_threshold: null, monitors: 4, down: 3, last_seen: 'string', seen_by: 'monitor' });
     assert.equal(rec.watch.last_seen, (await ok('GET', `/api/monitors/${mons.http.id}`)).last_check, 'the latest check of a monitor that finds it up');
     const listed = (await ok('GET', '/api/brain/endpoints?q=watched')).items[0];
     assert.deepEqual(listed.watch, rec.watch);
     const lone = await ok('POST', '/api/brain/endpoints', { name: 'lone', ip_addresses: ['127.0.0.4'] });
-    assert.deepEqual(lone.watch, { status: null, monitors: 0, down: 0, last_seen: null, seen_by: null });
+    assert.deepEqual(lone.watch, { status: null, degraded_reason: null, failing_streak: null, failure_threshold: null,
+      monitors: 0, down: 0, last_seen: null, seen_by: null });
     // The export carries the same figures.
     const csv = (await api('GET', '/api/brain/endpoints/export.csv?q=watched')).text;
     assert.match(csv.split('\r\n')[1]!, /,down,\d{4}-\d\d-\d\dT[\d:.]+Z,/);
@@ -145,6 +147,72 @@ describe('what discovery found alive', () => {
     const seen = (await ok('GET', `/api/brain/endpoints/${ep.id}`)).watch;
     assert.equal(seen.seen_by, 'discovery');
     assert.ok(seen.last_seen > before, `${seen.last_seen} after ${before}`);
+  });
+});
+
+describe('failing below the threshold, apart from slow (issue 33 §1)', () => {
+  const servers: Server[] = [];
+  const urls: Record<string, string> = {};
+  const mons: Record<string, any> = {};
+  /** A web server on a loopback address: /fail answers 500, /slow after 120 ms, anything else at once. */
+  const site = async (host: string) => {
+    const s = createServer((req, res) => {
+      if (req.url === '/fail') { res.statusCode = 500; res.end('broken'); return; }
+      if (req.url === '/slow') { setTimeout(() => res.end('ok'), 120); return; }
+      res.end('ok');
+    });
+    servers.push(s);
+    await new Promise<void>((r) => s.listen(0, host, r));
+    return `http://${host}:${(s.address() as AddressInfo).port}`;
+  };
+  before(async () => {
+    urls.a = await site('127.0.0.20');
+    urls.b = await site('127.0.0.22');
+    const make = async (name: string, target: string, extra: Record<string, unknown>) =>
+      ok('POST', '/api/monitors', { name, check_type: 'http', target, interval: 3600, timeout: 5, ...extra });
+    mons.fail3 = await make('fails, 3 make it down', `${urls.a}/fail`, { failure_threshold: 3 });
+    mons.fail5 = await make('fails, 5 make it down', `${urls.a}/fail`, { failure_threshold: 5 });
+    mons.slow = await make('slow', `${urls.a}/slow`, { degraded_ms: 20 });
+    mons.ok = await make('answers', `${urls.a}/`, {});
+    mons.refused = await make('refused', `http://127.0.0.21:${await freePort()}/`, { failure_threshold: 3 });
+    mons.down = await make('down', `http://127.0.0.23:${await freePort()}/`, { failure_threshold: 1 });
+    mons.slowOnly = await make('slow alone', `${urls.b}/slow`, { degraded_ms: 20 });
+    // Each is checked once when it is made.
+    for (const m of Object.values(mons)) {
+      for (let i = 0; i < 300 && !(await ok('GET', `/api/monitors/${m.id}`)).last_check; i++) await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+  after(() => { for (const s of servers) { s.closeAllConnections(); s.close(); } });
+
+  test("an endpoint's monitors say why they are degraded: failing with its streak and threshold, or slow", async () => {
+    const ep = await ok('POST', '/api/brain/endpoints', { name: 'flaky', ip_addresses: ['127.0.0.20'] });
+    const list = (await ok('GET', `/api/brain/endpoints/${ep.id}/monitors`)).items;
+    assert.deepEqual(list.map((m: any) => [m.name, m.status, m.degraded_reason, m.failing_streak, m.failure_threshold]), [
+      ['answers', 'up', null, 0, 3],
+      ['fails, 3 make it down', 'degraded', 'failing', 1, 3],
+      ['fails, 5 make it down', 'degraded', 'failing', 1, 5],
+      ['slow', 'degraded', 'slow', 0, 3],
+    ]);
+    // Its watch is the worst of them: failing ranks above slow; of two failing, the one nearer down.
+    const { watch } = await ok('GET', `/api/brain/endpoints/${ep.id}`);
+    assert.deepEqual({ ...watch, last_seen: undefined }, { status: 'degraded', degraded_reason: 'failing', failing_streak: 1, failure_threshold: 3,
+      monitors: 4, down: 0, last_seen: undefined, seen_by: 'monitor' });
+    const answered = await Promise.all([mons.ok, mons.slow].map(async (m) => (await ok('GET', `/api/monitors/${m.id}`)).last_check));
+    assert.equal(watch.last_seen, answered.sort().pop(), 'seen alive by the checks that answered (up or slow), not by a failed one');
+  });
+
+  test('a failed check sees nothing alive; down ranks above failing; slow alone is degraded and slow', async () => {
+    const refused = await ok('POST', '/api/brain/endpoints', { name: 'refuses', ip_addresses: ['127.0.0.21'] });
+    assert.deepEqual(refused.watch, { status: 'degraded', degraded_reason: 'failing', failing_streak: 1, failure_threshold: 3,
+      monitors: 1, down: 0, last_seen: null, seen_by: null });
+    const mixed = await ok('POST', '/api/brain/endpoints', { name: 'mixed', ip_addresses: ['127.0.0.21', '127.0.0.23'] });
+    assert.deepEqual([mixed.watch.status, mixed.watch.degraded_reason, mixed.watch.failing_streak, mixed.watch.down], ['down', null, null, 1]);
+    const slow = await ok('POST', '/api/brain/endpoints', { name: 'slow only', ip_addresses: ['127.0.0.22'] });
+    assert.deepEqual([slow.watch.status, slow.watch.degraded_reason, slow.watch.failing_streak, slow.watch.failure_threshold, slow.watch.seen_by],
+      ['degraded', 'slow', null, null, 'monitor']);
+    // The list carries the same.
+    const listed = (await ok('GET', '/api/brain/endpoints?q=refuses')).items[0];
+    assert.deepEqual(listed.watch, refused.watch);
   });
 });
 

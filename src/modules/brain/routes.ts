@@ -7,6 +7,7 @@ import { fieldErrors, HttpError, invalid } from '../../core/errors.js';
 import { mediaTypeOf, readTextBody } from '../../core/http/body.js';
 import { parseGuardedJson } from '../../core/http/json-guard.js';
 import { reply, route, type AnyRoute, type RequestCtx, actorOf } from '../../core/http/registry.js';
+import { DEGRADED_REASONS, MONITOR_STATUSES } from '../monitors/contracts.js';
 import { bindingChanges } from './credentials/scope.js';
 import { listOf, paging } from '../../core/http/schemas.js';
 import { BULK_MAX, bulkDelete, bulkTag } from './bulk.js';
@@ -27,13 +28,31 @@ const subnetCidrOf = (row: ItemRow) => subnetCidr(parseData(row.data));
 
 const IdOrShort = z.string().trim().min(1).max(100).describe('UUID or short ID (e.g. EP-12, case-insensitive)');
 
+const DegradedReasonSchema = z.enum(DEGRADED_REASONS).nullable().describe('Why a degraded monitor is degraded: slow, loss, or ' +
+  'failing (failed checks in a row, fewer than failure_threshold: the target did not answer); null unless degraded');
+
+const WatchSchema = z.object({
+  status: z.enum(MONITOR_STATUSES).nullable().describe('The worst status of its monitors (down, failing, slow or loss, unknown, up, ' +
+    'paused, worst first; failing and slow are both degraded); null when none watches it'),
+  degraded_reason: DegradedReasonSchema,
+  failing_streak: z.number().int().nullable().describe('When the worst is failing: its failed checks in a row; else null'),
+  failure_threshold: z.number().int().nullable().describe('When the worst is failing: the failed checks in a row that make it down; ' +
+    'else null'),
+  monitors: z.number().int(), down: z.number().int(),
+  last_seen: z.string().nullable().describe('When the probe last saw it alive: a discovery scan, or a monitor\'s answer'),
+  seen_by: z.enum(['discovery', 'monitor']).nullable(),
+}).describe('Endpoints only: what watches it (docs/brain.md, "What watches a record")');
+
 export const ItemSchema = z.object({
   id: z.string(), type: z.enum(BRAIN_TYPES), short_id: z.string(), name: z.string(),
-  created_at: z.string(), updated_at: z.string(),
+  created_at: z.string(), updated_at: z.string(), watch: WatchSchema.optional(),
 }).catchall(z.unknown()).describe('An inventory record: the common fields, the type\'s own fields (see docs/brain.md), timestamps');
 
 const MonitorLinkSchema = z.object({
-  id: z.string(), name: z.string(), target: z.string(), check_type: z.string(), status: z.string(),
+  id: z.string(), name: z.string(), target: z.string(), check_type: z.string(), status: z.enum(MONITOR_STATUSES),
+  degraded_reason: DegradedReasonSchema,
+  failing_streak: z.number().int().describe('Consecutive failed checks now (down at failure_threshold)'),
+  failure_threshold: z.number().int(),
   last_check: z.string().nullable(), response_time: z.number().nullable(),
   address: z.string().nullable()
     .describe('The endpoint\'s address that the monitor\'s target is (found without a link); null when only linked'),

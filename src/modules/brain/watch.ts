@@ -2,9 +2,10 @@
 // addresses (matched by address, as the topology map does: the monitors module says which address each
 // monitor watches) and by the monitors linked to it by hand (for targets given as names or URLs); an
 // application only by its links. An endpoint's record carries a summary (`watch`: the worst status of those
-// monitors, how many, how many are down, and when the probe last saw it alive: a discovery scan that found
-// one of its addresses or MACs, or the latest check of a monitor that finds it up). Monitors are read from the
-// monitors module's memory, once per synchronous turn (a list of 500 endpoints reads them once).
+// monitors, with why when degraded, so failing below the threshold is told apart from slow; how many, how
+// many are down, and when the probe last saw it alive: a discovery scan that found one of its addresses or
+// MACs, or the latest check of a monitor that finds it answering). Monitors are read from the monitors
+// module's memory, once per synchronous turn (a list of 500 endpoints reads them once).
 import type { AppContext } from '../../core/context.js';
 import { canonicalIp } from '../../core/ip.js';
 import { monitorGlances, type MonitorGlance } from '../monitors/index.js';
@@ -14,14 +15,29 @@ import type { Relation } from './links.js';
 import type { SeenAddresses } from './seen.js';
 
 type MonitorStatus = MonitorGlance['status'];
+type DegradedReason = MonitorGlance['degraded_reason'];
 
-/** Worst first: the summary shows the worst status of the monitors watching a record. */
-const SEVERITY: Record<MonitorStatus, number> = { down: 4, degraded: 3, unknown: 2, up: 1, paused: 0 };
+/**
+ * How bad a monitor's state is, higher is worse, in the order the monitor pages sort problems (ui
+ * glance.js `severity`): down, failing (failed checks below its threshold: the target did not answer),
+ * degraded (it answered, slowly or with loss), unknown, up, paused. Of two failing, the one fewer failed
+ * checks from down is worse.
+ */
+function severity(m: Pick<MonitorGlance, 'status' | 'degraded_reason' | 'failing_streak' | 'failure_threshold'>): number {
+  if (m.status === 'degraded' && m.degraded_reason === 'failing') {
+    const left = Math.max(0, m.failure_threshold - m.failing_streak); // failed checks still to come before down
+    return 4 + 1 / (1 + left); // above 4, at most 5: between slow (3) and down (6)
+  }
+  return { down: 6, degraded: 3, unknown: 2, up: 1, paused: 0 }[m.status];
+}
 
 /** A monitor of a record, as its page lists it: the monitor, the address of the record it watches, its links. */
 export interface RecordMonitor {
-  id: string; name: string; target: string; check_type: string; status: MonitorStatus; last_check: string | null;
-  response_time: number | null;
+  id: string; name: string; target: string; check_type: string; status: MonitorStatus;
+  /** Why it is degraded (slow, loss, failing), as GET /api/monitors says; null unless degraded. */
+  degraded_reason: DegradedReason;
+  failing_streak: number; failure_threshold: number;
+  last_check: string | null; response_time: number | null;
   /** The record's address that the monitor's target is (matched without a link); null when only linked. */
   address: string | null;
   links: { id: string; relation: Relation }[];
@@ -34,6 +50,11 @@ export interface RecordMonitor {
 export interface WatchSummary {
   /** The worst status of its monitors; null when none watches it. */
   status: MonitorStatus | null;
+  /** The worst monitor's reason when that status is degraded (failing ranks above slow and loss); else null. */
+  degraded_reason: DegradedReason;
+  /** When the worst is failing: its failed checks in a row, and how many make it down ("Failing 1 of 3"); else null. */
+  failing_streak: number | null;
+  failure_threshold: number | null;
   monitors: number;
   down: number;
   /** When the probe last saw it alive, and how. */
@@ -94,7 +115,8 @@ export class Watch {
     const entry = (m: MonitorGlance): RecordMonitor => {
       let e = out.get(m.id);
       if (!e) {
-        e = { id: m.id, name: m.name, target: m.target, check_type: m.check_type, status: m.status, last_check: m.last_check,
+        e = { id: m.id, name: m.name, target: m.target, check_type: m.check_type, status: m.status, degraded_reason: m.degraded_reason,
+          failing_streak: m.failing_streak, failure_threshold: m.failure_threshold, last_check: m.last_check,
           response_time: m.response_time, address: null, links: [] };
         out.set(m.id, e);
       }
@@ -137,17 +159,21 @@ export class Watch {
 
 /** The `watch` of an endpoint from its monitors and the last time discovery found it alive (epoch ms). */
 function summarise(monitors: readonly RecordMonitor[], scanned: number | null): WatchSummary {
-  let status: MonitorStatus | null = null;
+  let worst: RecordMonitor | null = null;
   let fromMonitor: string | null = null;
   for (const m of monitors) {
-    if (status === null || SEVERITY[m.status] > SEVERITY[status]) status = m.status;
-    const alive = m.status === 'up' || m.status === 'degraded';
+    if (worst === null || severity(m) > severity(worst)) worst = m;
+    // A failing monitor's last check failed: it did not see the endpoint alive.
+    const alive = m.status === 'up' || (m.status === 'degraded' && m.degraded_reason !== 'failing');
     if (alive && m.last_check && (!fromMonitor || m.last_check > fromMonitor)) fromMonitor = m.last_check;
   }
+  const failing = worst?.degraded_reason === 'failing';
   const fromScan = scanned === null ? null : new Date(scanned).toISOString();
   const last = [fromScan, fromMonitor].filter((t): t is string => t !== null).sort().pop() ?? null;
   return {
-    status, monitors: monitors.length, down: monitors.filter((m) => m.status === 'down').length,
+    status: worst?.status ?? null, degraded_reason: worst?.degraded_reason ?? null,
+    failing_streak: failing ? worst!.failing_streak : null, failure_threshold: failing ? worst!.failure_threshold : null,
+    monitors: monitors.length, down: monitors.filter((m) => m.status === 'down').length,
     last_seen: last, seen_by: last === null ? null : last === fromScan ? 'discovery' : 'monitor',
   };
 }

@@ -3,18 +3,23 @@
 // these from here (or the service lookup from index.ts), never from inner files.
 import type { AlertDecision } from './alert-gate/gate.js';
 import type { CheckType } from './checks/index.js';
-import type { IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
+import type { DegradedReason, IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';
 export type { AlertDecision, Hold } from './alert-gate/gate.js';
 export type { MonitorDetail } from './schemas.js';
+/** A monitor's statuses and why a degraded one is degraded (slow, loss, failing), for other modules' response schemas. */
+export { DEGRADED_REASONS, MONITOR_STATUSES } from './schemas.js';
 
 /**
  * A monitor as another module's page lists it (an inventory endpoint's monitors): what it checks, the address
- * it watches (CheckDefinition.host, canonical; null for a name) and how it is now. No history, no settings.
+ * it watches (CheckDefinition.host, canonical; null for a name) and how it is now, with why a degraded one is
+ * degraded (`failing`: failed checks below failure_threshold, so a page can say "Failing 1 of 3" and not
+ * "Degraded"). No history, no settings.
  */
 export interface MonitorGlance {
   id: string; name: string; target: string; check_type: CheckType; status: MonitorStatus;
+  degraded_reason: DegradedReason | null; failing_streak: number; failure_threshold: number;
   address: string | null; last_check: string | null; response_time: number | null;
 }
 

@@ -8,6 +8,7 @@ import { maintenanceRoutes } from './maintenance/routes.js';
 import type { MonitorGlance } from './contracts.js';
 import { watchedAddress } from './queries.js';
 import { RetentionJob } from './retention.js';
+import { degradedReason } from './schemas.js';
 import { fromRtUnits } from './storage/index.js';
 import { monitorRoutes } from './routes.js';
 import { monitorMigrations } from './migrations.js';
@@ -32,6 +33,7 @@ export const monitorsRetentionOf = (app: AppContext): RetentionJob => services.o
 export function monitorGlances(app: AppContext): MonitorGlance[] {
   return services.of(app).service.registry.inOrder().map((m) => ({
     id: m.row.id, name: m.row.name, target: m.row.target, check_type: m.row.check_type, status: m.row.status,
+    degraded_reason: degradedReason(m.row), failing_streak: m.row.fail_streak, failure_threshold: m.row.failure_threshold,
     address: watchedAddress(m), last_check: m.row.last_check === null ? null : new Date(m.row.last_check).toISOString(),
     response_time: fromRtUnits(m.row.last_rt),
   }));

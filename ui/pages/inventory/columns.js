@@ -6,7 +6,8 @@
 import { dateTime, relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
 import { ASSET_STATUS_TONE, CRITICALITY_TONE } from '../../lib/vocabulary.js';
-import { Badge, StatusBadge } from '../../components/badge.js';
+import { Badge } from '../../components/badge.js';
+import { MonitorStatus } from './monitor-status.js';
 import { RefLink } from './ref.js';
 import { kindLabel, recordHref, roleLabel, typeDef, valueLabel } from './types.js';
 
@@ -32,12 +33,12 @@ function nameCell(type, sub) {
   };
 }
 
-/** The worst status of the monitors watching an endpoint, and how many of them are down. */
+/** The worst status of the monitors watching an endpoint ("Failing 1 of 3" ranks above slow), and how many of them are down. */
 function watchCell(r) {
   const w = r.watch;
   if (!w?.monitors) return html`<span class="muted small">Not monitored</span>`;
   const label = w.down ? `${w.down} of ${w.monitors} down` : `${w.monitors} ${w.monitors === 1 ? 'monitor' : 'monitors'}`;
-  return html`<div class="watch-cell"><${StatusBadge} status=${w.status} /><span class="muted small">${label}</span></div>`;
+  return html`<div class="watch-cell"><${MonitorStatus} m=${w} /><span class="muted small">${label}</span></div>`;
 }
 
 /** When the probe last saw an endpoint alive, and how. */

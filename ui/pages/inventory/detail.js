@@ -11,7 +11,7 @@ import { useApi } from '../../lib/hooks.js';
 import { navigate } from '../../lib/router.js';
 import { can, isAdmin, useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
-import { Badge, StatusBadge } from '../../components/badge.js';
+import { Badge } from '../../components/badge.js';
 import { Crumbs } from '../../components/controls.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { Icon } from '../../components/icons.js';
@@ -21,6 +21,7 @@ import { CredentialUsageCard } from './credential-usage.js';
 import { EndpointSnmp, NewMonitorLink } from './endpoint-extras.js';
 import { HistoryCard } from './history.js';
 import { LinksCard } from './links.js';
+import { MonitorStatus } from './monitor-status.js';
 import { SubnetAddressesCard } from './subnet-addresses.js';
 import { visibleFields } from './record-form.js';
 import { kindLabel, recordHref, roleLabel, typeDef, valueLabel } from './types.js';
@@ -113,7 +114,7 @@ function Monitors({ def, rec, writable, onChange }) {
   }
   return html`<${Card} title=${`Monitors (${r.data.total})`} pad=${false}>
     <ul class="rows">${r.data.items.map((m) => html`<li key=${m.id} class="row monitor-row">
-      <${StatusBadge} status=${m.status} />
+      <${MonitorStatus} m=${m} />
       <div class="row-main"><a class="row-title" href=${`/monitors/${m.id}`}>${m.name}</a>
         <div class="row-sub"><span class="mono">${m.target}</span></div></div>
       <div class="row-side monitor-tie">
