@@ -1,9 +1,10 @@
 // The topology map tells the truth (issue 33), in a real browser against the real service, all on
-// loopback: a session of 24 nodes (a core switch and the hosts on it), web01 at 127.0.0.2 watched by a
+// loopback: a session of 25 nodes (a core switch and the hosts on it), web01 at 127.0.0.2 watched by a
 // ping, an HTTP check that answers, an HTTP API answering 500 and a TCP check of a closed port, core-sw1
-// at 127.0.0.3 by a ping alone, and inventory endpoints web01 and core-sw1 on those addresses (matched,
-// not linked). The map must:
-// - draw web01 as a host that answers (its ring) with a red count of 2 failing services, not as down;
+// at 127.0.0.3 by a ping alone, db01 at 127.0.0.4 by a ping and a TCP check failing below its threshold,
+// and inventory endpoints web01 and core-sw1 on those addresses (matched, not linked). The map must:
+// - draw web01 as a host that answers (its ring) with a red count of its 2 services down, not as down;
+// - count db01's service as failing, in the failing colour (not down, not slow);
 // - name the nodes web01 and core-sw1 after their inventory records, not by their addresses;
 // - lay out a session without saved positions the same way on every visit (and in any window size);
 // - open readable on a phone: labels drawn, nodes not specks.
@@ -23,10 +24,10 @@ let web: Server;
 let sessionId = '';
 const HOSTS = 22;
 
-/** A port on 127.0.0.2 that nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
+/** A port on `host` that nothing listens on (bound, then closed). */
+async function closedPort(host = '127.0.0.2'): Promise<number> {
   const s = createTcpServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.2', r));
+  await new Promise<void>((r) => s.listen(0, host, r));
   const port = (s.address() as AddressInfo).port;
   await new Promise((r) => s.close(r));
   return port;
@@ -38,19 +39,24 @@ before(async () => {
   await new Promise<void>((r) => web.listen(0, '127.0.0.2', r));
   const port = (web.address() as AddressInfo).port;
   const closed = await closedPort();
+  const dbClosed = await closedPort('127.0.0.4');
   ({ env, admin, p } = await startSignedIn(async (started, a) => {
     const call = async (path: string, body: unknown) => {
       const r = await started.t.request('POST', path, { key: a.key, body });
       assert.ok(r.status < 300, `${path}: ${r.status} ${r.text}`);
       return r.body;
     };
-    const monitor = (name: string, check_type: string, target: string, settings: Record<string, unknown> = {}) =>
-      call('/api/monitors', { name, check_type, target, interval: 5, timeout: 2, failure_threshold: 1, settings });
+    const monitor = (name: string, check_type: string, target: string, settings: Record<string, unknown> = {},
+      extra: Record<string, unknown> = {}) =>
+      call('/api/monitors', { name, check_type, target, interval: 5, timeout: 2, failure_threshold: 1, settings, ...extra });
     await monitor('web01 ping', 'ping', '127.0.0.2', { count: 1, per_packet_timeout_ms: 500 });
     await monitor('web01 site', 'http', `http://127.0.0.2:${port}/ok`);
     await monitor('web01 API', 'http', `http://127.0.0.2:${port}/api`);
     await monitor('web01 closed port', 'tcp', `127.0.0.2:${closed}`);
     await monitor('core-sw1 ping', 'ping', '127.0.0.3', { count: 1, per_packet_timeout_ms: 500 });
+    // db01's database port fails, below its threshold of 3 (checked hourly: it stays so): failing, not down, not slow.
+    await monitor('db01 ping', 'ping', '127.0.0.4', { count: 1, per_packet_timeout_ms: 500 });
+    await monitor('db01 postgres', 'tcp', `127.0.0.4:${dbClosed}`, {}, { interval: 3600, failure_threshold: 3 });
     await call('/api/brain/endpoints', { name: 'web01', ip_addresses: ['127.0.0.2'] });
     await call('/api/brain/endpoints', { name: 'core-sw1', ip_addresses: ['127.0.0.3'] });
     const hosts = Array.from({ length: HOSTS }, (_, i) => ({ id: `host-${i + 10}`, label: `127.0.1.${i + 10}`, kind: 'host',
@@ -58,8 +64,9 @@ before(async () => {
     const session = await call('/api/v1sion/sessions', {
       name: 'Lab racks', subnets: ['127.0.0.0/16'],
       nodes: [{ id: 'sw-core', label: '127.0.0.3', kind: 'switch', addresses: ['127.0.0.3'] },
-        { id: 'web', label: '127.0.0.2', kind: 'server', addresses: ['127.0.0.2'] }, ...hosts],
-      edges: [{ from: 'sw-core', to: 'web', from_port: 'swp1', source: 'fdb' },
+        { id: 'web', label: '127.0.0.2', kind: 'server', addresses: ['127.0.0.2'] },
+        { id: 'db', label: '127.0.0.4', kind: 'server', addresses: ['127.0.0.4'] }, ...hosts],
+      edges: [{ from: 'sw-core', to: 'web', from_port: 'swp1', source: 'fdb' }, { from: 'sw-core', to: 'db', from_port: 'swp40', source: 'fdb' },
         ...hosts.map((h, i) => ({ from: 'sw-core', to: h.id, from_port: `swp${i + 2}`, source: 'fdb' }))],
     });
     sessionId = session.id;
@@ -75,7 +82,7 @@ after(async () => {
 const mapPath = () => `/discovery/sessions/${sessionId}/map`;
 const node = (id: string) => `cy.getElementById(${JSON.stringify(id)})`;
 
-test('a host that answers ping is drawn answering, with a red count of its 2 failing services; nodes carry inventory names', async () => {
+test('a host that answers ping is drawn answering, with a red count of its 2 services down, a failing one in its own colour; nodes carry inventory names', async () => {
   const { page } = p;
   await page.goto(mapPath());
   await page.getByRole('heading', { name: 'Map of Lab racks', level: 1 }).waitFor();
@@ -106,6 +113,13 @@ test('a host that answers ping is drawn answering, with a red count of its 2 fai
   await panel.getByRole('heading', { name: 'web01' }).waitFor();
   await panel.getByText(/Matches\s+EP-\d+\s+web01/).waitFor();
   await panel.getByText('2 of 3 services down').first().waitFor();
+  // A service failing below its threshold is counted as failing, in its own colour: not down, not slow.
+  await graphUntil(page, `(cy) => ${node('db')}.data('reach') === 'reachable' && ${node('db')}.data('badge') === 'failing:1'`);
+  await page.getByLabel('Filter the nodes').fill('127.0.0.4');
+  const dbRow = page.getByRole('row', { name: /127\.0\.0\.4/ });
+  const failing = dbRow.getByText('1 of 1 service failing');
+  await failing.waitFor();
+  assert.equal(await failing.evaluate((el) => el.closest('.badge')?.className), 'badge tone-failing');
   await page.getByLabel('Filter the nodes').fill('');
   await photographBoth(p, mapPath(), 'discovery-map-truth', 'Map of Lab racks');
   assertClean(p, 'the map of Lab racks');
@@ -160,7 +174,7 @@ test('on a phone the map opens with readable labels, centred on the core switch'
       width: cy.getElementById('sw-core').renderedWidth(), shown: cy.nodes().filter(inside).map((n) => n.data('label')) };
   }`);
   console.log(`the map at 375 px: zoom ${view.zoom.toFixed(2)}, labels ${(view.font * view.zoom).toFixed(1)} px, ` +
-    `core node ${view.width.toFixed(0)} px wide, ${view.shown.length} of ${HOSTS + 2} nodes in view`);
+    `core node ${view.width.toFixed(0)} px wide, ${view.shown.length} of ${HOSTS + 3} nodes in view`);
   // Cytoscape draws no label under min-zoomed-font-size; 8 px is the least a label can be read at.
   assert.ok(view.font * view.zoom >= 8 && view.font * view.zoom >= view.minFont, `labels drawn ${(view.font * view.zoom).toFixed(1)} px high`);
   assert.ok(view.width >= 32, `nodes drawn ${view.width.toFixed(0)} px wide`);
@@ -174,7 +188,7 @@ test('on a phone the map opens with readable labels, centred on the core switch'
   await page.emulateMedia({ colorScheme: 'light' });
   // Fit still shows everything on request.
   await page.getByRole('button', { name: 'Fit' }).click();
-  assert.equal(await graph<number>(page, '(cy) => cy.nodes().filter((n) => { const e = cy.extent(); const p = n.position(); return p.x >= e.x1 && p.x <= e.x2 && p.y >= e.y1 && p.y <= e.y2; }).length'), HOSTS + 2);
+  assert.equal(await graph<number>(page, '(cy) => cy.nodes().filter((n) => { const e = cy.extent(); const p = n.position(); return p.x >= e.x1 && p.x <= e.x2 && p.y >= e.y1 && p.y <= e.y2; }).length'), HOSTS + 3);
   assertClean(phone, 'the map on a phone');
   await phone.context.close();
 });

@@ -221,7 +221,8 @@ export interface AddressStatus {
   status: MonitorStatus | null;
   monitors: number;
   reachability: 'reachable' | 'unreachable' | null;
-  services: { total: number; down: number; degraded: number };
+  /** Failing: failed checks below the failure threshold (apart from degraded: slow or lossy answers). */
+  services: { total: number; down: number; failing: number; degraded: number };
 }
 
 /** Check types that ask whether the host answers at all; every other check watches a service on it. */
@@ -236,7 +237,7 @@ const answered = (m: LiveMonitor) => m.row.status === 'up' || (m.row.status === 
 export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly string[]): AddressStatus[] {
   const out = new Map(ips.map((ip) => [ip, {
     ip, status: null as MonitorStatus | null, monitors: 0, answered: false, pingDown: false,
-    services: { total: 0, down: 0, degraded: 0 },
+    services: { total: 0, down: 0, failing: 0, degraded: 0 },
   }]));
   for (const m of p.registry.inOrder()) {
     const a = watchedAddress(m);
@@ -252,6 +253,7 @@ export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly st
     }
     hit.services.total++;
     if (st === 'down') hit.services.down++;
+    else if (st === 'degraded' && m.row.fail_streak > 0) hit.services.failing++;
     else if (st === 'degraded') hit.services.degraded++;
   }
   return [...out.values()].map(({ answered: ok, pingDown, ...rest }) => ({
