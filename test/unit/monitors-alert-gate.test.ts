@@ -111,6 +111,27 @@ describe('the gate remembers what it held and releases it', () => {
     assert.equal(m.hold, null);
   });
 
+  test('a maintenance window holds every event, before a parent down; its close releases the outage it held', () => {
+    let open: { id: string; name: string; until: string } | null = { id: 'w1', name: 'Firmware', until: '2026-01-01T02:00:00.000Z' };
+    const gate = new AlertGate(GATE_RULES, () => [node('switch', 'down', 2)], () => open);
+    const m = monitor();
+    const step = (ev: GateEvent, at: number): AlertDecision => { const f = fakeTx(); const d = gate.decide(f.tx, m, ev, at); f.commit(); return d; };
+    for (const ev of ['problem', 'certificate'] as const) {
+      const d = step(ev, 1000);
+      assert.equal(!d.send && d.held_by.rule, 'maintenance', `${ev}: the window is asked before the parent`);
+      assert.equal(!d.send && d.held_by.reason, 'Firmware (maintenance until 2026-01-01T02:00:00.000Z)');
+      assert.deepEqual(!d.send && d.held_by.by, { id: 'w1', name: 'Firmware' });
+    }
+    m.row.status = 'down';
+    assert.equal(step('still_down', 2000).send, false);
+    open = null;
+    const gate2 = new AlertGate(GATE_RULES, () => [], () => open);
+    const f = fakeTx();
+    const released = gate2.decide(f.tx, m, 'still_down', 3000);
+    f.commit();
+    assert.ok(released.send && released.released?.rule === 'maintenance', 'the window closed: the held down goes out');
+  });
+
   test('a hold that does not change writes nothing', () => {
     const gate = new AlertGate(GATE_RULES, () => [node('switch', 'down', 2)]);
     const m = monitor();
