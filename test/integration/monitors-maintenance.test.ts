@@ -168,6 +168,11 @@ test('a bad window: every field error in one 400; unknown ids are 404; read scop
   assert.equal(r.status, 400, r.text);
   const paths = (r.body.errors as { path: string }[]).map((e) => e.path).sort();
   assert.deepEqual(paths, ['monitor_ids', 'name', 'schedule.cron', 'schedule.duration_min', 'timezone']);
+  // A missing field does not hide the rules across fields: the form learns every error from its first submit.
+  const missing = await api('POST', '/api/monitors/maintenance', { name: 'x', applies_to: 'tags', tags: [],
+    schedule: { kind: 'weekly', days: [], end: '02:00' } });
+  assert.equal(missing.status, 400, missing.text);
+  assert.deepEqual((missing.body.errors as { path: string }[]).map((e) => e.path).sort(), ['schedule.days', 'schedule.start', 'tags']);
   const once = await api('POST', '/api/monitors/maintenance', { name: 'x', applies_to: 'all',
     schedule: { kind: 'once', from: '2026-05-01T10:00:00Z', to: '2026-05-01T09:00:00Z' } });
   assert.deepEqual(once.body.errors.map((e: any) => [e.path, e.message]), [['schedule.to', 'Must be after the start']]);
@@ -208,5 +213,16 @@ test('after a restart, the window and its occurrence are as they were: same beat
   assert.equal(got.state, 'open');
   status = 200;
   await api('DELETE', `/api/monitors/${m.id}`);
+  await api('DELETE', `/api/monitors/maintenance/${w.id}`);
+});
+
+test('the list names the probe\'s time zone, the one a window created without a zone takes (the form\'s default)', async () => {
+  const zone = t.service.app.config.get().probe.timezone;
+  const list = await api('GET', '/api/monitors/maintenance');
+  assert.equal(list.status, 200, list.text);
+  assert.equal(list.body.timezone, zone);
+  const w = (await api('POST', '/api/monitors/maintenance', { name: 'zone default', applies_to: 'all',
+    schedule: { kind: 'weekly', days: ['sun'], start: '01:00', end: '02:00' } })).body;
+  assert.equal(w.timezone, zone);
   await api('DELETE', `/api/monitors/maintenance/${w.id}`);
 });

@@ -24,7 +24,8 @@ import { brainServicesOf } from '../../src/modules/brain/index.js';
 import { FORM_KEYWORDS } from '../../src/core/form-schema.js';
 import { checkTypeList, type CheckTypeDescription } from '../../src/modules/monitors/check-types/catalog.js';
 import { CHECK_TYPES, CHECKS } from '../../src/modules/monitors/checks/index.js';
-import { EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/schemas.js';
+import { DAY_NAMES } from '../../src/modules/monitors/maintenance/schedule.js';
+import { BEAT_LETTERS, EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/schemas.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS } from '../../src/modules/snmp/contracts.js';
 import { EDGE_SOURCES, NODE_KINDS, SCAN_STATES } from '../../src/modules/v1sion/schemas.js';
 import { SNMP_VERSION_NAMES } from '../../src/modules/v1sion/scan/request.js';
@@ -197,6 +198,20 @@ const ALSO_ELSEWHERE = new Set(['method', 'headers', 'body', 'auth', 'type', 'us
 // The one place outside the monitor pages that names a check type: an endpoint's "New monitor" offers a
 // ping of its address (the form falls back to the first type should ping ever go).
 const NAMES_A_TYPE = { path: 'ui/pages/inventory/endpoint-extras.js', type: 'ping' };
+
+test('maintenance windows: states, schedule kinds, days, what a window applies to; the beat letters', () => {
+  const path = '/api/monitors/maintenance';
+  labelsFor(`window states (${VOCAB} MAINTENANCE_STATES, server maintenance/schemas.ts WindowSchema.state)`,
+    routeEnum('GET', path, 'response', ['items', '[]', 'state']), ui.MAINTENANCE_STATES);
+  sameValues(`what a window applies to (${VOCAB} MAINTENANCE_APPLIES, server POST ${path} applies_to)`,
+    routeEnum('POST', path, 'body', ['applies_to']), values(ui.MAINTENANCE_APPLIES));
+  const schedule = routeSchema('POST', path, 'body', ['schedule']);
+  const kinds = (schedule.oneOf ?? schedule.anyOf) as any[];
+  sameValues(`schedule kinds (${VOCAB} MAINTENANCE_KINDS, server maintenance/schemas.ts ScheduleSchema)`,
+    kinds.map((k) => k.properties.kind.const ?? k.properties.kind.enum?.[0]), values(ui.MAINTENANCE_KINDS));
+  sameValues(`week days (${VOCAB} WEEK_DAYS, server maintenance/schedule.ts DAY_NAMES)`, DAY_NAMES, values(ui.WEEK_DAYS));
+  sameValues('beat letters (ui/pages/monitors/model.js BEAT_KINDS, server monitors/schemas.ts BEAT_LETTERS)', BEAT_LETTERS, values(form.BEAT_KINDS));
+});
 
 test('check types: the UI keeps no copy of them, its monitor pages render from GET /api/monitors/check-types', async () => {
   for (const name of ['CHECK_TYPES', 'HTTP_METHODS', 'DNS_RECORD_TYPES', 'HTTP_AUTH_TYPES', 'KEYWORD_MODES', 'DNS_MATCHES']) {

@@ -121,6 +121,7 @@ const FORMS: Record<string, FormNotes> = {
     opaque: { Settings: 'settings' },
     dynamic: { settings: 'the check type\'s settings, each held to the server\'s by ui-contract.test.ts' },
   },
+  'ui/pages/monitors/maintenance.js#WindowForm': {},
   'ui/pages/inventory/form.js#RecordForm': {
     noBody: 'its fields are the type\'s (ui/pages/inventory/types.js), compared below type by type',
   },

@@ -4,7 +4,8 @@ import { STATUS_LABELS } from '../lib/vocabulary.js';
 
 /**
  * A monitor status (up, down, degraded, paused, unknown). With `label`, a status the pages tell apart
- * (failing, pages/monitors/glance.js `shownStatus`) in its own words ("Failing 1 of 3") and colour.
+ * (failing, maintenance: pages/monitors/glance.js `shownStatus`) in its own words ("Failing 1 of 3",
+ * "Maintenance") and colour.
  */
 export function StatusBadge({ status, label, title }) {
   const s = label || STATUS_LABELS[status] ? status : 'unknown';

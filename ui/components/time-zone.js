@@ -1,4 +1,4 @@
-// The time zone picker of the setup wizard, the probe's settings and an inventory site: the IANA zones
+// The time zone picker of the setup wizard, the probe's settings, an inventory site and a maintenance window: the IANA zones
 // this browser knows, UTC first, then by name, as a select. A stored zone this browser does not list
 // (an older name) is offered too, so that editing never changes it unasked.
 import { html, useMemo } from '../lib/html.js';

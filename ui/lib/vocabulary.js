@@ -38,6 +38,36 @@ export const EVENT_KIND_LABELS = {
 export const EVENT_MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown',
   alert_released: 'down' };
 
+// ---- maintenance windows (GET/POST /api/monitors/maintenance) ----------------------------------------
+
+/** A window's state, with the words and tone of its badge (the open one in the maintenance colour). */
+export const MAINTENANCE_STATES = {
+  open: { label: 'Open', hint: 'Holding alerts now' },
+  scheduled: { label: 'Scheduled', hint: 'Opens at its next time' },
+  over: { label: 'Over', hint: 'A one-off window that has closed' },
+  disabled: { label: 'Disabled', hint: 'Switched off: it holds nothing' },
+};
+
+/** The kinds of schedule, in the form's order. */
+export const MAINTENANCE_KINDS = [
+  { value: 'once', label: 'Once', hint: 'From a time to a time' },
+  { value: 'weekly', label: 'Weekly', hint: 'Days of the week, a time range' },
+  { value: 'cron', label: 'Cron', hint: 'A cron expression and a duration' },
+];
+
+/** What a window applies to. */
+export const MAINTENANCE_APPLIES = [
+  { value: 'all', label: 'All monitors' },
+  { value: 'monitors', label: 'Chosen monitors' },
+  { value: 'tags', label: 'Monitors with tags' },
+];
+
+/** The days of a weekly window, Monday first as the form lists them (the API's names). */
+export const WEEK_DAYS = [
+  { value: 'mon', label: 'Mon' }, { value: 'tue', label: 'Tue' }, { value: 'wed', label: 'Wed' }, { value: 'thu', label: 'Thu' },
+  { value: 'fri', label: 'Fri' }, { value: 'sat', label: 'Sat' }, { value: 'sun', label: 'Sun' },
+];
+
 // ---- inventory -----------------------------------------------------------------------------------------
 
 /** The seven types in the order the pages list them (labels as in pages/inventory/types.js). */

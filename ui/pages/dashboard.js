@@ -1,4 +1,5 @@
-// The dashboard: monitor counts by the statuses the monitor pages show (failing apart from degraded),
+// The dashboard: monitor counts by the statuses the monitor pages show (failing apart from degraded,
+// maintenance as its own: held on purpose, not a problem),
 // what needs attention (down, then failing, then degraded), open incidents, the latest monitor events
 // (in the event log's words) and the inventory at a glance. Monitor parts update live. With no monitor yet
 // it says so and offers the first steps (add a monitor, scan a subnet, a webhook for alerts) instead of
@@ -31,11 +32,12 @@ function Health({ counts }) {
     : counts.failing ? ['failing', 'alert', n('failing', 'monitor is failing checks', 'monitors are failing checks')]
       : counts.degraded ? ['warn', 'alert', n('degraded', 'monitor is degraded', 'monitors are degraded')]
         : counts.unknown ? ['neutral', 'clock', n('unknown', 'monitor is waiting for its first check', 'monitors are waiting for their first check')]
-          : ['ok', 'check', counts.paused ? 'All active monitors are up' : 'All monitors are up'];
+          : ['ok', 'check', counts.maintenance ? 'All monitors outside maintenance are up'
+            : counts.paused ? 'All active monitors are up' : 'All monitors are up'];
   return html`<div class=${`health health-${tone}`} role="status">
     <${Icon} name=${icon} size=${22} />
     <div><strong>${text}</strong>
-      <span class="muted"> · ${counts.up} up of ${counts.total}${counts.paused ? `, ${counts.paused} paused` : ''}</span></div>
+      <span class="muted"> · ${counts.up} up of ${counts.total}${counts.maintenance ? `, ${counts.maintenance} in maintenance` : ''}${counts.paused ? `, ${counts.paused} paused` : ''}</span></div>
   </div>`;
 }
 

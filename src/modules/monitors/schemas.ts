@@ -192,8 +192,11 @@ export type IncidentOut = z.infer<typeof IncidentSchema>;
 export const DEGRADED_REASONS = ['slow', 'loss', 'failing'] as const;
 export type DegradedReason = (typeof DEGRADED_REASONS)[number];
 
-/** Beat letters (history.ts beatOf): u up, s degraded answer, f failing, d down, p checked while paused; upper case manual. */
-export const BEAT_LETTERS = ['u', 's', 'f', 'd', 'p'] as const;
+/**
+ * Beat letters (history.ts beatOf): u up, s degraded answer, f failing, d down, p checked while paused, m checked in a
+ * maintenance window; upper case manual. ui/pages/monitors/model.js BEAT_KINDS has the same (ui-contract.test.ts).
+ */
+export const BEAT_LETTERS = ['u', 's', 'f', 'd', 'p', 'm'] as const;
 
 export const Stats24hSchema = z.object({
   uptime_pct: z.number().nullable().describe('Time-weighted: time available (up, or slow or lossy answers) over time known; '

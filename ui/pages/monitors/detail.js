@@ -1,10 +1,10 @@
-// One monitor: its status ("Failing 1 of 3" its own, apart from "Degraded · Slow") and the open
-// incident, uptime over 24 hours, 7 and 30 days (time-weighted), response times, its newest checks as a
+// One monitor: its status ("Failing 1 of 3" its own, apart from "Degraded · Slow"; "Maintenance until
+// 14:00" with its window and what the checks say meanwhile) and the open incident, uptime over 24 hours, 7 and 30 days (time-weighted), response times, its newest checks as a
 // beat bar (its caption counts the ticks drawn) and the last 24 hours as a time-weighted status bar (each
 // hour's share of up and down time on hover or focus), the inventory records it is linked to,
 // the chart (the response time, or a measurement its check type declares), incidents, check results and
-// events, and its configuration. Check now, pause or resume, edit and delete. Follows state changes
-// without a reload.
+// events, and its configuration. Check now, pause or resume, edit and delete; maintenance for 30 min to
+// 4 hours in one click, or the end of the window holding it. Follows state changes without a reload.
 import { dateTime, duration, ms, relTime } from '../../lib/format.js';
 import { html, useEffect, useRef, useState } from '../../lib/html.js';
 import { LINK_RELATIONS } from '../../lib/vocabulary.js';
@@ -19,27 +19,47 @@ import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
 import { BeatBar, StatusBar } from '../../components/status-bar.js';
-import { checkNow, deleteMonitor, togglePause } from './actions.js';
+import { checkNow, deleteMonitor, endMaintenance, startMaintenance, togglePause } from './actions.js';
 import { EventsCard, IncidentsCard, ResultsCard } from './history-cards.js';
 import { describeValues } from '../../lib/schema-form.js';
 import { typeLabel, useCheckTypes } from './check-types.js';
+import { QUICK_MINUTES, quickLabel } from './maintenance-model.js';
 import { applies } from './model.js';
 import { ResponseCard } from './response-card.js';
 import './section.js';
-import { beatSummary, describeHour, hourSegments, reasonHint, reasonText, resultBeats, SHOWN_TEXT, shownStatus, statusLabel, summarizeHours,
-  uptimeText } from './glance.js';
+import { beatSummary, checkedLabel, describeHour, hourSegments, maintenanceUntil, reasonHint, reasonText, resultBeats, SHOWN_TEXT, shownStatus,
+  statusLabel, summarizeHours, uptimeText } from './glance.js';
 
-function Hero({ m }) {
+/**
+ * Maintenance in one click: for 30 min to 4 hours (a one-off window for this monitor alone), or, while a
+ * window holds it, its end (for every monitor that window holds).
+ */
+function MaintenanceActions({ m, busy, act }) {
+  if (m.maintenance) {
+    return html`<div class="hero-maint"><button type="button" class="btn" onClick=${act('maintenance', endMaintenance)} disabled=${!!busy}
+      title=${`Ends ${m.maintenance.name} now, for every monitor it holds`}><${XIcon} name="play" size=${16} />End maintenance</button></div>`;
+  }
+  return html`<div class="hero-maint" role="group" aria-label="Start maintenance">
+    <span class="hero-maint-label"><${Icon} name="wrench" size=${16} />Maintenance for</span>
+    ${QUICK_MINUTES.map((min) => html`<button key=${min} type="button" class="btn btn-sm" disabled=${!!busy}
+      aria-label=${`Maintenance for ${quickLabel(min)}`} onClick=${act('maintenance', (x) => startMaintenance(x, min))}>${quickLabel(min)}</button>`)}
+  </div>`;
+}
+
+function Hero({ m, writable, busy, act }) {
   const inc = m.stats.current_incident;
   const shown = shownStatus(m);
+  const held = shown === 'maintenance';
+  const said = held ? html`<a href="/monitors/maintenance">${m.maintenance.name}</a> holds its alerts` : reasonHint(m) ?? SHOWN_TEXT[shown] ?? '';
   return html`<section class=${`mon-hero hero-${shown}`} aria-label="Current status">
     <div class="hero-main">
       <span class="hero-dot" aria-hidden="true"></span>
       <div class="hero-text">
         <div class="hero-status"><${StatusBadge} status=${shown} label=${statusLabel(m)} />
+          ${held ? html`<span class="mon-until">${maintenanceUntil(m)}</span>` : null}
           ${reasonText(m) ? html`<span class=${`mon-reason hero-reason reason-${m.degraded_reason}`}>${reasonText(m)}</span>` : null}
-          <span>${reasonHint(m) ?? SHOWN_TEXT[shown] ?? ''}</span></div>
-        <div class="hero-msg">${m.last_message ?? 'No check has finished yet.'}</div>
+          <span>${said}</span></div>
+        <div class="hero-msg">${held && m.status !== 'unknown' ? `Checks still run: ${checkedLabel(m)} · ` : ''}${m.last_message ?? 'No check has finished yet.'}</div>
       </div>
     </div>
     <dl class="hero-facts">
@@ -47,6 +67,7 @@ function Hero({ m }) {
       <div><dt>Checked every</dt><dd>${duration(m.interval)}</dd></div>
       ${inc ? html`<div><dt>Down for</dt><dd class="hero-down">${duration(inc.duration)}</dd></div>` : null}
     </dl>
+    ${writable ? html`<${MaintenanceActions} m=${m} busy=${busy} act=${act} />` : null}
   </section>`;
 }
 
@@ -87,8 +108,9 @@ function Bar({ m }) {
   if (!hours) return html`<${Loading} />`;
   const segments = hourSegments(hours.segments, t.data.from, t.data.step);
   const summary = summarizeHours(segments);
+  const maintenance = segments.some((x) => x.parts.maintenance > 0);
   return html`<${StatusBar} segments=${segments} describe=${describeHour} label=${summary} axis=${['24 hours ago', 'now']} />
-    <p class="small muted bar-note">${summary}. Uptime ${uptimeText(m.stats.uptime_24h)} of the time; ${m.stats.checks_24h} scheduled ${m.stats.checks_24h === 1 ? 'check' : 'checks'} (checks by hand count in no figure).</p>`;
+    <p class="small muted bar-note">${summary}. Uptime ${uptimeText(m.stats.uptime_24h)} of the time${maintenance ? ' outside maintenance' : ''}; ${m.stats.checks_24h} scheduled ${m.stats.checks_24h === 1 ? 'check' : 'checks'} (checks by hand count in no figure).</p>`;
 }
 
 const BEATS = 60;
@@ -183,7 +205,7 @@ export default function MonitorDetailPage({ params, query }) {
 
   const subtitle = html`<${Crumbs} items=${[{ href: '/monitors', label: 'Monitors' }, { label: m.target, mono: true }]} />`;
   return html`<${Page} title=${m.name} subtitle=${subtitle} actions=${actions}>
-    <${Hero} m=${m} />
+    <${Hero} m=${m} writable=${writable} busy=${busy} act=${act} />
     <${Tiles} m=${m} />
     <${Card} title="Recent checks"><${Beats} m=${m} /><//>
     <${Card} title="Last 24 hours"><${Bar} m=${m} /><//>

@@ -42,7 +42,8 @@ export function IncidentsCard({ id, query }) {
 const RESULT_COLUMNS = [
   { key: 'at', label: 'Check', render: (x) => html`<div title=${relTime(x.at)}>${dateTime(x.at)}</div>
     <div class="cell-sub clip-2" title=${x.message ?? ''}>${x.message ?? '—'}</div>` },
-  { key: 'status', label: 'Result', render: (x) => html`<${StatusBadge} status=${x.status} />` },
+  { key: 'status', label: 'Result', render: (x) => html`<div class="chips"><${StatusBadge} status=${x.status} />${x.in_maintenance
+    ? html`<span class="badge status-maintenance" title="Checked in a maintenance window: its alerts held, its time in no uptime">Maintenance</span>` : null}</div>` },
   { key: 'response_time', label: 'Response', class: 'num', render: (x) => ms(x.response_time) },
 ];
 const RESULTS_PAGE = 20;

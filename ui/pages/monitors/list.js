@@ -1,4 +1,5 @@
-// The monitor list: each monitor's status ("Failing 1 of 3" its own, apart from "Degraded · Slow"), its
+// The monitor list: each monitor's status ("Failing 1 of 3" its own, apart from "Degraded · Slow";
+// "Maintenance until 14:00" with its window while one holds its alerts), its
 // newest checks as a beat bar and its last 24 hours as a time-weighted status bar with the uptime, its
 // response time and last check; problems first unless a column header says otherwise; filters by the
 // statuses shown (failing apart from degraded, with counts), tag and check type, and a search over names,
@@ -21,8 +22,8 @@ import { Pager, Table } from '../../components/table.js';
 import { checkNow, deleteMonitor, togglePause } from './actions.js';
 import { typeLabel, useCheckTypes } from './check-types.js';
 import { MonitorTabs } from './section.js';
-import { beatList, beatSummary, describeHour, hourSegments, reasonHint, reasonText, SHOWN_LABELS, SHOWN_STATUSES, SHOWN_TEXT,
-  shownStatus, SORTS, sortMonitors, statusCounts, statusLabel, summarizeHours, uptimeText } from './glance.js';
+import { beatList, beatSummary, checkedLabel, describeHour, hourSegments, maintenanceHint, maintenanceUntil, reasonHint, reasonText, SHOWN_LABELS,
+  SHOWN_STATUSES, SHOWN_TEXT, shownStatus, SORTS, sortMonitors, statusCounts, statusLabel, summarizeHours, uptimeText } from './glance.js';
 
 const PAGE_SIZE = 50;
 
@@ -76,14 +77,20 @@ function Uptime({ m, timeline }) {
   </div>`;
 }
 
-/** Status with its reason: "Failing 1 of 3", "Degraded · Slow". */
+/**
+ * Status with its reason: "Failing 1 of 3", "Degraded · Slow"; "Maintenance until 14:00" with the window's
+ * name, and what the checks say meanwhile before the last message ("Down: connection refused").
+ */
 export function StatusCell({ m }) {
   const reason = reasonText(m);
   const shown = shownStatus(m);
+  const held = shown === 'maintenance';
   return html`<div>
-    <${StatusBadge} status=${shown} label=${statusLabel(m)} title=${shown === 'failing' ? reasonHint(m) : undefined} />
+    <${StatusBadge} status=${shown} label=${statusLabel(m)} title=${shown === 'failing' ? reasonHint(m) : held ? maintenanceHint(m) : undefined} />
     ${reason ? html` <span class=${`mon-reason reason-${m.degraded_reason}`} title=${reasonHint(m)}>${reason}</span>` : null}
-    ${m.last_message && m.status !== 'up' ? html`<div class="cell-sub clip mon-msg" title=${m.last_message}>${m.last_message}</div>` : null}</div>`;
+    ${held ? html` <span class="mon-until" title=${maintenanceHint(m)}>${maintenanceUntil(m)}</span>
+      <div class="cell-sub clip mon-window"><a href="/monitors/maintenance" title=${`Maintenance window: ${m.maintenance.name}`}>${m.maintenance.name}</a></div>` : null}
+    ${m.last_message && m.status !== 'up' ? html`<div class="cell-sub clip mon-msg" title=${m.last_message}>${held ? `${checkedLabel(m)}: ` : ''}${m.last_message}</div>` : null}</div>`;
 }
 
 const SORT_OPTIONS = Object.entries(SORTS).map(([value, s]) => ({ value, label: s.label }));

@@ -113,4 +113,5 @@ export const BEAT_KINDS = [
   { value: 'f', label: 'Failed, not yet down', tone: 'failing' },
   { value: 'd', label: 'Failed, down', tone: 'down' },
   { value: 'p', label: 'Checked while paused', tone: 'paused' },
+  { value: 'm', label: 'Checked in a maintenance window', tone: 'maintenance' },
 ];

@@ -1,5 +1,5 @@
 // What the monitor pages share: the section's stylesheet (awaited, so a page renders styled) and the
-// tabs between the monitor list and the event log.
+// tabs between the monitor list, the event log and the maintenance windows.
 import { html } from '../../lib/html.js';
 import { loadStylesheet } from '../../lib/stylesheet.js';
 import { Tabs } from '../../components/tabs.js';
@@ -10,5 +10,6 @@ await loadStylesheet(new URL('./monitors.css', import.meta.url).pathname);
 
 export function MonitorTabs({ active }) {
   return html`<${Tabs} label="Monitor views" active=${active}
-    tabs=${[{ href: '/monitors', label: 'Monitors', icon: 'monitors' }, { href: '/monitors/events', label: 'Event log', icon: 'log' }]} />`;
+    tabs=${[{ href: '/monitors', label: 'Monitors', icon: 'monitors' }, { href: '/monitors/events', label: 'Event log', icon: 'log' },
+      { href: '/monitors/maintenance', label: 'Maintenance', icon: 'wrench' }]} />`;
 }

@@ -10,8 +10,11 @@ export function maintenanceRoutes(windows: MaintenanceWindows): AnyRoute[] {
     route({
       method: 'GET', path: '/api/monitors/maintenance', scope: 'monitors:read',
       summary: 'Maintenance windows, each with its open and next occurrence',
-      response: z.object({ items: z.array(WindowSchema) }),
-      handler: () => ({ items: windows.list() }),
+      response: z.object({
+        items: z.array(WindowSchema),
+        timezone: z.string().describe("The probe's time zone: a window created without one takes it (the form's default)"),
+      }),
+      handler: () => ({ items: windows.list(), timezone: windows.defaultTimezone() }),
     }),
     route({
       method: 'POST', path: '/api/monitors/maintenance', scope: 'monitors:write', status: 201,

@@ -42,22 +42,29 @@ const Fields = {
   enabled: z.boolean(),
 };
 
-type Body = { schedule?: z.infer<typeof ScheduleSchema>; applies_to?: string; monitor_ids?: string[]; tags?: string[] };
-
-/** The rules across fields, added to the schema's own errors. */
-function crossFields(b: Body, ctx: z.RefinementCtx): void {
-  const s = b.schedule;
-  if (s?.kind === 'once' && Date.parse(s.to) <= Date.parse(s.from)) {
+/**
+ * The rules across fields, added to the schema's own errors. They run whatever else is wrong (`ALWAYS`: zod
+ * skips a refinement after a missing or mistyped field otherwise, and the form would learn of "Choose at
+ * least one tag" only on its second submit), so they read the body as it came: it may be no object at all,
+ * any field may be absent or of the wrong type, and is then the schema's to name, not theirs.
+ */
+function crossFields(input: unknown, ctx: z.RefinementCtx): void {
+  const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? v as Record<string, unknown> : {});
+  const b = record(input), s = record(b.schedule);
+  const text = (v: unknown): v is string => typeof v === 'string';
+  if (s.kind === 'once' && text(s.from) && text(s.to) && Date.parse(s.to) <= Date.parse(s.from)) {
     ctx.addIssue({ code: 'custom', path: ['schedule', 'to'], message: 'Must be after the start' });
   }
-  if (s?.kind === 'cron') {
+  if (s.kind === 'cron' && text(s.cron) && s.cron.trim()) {
     try { parseCron(s.cron); } catch (e) { ctx.addIssue({ code: 'custom', path: ['schedule', 'cron'], message: (e as Error).message }); }
   }
-  if (b.applies_to === 'monitors' && !b.monitor_ids?.length) {
+  const none = (v: unknown) => !Array.isArray(v) || !v.length;
+  if (b.applies_to === 'monitors' && none(b.monitor_ids)) {
     ctx.addIssue({ code: 'custom', path: ['monitor_ids'], message: 'Choose at least one monitor' });
   }
-  if (b.applies_to === 'tags' && !b.tags?.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'Choose at least one tag' });
+  if (b.applies_to === 'tags' && none(b.tags)) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'Choose at least one tag' });
 }
+const ALWAYS = { when: () => true };
 
 export const CreateWindowBody = z.object({
   name: Fields.name,
@@ -68,7 +75,7 @@ export const CreateWindowBody = z.object({
   monitor_ids: Fields.monitor_ids.default([]),
   tags: Fields.tags.default([]),
   enabled: Fields.enabled.default(true),
-}).strict().superRefine(crossFields);
+}).strict().superRefine(crossFields, ALWAYS);
 export type CreateWindow = z.infer<typeof CreateWindowBody>;
 
 /** A PUT replaces what it names; the rules across fields hold for the result (checked in the service). */

@@ -132,6 +132,11 @@ export class MaintenanceWindows {
     return [...this.windows.values()].map((w) => this.out(w, now));
   }
 
+  /** The zone a window created without one takes: the probe's (a form's default). */
+  defaultTimezone(): string {
+    return this.o.timezone();
+  }
+
   get(id: string): WindowOut {
     return this.out(this.must(id), this.app.clock.now());
   }
