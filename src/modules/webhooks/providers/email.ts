@@ -26,7 +26,7 @@ export const EmailOptions = z.strictObject({
         seen.add(a.toLowerCase());
       });
     })
-    .meta({ title: 'Recipients', examples: ['noc@example.net, oncall@example.net'] })
+    .meta({ title: 'Recipients', examples: ['noc@example.net, oncall@example.net'], 'x-wide': true })
     .describe('E-mail addresses that get the alerts, separated by commas. Sent through the SMTP server set in Settings, E-mail.'),
 });
 
