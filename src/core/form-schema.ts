@@ -27,10 +27,12 @@ declare module 'zod' {
     'x-multiline'?: boolean;
     /** The button that adds an entry to a map of names to values ("Add header"). */
     'x-add-label'?: string;
+    /** The field takes the form's whole width (a list of several addresses), not one column of a row. */
+    'x-wide'?: boolean;
   }
 }
 
-export const FORM_KEYWORDS = ['x-section', 'x-visible-when', 'x-enum-titles', 'x-multiline', 'x-add-label'] as const;
+export const FORM_KEYWORDS = ['x-section', 'x-visible-when', 'x-enum-titles', 'x-multiline', 'x-add-label', 'x-wide'] as const;
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -140,6 +140,60 @@ test('secrets are write-only: {set: true}, kept when omitted, sealed in the file
   assert.ok(!audit.text.includes(SECRET));
 });
 
+test('a secret stays with its destination: smtp.password is dropped when smtp.host or smtp.port changes and it is not sent again', async () => {
+  const smtp = () => t.service.app.config.get().smtp;
+  const importJson = (patch: unknown) => t.request('POST', '/api/config/import', { key, raw: JSON.stringify(patch), headers: { 'content-type': 'application/json' } });
+  const setUp = await importJson({ smtp: { host: 'mail-a.example.net', port: 587, user: 'probe', password: SECRET } });
+  assert.equal(setUp.status, 200, setUp.text);
+  assert.equal(setUp.body.secrets_dropped, undefined);
+  assert.equal(smtp().password, SECRET);
+
+  // Other keys of the section, and the same host sent again, keep it.
+  const same = await importJson({ smtp: { host: 'mail-a.example.net', port: 587, user: 'alerts', from: 'probe@example.net' } });
+  assert.equal(same.status, 200, same.text);
+  assert.equal(same.body.secrets_dropped, undefined);
+  assert.equal(smtp().password, SECRET);
+
+  // A new host without the password: dropped, said in the answer and the audit entry.
+  const moved = await importJson({ smtp: { host: 'mail-b.example.net' } });
+  assert.equal(moved.status, 200, moved.text);
+  assert.deepEqual(moved.body.secrets_dropped, ['smtp.password']);
+  assert.ok(moved.body.changed.includes('smtp.password'));
+  assert.equal(smtp().host, 'mail-b.example.net');
+  assert.equal(smtp().password, '');
+  const audit = await t.request('GET', '/api/audit-log?action=config.save&limit=1', { key });
+  assert.deepEqual(audit.body.items[0].details.secrets_dropped, ['smtp.password']);
+
+  // A dry run says so too, and changes nothing.
+  assert.equal((await importJson({ smtp: { password: SECRET } })).status, 200);
+  const dry = await t.request('POST', '/api/config/import?dry_run=true', { key, raw: JSON.stringify({ smtp: { port: 465 } }), headers: { 'content-type': 'application/json' } });
+  assert.deepEqual(dry.body.secrets_dropped, ['smtp.password']);
+  assert.equal(smtp().password, SECRET);
+
+  // {set: true} does not carry it to a new port either; the password sent with the move goes along.
+  const marker = await importJson({ smtp: { port: 465, password: { set: true } } });
+  assert.deepEqual(marker.body.secrets_dropped, ['smtp.password']);
+  assert.equal(smtp().password, '');
+  const withIt = await importJson({ smtp: { host: 'mail-c.example.net', password: SECRET } });
+  assert.equal(withIt.body.secrets_dropped, undefined);
+  assert.equal(smtp().password, SECRET);
+
+  // The whole file as YAML (secrets as {set: true}) with another host: dropped; as JSON with the host back to the default: dropped.
+  const y = (await t.request('GET', '/api/config', { key })).text.replace('mail-c.example.net', 'mail-d.example.net');
+  const ysave = await yamlPost(y);
+  assert.equal(ysave.status, 200, ysave.text);
+  assert.deepEqual(ysave.body.secrets_dropped, ['smtp.password']);
+  assert.equal(smtp().password, '');
+  assert.equal((await importJson({ smtp: { password: SECRET } })).status, 200);
+  const cfg = (await t.request('GET', '/api/config/json', { key })).body;
+  delete cfg.smtp.host;
+  const jsave = await t.request('POST', '/api/config/json', { key, body: cfg });
+  assert.deepEqual(jsave.body.secrets_dropped, ['smtp.password']);
+  assert.equal(smtp().password, '');
+  assert.ok(!JSON.stringify([setUp.body, moved.body, audit.body]).includes(SECRET));
+  assert.equal((await importJson({ smtp: { host: null, port: null, user: null, from: null, password: { set: false } } })).status, 200);
+});
+
 test('CSV export, then import with a dry run and for real; a bad row is refused with its line', async () => {
   const ex = await t.request('GET', '/api/config/export', { key });
   assert.equal(ex.status, 200);

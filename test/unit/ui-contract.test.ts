@@ -553,6 +553,8 @@ test('the probe\'s own settings: certificate modes, ACME challenges and director
   labelsFor(`ACME directories (${VOCAB} ACME_DIRECTORIES, server ssl/routes.ts DIRECTORIES)`, Object.keys(DIRECTORIES), ui.ACME_DIRECTORIES);
   sameValues(`SMTP security (${VOCAB} SMTP_SECURITY, server system/config.ts smtp.security)`,
     enumOf((smtp.unwrap() as unknown as { shape: Record<string, unknown> }).shape.security), values(ui.SMTP_SECURITY));
+  labelsFor(`outgoing e-mail kinds (${VOCAB} MAIL_KIND_TEXT, server GET /api/dev/emails/recent kind)`,
+    routeEnum('GET', '/api/dev/emails/recent', 'response', ['items', '[]', 'kind']), ui.MAIL_KIND_TEXT);
   // last_run and its result are nullable: the object and the enum are the non-null branches.
   const nonNull = (js: any) => (js.anyOf ?? [js]).find((x: any) => x.type !== 'null');
   const lastRun = nonNull(routeSchema('GET', '/api/update/status', 'response', ['last_run']));

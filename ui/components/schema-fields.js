@@ -1,8 +1,9 @@
 // The fields of a form the API describes as JSON Schema (lib/schema-form.js reads it): text, numbers
 // with their bounds, switches, choices, lists, name-value rows, multi-line text and a choice between
 // variants with each one's own fields; secrets as write-only password fields; headings where the schema
-// starts a section; fields shown only while their x-visible-when holds. Used by the monitor form (check
-// settings) and the webhook form (provider options). Values are named `prefix` + the API's path.
+// starts a section; maps, multi-line text and fields marked x-wide on a line of their own; fields shown
+// only while their x-visible-when holds. Used by the monitor form (check settings) and the webhook form
+// (provider options). Values are named `prefix` + the API's path.
 import { html, useEffect } from '../lib/html.js';
 import {
   fieldsOf, initialValues, optionsOf, rawObject, STORED_PLACEHOLDER, storedSecret, visible,
@@ -66,7 +67,7 @@ export function SchemaFields({ form, schema, prefix = '', stored }) {
   for (const f of shown(fields, form.values)) {
     if (f.section) blocks.push({ heading: f.section });
     const last = blocks[blocks.length - 1];
-    if (WIDE.has(f.kind)) blocks.push({ wide: f });
+    if (WIDE.has(f.kind) || f.wide) blocks.push({ wide: f });
     else if (last?.grid) last.grid.push(f);
     else blocks.push({ grid: [f] });
   }

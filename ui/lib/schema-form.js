@@ -11,7 +11,7 @@ export const STORED_PLACEHOLDER = 'Stored — type to replace';
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const isMarker = (v) => isObj(v) && v.set === true && Object.keys(v).length === 1;
 /** The presentation keywords this module reads (the server's FORM_KEYWORDS; the UI contract test compares them). */
-export const FORM_KEYWORDS = ['x-section', 'x-visible-when', 'x-enum-titles', 'x-multiline', 'x-add-label'];
+export const FORM_KEYWORDS = ['x-section', 'x-visible-when', 'x-enum-titles', 'x-multiline', 'x-add-label', 'x-wide'];
 
 const variantsOf = (s) => (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : null);
 
@@ -53,6 +53,7 @@ export function fieldsOf(schema, prefix = '', variant = null) {
       required: required.has(key),
       secret: s.writeOnly === true,
       section: s['x-section'],
+      wide: s['x-wide'] === true,
       visibleWhen: s['x-visible-when'],
       default: s.default,
     };

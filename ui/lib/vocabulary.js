@@ -306,6 +306,8 @@ export const SMTP_SECURITY = [
   { value: 'tls', label: 'TLS from the first byte' },
   { value: 'none', label: 'None (plain text)' },
 ];
+/** What an outgoing message was (GET /api/dev/emails/recent `kind`). */
+export const MAIL_KIND_TEXT = { test: 'Test', password_reset: 'Password recovery', email_changed: 'Address change notice', alert: 'Alert' };
 /** The outcome of an update run (GET /api/update/status `last_run.result`). */
 export const UPDATE_OUTCOMES = {
   updated: { label: 'Updated', tone: 'ok' },

@@ -2,14 +2,15 @@
 // and edit (provider, its options, alert types, cooldown, secret), send a test and show what the
 // destination answered, delete with confirmation. The providers, what their secret is and their option
 // fields come from GET /api/webhooks/providers (the options as JSON Schema, drawn by
-// components/schema-fields.js as the monitor form's check settings are).
+// components/schema-fields.js as the monitor form's check settings are); a provider whose transport is
+// 'mail' (e-mail through the probe's SMTP server) has no URL and no secret, so the form leaves them out.
 import { api } from '../lib/api.js';
 import { confirm } from '../lib/confirm.js';
 import { useForm } from '../lib/form.js';
 import { dateTime, duration, humanize, ms, relTime } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
-import { initialValues, valuesOf } from '../lib/schema-form.js';
+import { describeValues, initialValues, valuesOf } from '../lib/schema-form.js';
 import { noteDroppedSecrets } from '../lib/secrets.js';
 import { can, useSession } from '../lib/session.js';
 import { toast } from '../lib/toast.js';
@@ -26,6 +27,9 @@ import { Table } from '../components/table.js';
 const AUTO = '';
 /** Form fields of provider options are named `options.<field>`: the API's error paths name them the same way. */
 const OPT = 'options.';
+
+/** Whether webhooks of this provider send by e-mail (no URL, no secret; SMTP reply codes). */
+const byMail = (provider) => provider?.transport === 'mail';
 
 /** The secret field's hint: what the provider uses it for, or that it uses none. */
 function secretHint(provider) {
@@ -65,8 +69,8 @@ function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
     const body = {};
     const cooldown = vals.cooldown.trim() === '' ? undefined : Number(vals.cooldown);
     if (!editing || vals.name !== hook.name) body.name = vals.name.trim();
-    // The URL is shown with its tokens masked; sending it back unchanged would keep it anyway.
-    if (!editing || vals.url !== hook.url) body.url = vals.url.trim();
+    // The URL is shown with its tokens masked; sending it back unchanged would keep it anyway. E-mail has none.
+    if (!byMail(provider) && (!editing || vals.url !== (hook.url ?? ''))) body.url = vals.url.trim();
     if (vals.type !== AUTO && (!editing || vals.type !== hook.type)) body.type = vals.type;
     if (!editing || JSON.stringify(vals.alert_types) !== JSON.stringify(hook.alert_types)) body.alert_types = vals.alert_types;
     if (cooldown !== undefined && (!editing || cooldown !== hook.cooldown)) body.cooldown = cooldown;
@@ -75,7 +79,7 @@ function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
       const options = valuesOf(provider.options, vals, editing && vals.type === hook.type ? hook.options : undefined, OPT);
       if (!editing || vals.type !== hook.type || JSON.stringify(options) !== JSON.stringify(hook.options)) body.options = options;
     }
-    if (vals.secret) body.secret = vals.secret;
+    if (vals.secret && !byMail(provider)) body.secret = vals.secret;
     else if (editing && vals.remove_secret) body.secret = null;
     const saved = editing ? await api.put(`/api/webhooks/${hook.id}`, body) : await api.post('/api/webhooks', body);
     onDone(saved);
@@ -94,24 +98,24 @@ function WebhookForm({ hook, alertTypes, providers, onDone, onCancel }) {
         <${SelectField} form=${form} name="type" label="Provider" options=${providerChoices}
           hint=${v.type === AUTO ? 'Services with a well-known address are recognised by it; anything else gets generic JSON. Choose the provider to see its options.' : undefined} />
       </div>
-      <${Field} form=${form} name="url" label="URL" type="url" required placeholder="https://hooks.example.com/…" spellcheck="false"
-        hint=${editing ? 'Tokens in the address are shown as ***; leave it as it is to keep the stored address.' : 'http:// or https://'} />
+      ${byMail(provider) ? null : html`<${Field} form=${form} name="url" label="URL" type="url" required placeholder="https://hooks.example.com/…" spellcheck="false"
+        hint=${editing ? 'Tokens in the address are shown as ***; leave it as it is to keep the stored address.' : 'http:// or https://'} />`}
       ${provider ? html`<${SchemaFields} key=${provider.type} form=${form} schema=${provider.options} prefix=${OPT}
         stored=${editing && v.type === hook.type ? hook.options : undefined} />` : null}
       <div class="grid-2">
-        <${Field} form=${form} name="secret" label="Secret" type="password" autocomplete="new-password"
-          placeholder=${secretSet ? 'Stored — type to replace' : ''} hint=${secretHint(provider)} />
+        ${byMail(provider) ? null : html`<${Field} form=${form} name="secret" label="Secret" type="password" autocomplete="new-password"
+          placeholder=${secretSet ? 'Stored — type to replace' : ''} hint=${secretHint(provider)} />`}
         <${Field} form=${form} name="cooldown" label="Cooldown (seconds)" type="number" min="0" max="604800" inputmode="numeric"
           hint=${`Repeats of one alert are held back for ${duration(Number(v.cooldown) || 0)}.`} />
       </div>
-      ${secretSet ? html`<${CheckField} form=${form} name="remove_secret" label="Remove the stored secret" />` : null}
+      ${secretSet && !byMail(provider) ? html`<${CheckField} form=${form} name="remove_secret" label="Remove the stored secret" />` : null}
       ${alertTypes ? html`<${CheckGroup} form=${form} name="alert_types" label="Alert types" options=${types} columns=${2} />` : html`<${Loading} />`}
       <${CheckField} form=${form} name="enabled" label="Enabled" hint="A disabled webhook sends nothing (a test still goes out)." />
     </form>
   <//>`;
 }
 
-function TestResult({ hook, result, onClose }) {
+function TestResult({ hook, provider, result, onClose }) {
   return html`<${Modal} title=${`Test of ${hook.name}`} onClose=${onClose} footer=${html`<button type="button" class="btn btn-primary" onClick=${onClose} autofocus>Close</button>`}>
     <div class=${`alert ${result.ok ? 'alert-ok' : 'alert-error'}`} role="status" data-testid="webhook-test-result">
       <${Icon} name=${result.ok ? 'check' : 'alert'} />
@@ -119,10 +123,10 @@ function TestResult({ hook, result, onClose }) {
         ${result.error ? html`<div>${result.error}</div>` : null}</div>
     </div>
     <dl class="dl">
-      <dt>HTTP status</dt><dd>${result.status_code ?? '—'}</dd>
+      <dt>${byMail(provider) ? 'SMTP reply' : 'HTTP status'}</dt><dd>${result.status_code ?? '—'}</dd>
       <dt>Time</dt><dd>${ms(result.latency_ms)}</dd>
     </dl>
-    ${result.response_excerpt ? html`<h3 class="small muted" style="margin:16px 0 6px">Response</h3><pre class="excerpt">${result.response_excerpt}</pre>` : null}
+    ${result.response_excerpt ? html`<h3 class="small muted" style="margin:16px 0 6px">${byMail(provider) ? 'Server reply' : 'Response'}</h3><pre class="excerpt">${result.response_excerpt}</pre>` : null}
   <//>`;
 }
 
@@ -132,7 +136,10 @@ export default function WebhooksPage() {
   const hooks = useApi('/api/webhooks');
   const alertTypes = useApi('/api/webhooks/alert-types');
   const providers = useApi('/api/webhooks/providers');
-  const labelOf = (type) => providers.data?.items.find((p) => p.type === type)?.label ?? type;
+  const providerOf = (type) => providers.data?.items.find((p) => p.type === type);
+  const labelOf = (type) => providerOf(type)?.label ?? type;
+  /** Where a webhook sends: its URL (tokens masked), or for e-mail its recipients. */
+  const whereTo = (h) => h.url ?? describeValues(providerOf(h.type)?.options ?? {}, h.options).map(([, text]) => text).join(' · ');
   const [editing, setEditing] = useState(null); // null, 'new' or a webhook
   const [testing, setTesting] = useState(null); // id being tested
   const [result, setResult] = useState(null); // {hook, result}
@@ -162,7 +169,7 @@ export default function WebhooksPage() {
 
   const columns = [
     { key: 'name', label: 'Webhook', render: (h) => html`<div class="cell-title">${h.name}${h.enabled ? null : html` <${Badge}>Disabled<//>`}</div>
-      <div class="cell-sub mono clip" title=${h.url}>${h.url}</div>` },
+      <div class="cell-sub mono clip" title=${whereTo(h)}>${whereTo(h)}</div>` },
     { key: 'type', label: 'Provider', render: (h) => html`<${Badge} tone="accent">${labelOf(h.type)}<//>` },
     { key: 'alert_types', label: 'Alerts', render: (h) => html`<div class="chips">${h.alert_types.map((t) => html`<${Badge} key=${t}>${humanize(t)}<//>`)}</div>` },
     { key: 'cooldown', label: 'Cooldown', class: 'nowrap', render: (h) => duration(h.cooldown) },
@@ -178,18 +185,18 @@ export default function WebhooksPage() {
   const newButton = writable ? html`<button type="button" class="btn btn-primary" onClick=${() => setEditing('new')} disabled=${!providers.data}><${Icon} name="plus" />New webhook</button>` : null;
   const actions = html`<a class="btn" href="/alerts"><${Icon} name="bell" size=${16} />Alerts and deliveries</a>${newButton}`;
 
-  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools or any HTTP endpoint" actions=${actions}>
+  return html`<${Page} title="Webhooks" subtitle="Send alerts to chat, incident tools, e-mail or any HTTP endpoint" actions=${actions}>
     <${Card} pad=${false}>
       ${hooks.error ? html`<${ErrorState} error=${hooks.error} retry=${hooks.reload} />`
         : !hooks.data ? html`<${Loading} />`
           : html`<${Table} columns=${columns} rows=${hooks.data.items} caption="Webhooks" rowClass=${(h) => (h.enabled ? '' : 'row-disabled')}
               empty=${html`<${EmptyState} icon="webhooks" title="No webhooks yet" action=${newButton}>
-                <p>A webhook posts an alert when a monitor goes down, recovers or degrades: to Slack, Teams, PagerDuty or your own endpoint.</p><//>`} />`}
+                <p>A webhook posts an alert when a monitor goes down, recovers or degrades: to Slack, Teams, PagerDuty, e-mail addresses or your own endpoint.</p><//>`} />`}
     <//>
     ${editing && providers.data ? html`<${WebhookForm} hook=${editing === 'new' ? null : editing} alertTypes=${alertTypes.data?.items}
       providers=${providers.data.items}
       onCancel=${() => setEditing(null)}
       onDone=${(saved) => { setEditing(null); toast.ok(`${editing === 'new' ? 'Created' : 'Saved'} ${saved.name}`); noteDroppedSecrets(saved); hooks.reload(); }} />` : null}
-    ${result ? html`<${TestResult} hook=${result.hook} result=${result.result} onClose=${() => setResult(null)} />` : null}
+    ${result ? html`<${TestResult} hook=${result.hook} provider=${providerOf(result.hook.type)} result=${result.result} onClose=${() => setResult(null)} />` : null}
   <//>`;
 }

@@ -51,7 +51,9 @@ export function renderConfigDoc(schema: z.ZodType<Config>): string {
     '`restart_required` (the *applies* column below; `POST /api/restart` restarts), and is audited with the',
     'names of the changed keys only. A *secret* key is write-only: shown and exported as `{set: true}` (or',
     '`false`), kept when a save leaves it out or sends `{set: true}`, cleared by `{set: false}`, and held in',
-    'the file sealed under the machine key (`enc1:...`).',
+    'the file sealed under the machine key (`enc1:...`). A secret that is sent somewhere is *bound* to the keys',
+    'that say where (its meaning below names them): a save that changes one of them drops the stored secret',
+    'unless the same save sends it again, and the answer lists it in `secrets_dropped` (and the audit entry).',
   ];
   const keys = new Map(configKeys(schema).map((k) => [k.key, k]));
   for (const [name, sec] of Object.entries(root.properties as Record<string, Json>)) {
@@ -60,7 +62,8 @@ export function renderConfigDoc(schema: z.ZodType<Config>): string {
       const info = keys.get(`${name}.${key}`);
       const dflt = p.default === undefined ? '' : `\`${JSON.stringify(p.default)}\``;
       const applies = info?.live === false ? 'restart' : 'live';
-      const meaning = (info?.secret ? '*Secret* (write-only). ' : '') + (p.description ?? '');
+      const bound = Array.isArray(p.bound_to) ? ` Bound to ${(p.bound_to as string[]).map((b) => `\`${name}.${b}\``).join(' and ')}.` : '';
+      const meaning = (info?.secret ? `*Secret* (write-only).${bound} ` : '') + (p.description ?? '');
       lines.push(`| \`${name}.${key}\` | ${cell(dflt)} | ${info?.unit ?? ''} | ${applies} | ${cell(bounds(p))} | ${cell(meaning)} |`);
     }
   }

@@ -1,13 +1,15 @@
 // Secret keys (`.meta({ secret: true })`) are write-only: the API shows one as {set: true|false}, a save
 // that omits it or sends {set: true} keeps it, {set: false} clears it, and the file holds it sealed under
-// the machine key once a secret box is attached.
+// the machine key once a secret box is attached. A secret that goes somewhere names the keys of its own
+// section that say where (`.meta({ secret: true, bound_to: ['host', 'port'] })`): a save that changes one
+// of them drops the stored secret unless it sends the secret again (docs/api.md, "Secrets and destinations").
 
 import type YAML from 'yaml';
 import type { z } from 'zod';
 import type { Logger } from '../log.js';
 import { isSealed, type SecretBox } from '../secretbox.js';
 import { isSecretMarker } from '../secret-marker.js';
-import { configKeys } from './keys.js';
+import { configKeys, type ConfigKeyInfo } from './keys.js';
 import { getPath, removePath, setPath } from './paths.js';
 import { setInDoc, toPlain } from './yaml.js';
 
@@ -55,19 +57,41 @@ export function secretOpener(schema: z.ZodType, box: Pick<SecretBox, 'tryOpen'> 
   };
 }
 
+/** The sibling keys a secret is bound to (its `bound_to` meta), as paths; none for a secret that goes nowhere. */
+function boundPaths(k: ConfigKeyInfo): string[][] {
+  const names = (k.schema as { bound_to?: unknown }).bound_to;
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string').map((n) => [...k.path.slice(0, -1), n]) : [];
+}
+
 /**
  * Secrets a save leaves out (or sends as {set: true}) keep their stored value (in `fileConfig`); {set: false}
- * clears one; a value replaces it. True when the document was edited.
+ * clears one; a value replaces it. A stored secret whose destination keys (`bound_to`) the save changes is
+ * dropped instead, unless the save types it again: `dropped` lists those keys (dotted). `patch`: the patch
+ * merged into the file's document, which alone says what a patch typed (the document holds every stored
+ * secret). `edited`: the document was changed.
  */
-export function keepSecrets(doc: YAML.Document, schema: z.ZodType, fileConfig: unknown): boolean {
+export function keepSecrets(doc: YAML.Document, schema: z.ZodType, fileConfig: unknown, patch?: unknown):
+  { edited: boolean; dropped: string[] } {
   const plain = toPlain(doc);
+  const defaults = schema.parse({});
   let edited = false;
-  for (const p of secretPaths(schema)) {
+  const dropped: string[] = [];
+  for (const k of configKeys(schema).filter((x) => x.secret)) {
+    const p = k.path;
     const v = getPath(plain, p);
     const stored = getPath(fileConfig, p);
-    const dflt = getPath(schema.parse({}), p);
+    const dflt = getPath(defaults, p);
     const keep = stored !== undefined && JSON.stringify(stored) !== JSON.stringify(dflt);
-    if (isSecretMarker(v)) {
+    // Typed in this save: a clear value (not the marker, nor a stored envelope copied back).
+    const given = patch === undefined ? v : getPath(patch, p);
+    const typed = typeof given === 'string' && given !== '' && !isSealed(given);
+    const moved = boundPaths(k).some((b) =>
+      JSON.stringify(getPath(plain, b) ?? getPath(defaults, b)) !== JSON.stringify(getPath(fileConfig, b)));
+    if (keep && moved && !typed && given !== '' && !(isSecretMarker(v) && !v.set)) {
+      if (doc.hasIn(p)) doc.deleteIn(p);
+      dropped.push(k.key);
+      edited = true;
+    } else if (isSecretMarker(v)) {
       if (v.set && keep) doc.setIn(p, stored);
       else if (doc.hasIn(p)) doc.deleteIn(p);
       edited = true;
@@ -76,7 +100,7 @@ export function keepSecrets(doc: YAML.Document, schema: z.ZodType, fileConfig: u
       edited = true;
     }
   }
-  return edited;
+  return { edited, dropped };
 }
 
 /** Secrets typed in clear are written sealed. True when the document was edited. */

@@ -89,23 +89,26 @@ export class ConfigService {
    * The one save path: YAML text as given, a whole configuration (JSON) or a patch. Everything is
    * validated before anything is written (400 naming each key, and its line for YAML); secrets follow
    * the write-only rules (secrets.ts). `dryRun` validates and reports without writing.
-   * Returns the effective config (unchanged on a dry run) and the dotted keys of the file that change.
+   * Returns the effective config (unchanged on a dry run), the dotted keys of the file that change, and
+   * the stored secrets dropped because a key they are bound to changed and the save did not send them again.
    */
   apply(input: SaveInput, opts: { dryRun?: boolean } = {}):
-    Promise<{ config: Config; changed: string[]; before: Config; after: Config }> {
+    Promise<{ config: Config; changed: string[]; before: Config; after: Config; dropped: string[] }> {
     return this.serial(async () => {
       const { doc, lines } = saveDocument(input, this.text);
-      let edited = keepSecrets(doc, this.schema, this.fileConfig);
+      const kept = keepSecrets(doc, this.schema, this.fileConfig, 'patch' in input ? input.patch ?? {} : undefined);
+      let edited = kept.edited;
+      const dropped = kept.dropped;
       const plain = toPlain(doc);
       if (isPlainObject(plain)) secretOpener(this.schema, this.box, this.log)(plain);
       const config = validateStrict(this.schema, plain, doc, lines);
       const before = this.toJson();
       const changed = diffKeys(before, config);
-      if (opts.dryRun) return { config: this.effective, changed, before, after: config };
+      if (opts.dryRun) return { config: this.effective, changed, before, after: config, dropped };
       edited = sealSecrets(doc, this.schema, this.box) || edited;
       const text = 'yaml' in input && !edited ? input.yaml : doc.toString();
       await this.write(text, config);
-      return { config: this.effective, changed, before, after: config };
+      return { config: this.effective, changed, before, after: config, dropped };
     });
   }
 

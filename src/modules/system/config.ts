@@ -1,7 +1,8 @@
 // The system module's sections of the configuration (Module.config spreads them): `system` (the web
 // interface's branding; the probe's name itself is `probe.name`), `two_factor` and `smtp`. Add keys at the end of
 // a section. A secret key (a password, a token) carries `.meta({ secret: true })`: the API then shows it
-// as {set: true|false}, keeps it when a save leaves it out, and the file holds it sealed; a key that takes
+// as {set: true|false}, keeps it when a save leaves it out, and the file holds it sealed; one sent
+// somewhere names the keys that say where (`bound_to`), and a save that changes them drops it; a key that takes
 // effect only at the next start carries `.meta({ restart: true })` (docs/development.md, "Configuration keys").
 import { z } from 'zod';
 import { section } from '../../core/config/schema.js';
@@ -49,7 +50,9 @@ const smtp = section({
   verify_certificate: z.boolean().default(true)
     .describe("Check the server's TLS certificate against the system's trusted authorities (turn off only for a self-signed relay)"),
   user: z.string().max(256).default('').describe('User name for SMTP authentication; empty: send without authentication'),
-  password: z.string().max(1024).default('').meta({ secret: true }).describe('Password for SMTP authentication (write-only)'),
+  // Sent only to the server these keys name: a save that moves it drops the password unless it sends it again.
+  password: z.string().max(1024).default('').meta({ secret: true, bound_to: ['host', 'port'] })
+    .describe('Password for SMTP authentication (write-only)'),
   from: z.union([z.literal(''), z.email().max(254)]).default('')
     .describe('Sender address; empty: netprobe@ and the SMTP server\'s domain'),
   timeout_seconds: z.number().int().min(1).max(300).default(15)

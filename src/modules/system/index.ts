@@ -21,6 +21,7 @@ import { uploadRoutes } from './upload/routes.js';
 import { TwoFactorService } from './auth/two-factor.js';
 import { twoFactorRequiredGuard } from './auth/two-factor-required.js';
 import { Mailer } from './auth/mailer.js';
+import { setOutgoingEmail } from './contracts.js';
 import { PasswordRecovery } from './auth/recovery.js';
 import { RuntimeStats } from './runtime.js';
 import { StatusService } from './status/service.js';
@@ -62,6 +63,7 @@ export const systemModule: Module = {
     const mailer = new Mailer({
       settings: () => app.config.get().smtp, clock: app.clock, log: app.log.child('email'), probeName: () => app.config.get().probe.name,
     });
+    setOutgoingEmail(app, mailer); // the e-mail alert channel (webhooks)
     const recovery = new PasswordRecovery(app, mailer);
     app.onShutdown(() => recovery.idle());
     app.routes.add(

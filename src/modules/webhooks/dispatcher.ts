@@ -10,18 +10,16 @@ import type { Alert } from './alert.js';
 import { webhookConfig, type WebhookRow } from './schemas.js';
 import type { AttemptRecord, Outbox, OutboxRow } from './outbox.js';
 import { providerOf } from './providers/index.js';
-import type { DeliveryContext, OutboundRequest } from './providers/types.js';
+import type { DeliveryContext, Outbound } from './providers/types.js';
 import { redactUrl, scrub, urlSecrets } from './redact.js';
 import { parseOptions } from './options.js';
 import { openWebhook } from './secrets.js';
-import { send, type SendResult } from './sender.js';
+import type { Sender } from './outbound.js';
 
 /** Webhooks delivered to at the same time. */
 const MAX_PARALLEL = 4;
 /** The longest wait between attempts, whatever the backoff or Retry-After says. */
 const MAX_DELAY_MS = 3600_000;
-
-export type Sender = (req: OutboundRequest, opts: { timeoutMs: number; signal?: AbortSignal }) => Promise<SendResult>;
 
 /** Delay before attempt `attempts + 1`, after `attempts` failed ones. */
 export function backoffMs(attempts: number, baseSeconds: number, retryAfterMs?: number): number {
@@ -29,15 +27,17 @@ export function backoffMs(attempts: number, baseSeconds: number, retryAfterMs?: 
   return Math.min(MAX_DELAY_MS, Math.max(exp, retryAfterMs ?? 0));
 }
 
-/** The request a webhook's provider builds for an alert (`w` opened: see secrets.ts), and what in it must never be shown. */
-export function buildRequest(app: AppContext, w: WebhookRow, alert: Alert, deliveryId: string): { req: OutboundRequest; pieces: string[] } {
+/** What a webhook's provider builds for an alert (`w` opened: see secrets.ts), and what in it must never be shown. */
+export function buildRequest(app: AppContext, w: WebhookRow, alert: Alert, deliveryId: string): { req: Outbound; pieces: string[] } {
+  const cfg = app.config.get();
   const ctx: DeliveryContext = {
     url: w.url,
     secret: w.secret,
     options: parseOptions(w.options),
     delivery_id: deliveryId,
     sent_at: app.clock.iso(),
-    probe: { name: app.config.get().probe.name, version: app.version },
+    probe: { name: cfg.probe.name, version: app.version },
+    ...(cfg.server.public_url ? { public_url: cfg.server.public_url } : {}),
   };
   const req = providerOf(w.type).build(alert, ctx);
   const pieces = urlSecrets(w.url, w.type).pieces;
@@ -53,7 +53,7 @@ export class Dispatcher {
   private stopped = false;
   private kicked = false;
 
-  constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender = send) {
+  constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender) {
     this.log = app.log.child('webhooks');
   }
 
@@ -155,7 +155,8 @@ export class Dispatcher {
     const retryAt = retry ? this.app.clock.now() + backoffMs(attempt, cfg.retry_base_seconds, res.retry_after_ms) : null;
     await this.outbox.settle(row, rec, retryAt);
     const fields = {
-      webhook: w.name, url: redactUrl(open.url, open.type), delivery: row.id, alert_type: alert.type, attempt,
+      webhook: w.name, ...(built.req.kind === 'mail' ? { to: built.req.to.join(', ') } : { url: redactUrl(open.url, open.type) }),
+      delivery: row.id, alert_type: alert.type, attempt,
       status_code: res.status_code, latency_ms: res.latency_ms, ...(error ? { error } : {}),
       ...(retryAt ? { retry_at: this.app.clock.iso(retryAt) } : {}),
     };

@@ -17,7 +17,8 @@ import { Outbox } from './outbox.js';
 import { webhookRoutes } from './routes.js';
 import { webhookMigrations } from './migrations.js';
 import { moveUrlOptions, sealStoredWebhooks } from './secrets.js';
-import { send } from './sender.js';
+import { outboundSender } from './outbound.js';
+import { outgoingEmailOf } from '../system/contracts.js';
 import { WebhookService } from './service.js';
 
 export { registerAlertType, alertTypes, type AlertTypeDef, type Severity } from './alert-types.js';
@@ -40,15 +41,17 @@ export async function raiseAlert(app: AppContext, input: AlertInput): Promise<Al
 export const webhooksModule: Module = {
   name: 'webhooks',
   config: { webhooks: webhooksConfig },
-  // Alerts are built from monitor events and follow the monitors' dependency graph.
-  needs: ['monitors'],
+  // Alerts are built from monitor events and follow the monitors' dependency graph; e-mail goes out
+  // through the system module's SMTP settings.
+  needs: ['monitors', 'system'],
   migrations: webhookMigrations,
   async register(app: AppContext) {
     await sealStoredWebhooks(app); // secrets an earlier build stored in clear
     await moveUrlOptions(app); // options an earlier build packed into URLs
     const outbox = new Outbox(app);
+    const send = outboundSender(() => outgoingEmailOf(app)); // e-mail through the system module's SMTP settings
     const dispatcher = new Dispatcher(app, outbox, send);
-    const service = new WebhookService(app, outbox, send, () => dispatcher.kick());
+    const service = new WebhookService(app, outbox, send, () => dispatcher.kick(), () => outgoingEmailOf(app).configured());
     const alerter = new Alerter(app, outbox, dispatcher, () => monitorsServiceOf(app));
     alerter.subscribe();
     parts.set(app, { service, alerter, dispatcher });

@@ -51,6 +51,8 @@ export const ProviderSchema = z.object({
   type: z.enum(WEBHOOK_TYPES),
   label: z.string(),
   reference: z.string().describe('Where the provider documents the request'),
+  transport: z.enum(['http', 'mail']).describe('http: posts to the webhook\'s URL; mail: an e-mail through the probe\'s SMTP server ' +
+    'to the recipients in its options (no URL, no secret; status codes are SMTP reply codes)'),
   secret: z.object({ required: z.boolean(), role: z.string() }).nullable()
     .describe('What the webhook\'s secret is for this provider; null when it uses none'),
   options: z.record(z.string(), z.unknown()).describe('JSON Schema of the provider\'s options (an object schema; {} properties when none)'),
@@ -61,6 +63,6 @@ export function providerList(): z.infer<typeof ProviderSchema>[] {
   return WEBHOOK_TYPES.map((t) => {
     const p = PROVIDERS[t];
     const options = formSchema(p.options ?? z.strictObject({}));
-    return { type: t, label: p.label, reference: p.reference, secret: p.secret ?? null, options };
+    return { type: t, label: p.label, reference: p.reference, transport: p.transport ?? 'http', secret: p.secret ?? null, options };
   });
 }

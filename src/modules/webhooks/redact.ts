@@ -20,6 +20,7 @@ export interface UrlSecrets {
 }
 
 export function urlSecrets(raw: string, type: WebhookType): UrlSecrets {
+  if (raw === '') return { redacted: '', pieces: [] }; // a provider without a URL (e-mail)
   let u: URL;
   try { u = new URL(raw); } catch { return { redacted: MASK, pieces: [raw] }; }
   const pieces: string[] = [];

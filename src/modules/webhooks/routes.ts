@@ -22,8 +22,10 @@ export function webhookRoutes(svc: WebhookService): AnyRoute[] {
     route({
       method: 'POST', path: '/api/webhooks', scope: 'webhooks:write', status: 201,
       summary: 'Create a webhook',
-      description: 'name and url are required. type defaults from the URL\'s host (else generic); alert_types defaults to ' +
-        'monitor_down and monitor_up; cooldown is seconds (default 300); enabled defaults to true. Audited.',
+      description: 'name is required, and url for every type but email (an e-mail channel: type email, options.to its recipients, ' +
+        'sent through the probe\'s SMTP server; 409 smtp_not_configured while there is none). type defaults from the URL\'s host ' +
+        '(else generic); alert_types defaults to monitor_down and monitor_up; cooldown is seconds (default 300); enabled defaults ' +
+        'to true. Audited.',
       body: CreateWebhookBody, response: WebhookSchema,
       handler: async (ctx) => reply(201, await svc.create(ctx.body, actorOf(ctx))),
     }),
@@ -72,9 +74,10 @@ export function webhookRoutes(svc: WebhookService): AnyRoute[] {
 
     route({
       method: 'POST', path: '/api/webhooks/:id/test', scope: 'webhooks:write',
-      summary: 'Send a test payload to the webhook URL',
+      summary: 'Send a test payload to the webhook URL (an e-mail channel: a test message to its recipients)',
       description: 'Sends an alert of type "test" now (also to a disabled webhook), without retries, and answers within the attempt ' +
-        'timeout (webhooks.timeout_seconds, 10 s) with the delivery result. A failed delivery is still a 200 with ok: false. Audited.',
+        'timeout (webhooks.timeout_seconds, 10 s) with the delivery result (for e-mail, status_code is the SMTP server\'s reply ' +
+        'code). A failed delivery is still a 200 with ok: false. Audited.',
       params: IdParams, response: TestResultSchema,
       handler: (ctx) => svc.test(ctx.params.id, actorOf(ctx)),
     }),

@@ -48,7 +48,8 @@ export function urlProblem(s: string): string | null {
 const Url = z.string().trim().min(1).max(LIMITS.url).superRefine((s, ctx) => {
   const p = urlProblem(s);
   if (p) ctx.addIssue({ code: 'custom', message: p });
-}).describe('Destination URL (http or https). Responses show it with tokens replaced by ***; sending that back keeps the stored URL.');
+}).describe('Destination URL (http or https); required except for e-mail, which has none. Responses show it with tokens ' +
+  'replaced by ***; sending that back keeps the stored URL.');
 
 const AlertTypes = z.array(z.string()).min(1).max(50).superRefine((list, ctx) => {
   list.forEach((t, i) => {
@@ -83,7 +84,7 @@ const WebhookFields = {
 
 export const CreateWebhookBody = z.strictObject({
   name: WebhookFields.name,
-  url: WebhookFields.url,
+  url: WebhookFields.url.optional(),
   type: WebhookFields.type.optional(),
   alert_types: WebhookFields.alert_types.optional(),
   cooldown: WebhookFields.cooldown.optional(),
@@ -140,7 +141,7 @@ const LastDelivery = z.object({
 export const WebhookSchema = z.object({
   id: z.string(),
   name: z.string(),
-  url: z.string().describe('Tokens in the path or query replaced by ***'),
+  url: z.string().nullable().describe('Tokens in the path or query replaced by ***; null for e-mail (its recipients are options.to)'),
   type: z.enum(WEBHOOK_TYPES),
   alert_types: z.array(z.string()),
   cooldown: z.number().int(),
@@ -160,7 +161,7 @@ export type UpdatedWebhookOut = z.infer<typeof UpdatedWebhookSchema>;
 
 export const TestResultSchema = z.object({
   ok: z.boolean(),
-  status_code: z.number().int().nullable(),
+  status_code: z.number().int().nullable().describe('The HTTP status (for e-mail: the SMTP server\'s reply code, 250 when taken)'),
   latency_ms: z.number().nullable(),
   error: z.string().optional(),
   response_excerpt: z.string(),
@@ -208,7 +209,7 @@ export const DeliveryStatusSchema = z.object({
     'cancelled: the webhook was disabled or deleted; unknown: no longer in the outbox and its attempts trimmed from the log'),
   attempts: z.number().int().describe('Attempts made so far'),
   last_attempt_at: z.string().nullable(),
-  status_code: z.number().int().nullable().describe('HTTP status of the latest attempt'),
+  status_code: z.number().int().nullable().describe('HTTP status of the latest attempt (for e-mail: the SMTP reply code)'),
   error: z.string().nullable().describe('Why the latest attempt failed (secrets scrubbed out)'),
   next_attempt_at: z.string().nullable()
     .describe('pending: when the next attempt is due; it may also wait for an earlier delivery of the same webhook'),
@@ -251,7 +252,7 @@ export type PendingDeliveryOut = z.infer<typeof PendingDeliverySchema>;
 export interface WebhookRow {
   id: string;
   name: string;
-  /** Stored sealed when it holds a token (secrets.ts); open it before use. */
+  /** Stored sealed when it holds a token (secrets.ts); open it before use. '' for a provider without one (e-mail). */
   url: string;
   type: WebhookType;
   alert_types: string;
@@ -285,7 +286,7 @@ export function parseList(text: string): string[] {
 
 
 /** `extra.url`: the URL as shown (redacted; the stored one may be sealed, see secrets.ts). */
-export function webhookOut(r: WebhookRow, extra: { url: string; pending: number; last: z.infer<typeof LastDelivery> }): WebhookOut {
+export function webhookOut(r: WebhookRow, extra: { url: string | null; pending: number; last: z.infer<typeof LastDelivery> }): WebhookOut {
   return {
     id: r.id,
     name: r.name,

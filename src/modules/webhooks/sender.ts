@@ -1,6 +1,7 @@
 // Sends one request a provider built: node:http(s) on a fresh connection (no pooled sockets outlive a
 // delivery), a deadline over the whole exchange, redirects not followed, at most a few KiB of the
-// response read for the excerpt. Never throws: every outcome is a SendResult.
+// response read for the excerpt. Never throws: every outcome is a SendResult (an e-mail's too:
+// mail-sender.ts; outbound.ts picks between them).
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -12,11 +13,12 @@ const READ_LIMIT = 4096;
 
 export interface SendResult {
   ok: boolean;
+  /** The HTTP status, or for an e-mail the SMTP server's reply code (250; 4xx, 5xx refusals). */
   status_code: number | null;
   latency_ms: number | null;
   error?: string;
   response_excerpt: string;
-  /** Worth another attempt: network errors, timeouts, 408, 425, 429 and 5xx. */
+  /** Worth another attempt: network errors, timeouts, 408, 425, 429 and 5xx (for e-mail: the server unreachable, 4xx). */
   retryable: boolean;
   /** From a Retry-After header on 429 or 503. */
   retry_after_ms?: number;
@@ -48,7 +50,9 @@ export function requestError(e: NodeJS.ErrnoException, host: string): string {
   return e.message || e.code || 'request failed';
 }
 
-export function send(req: OutboundRequest, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<SendResult> {
+export interface SendOptions { timeoutMs: number; signal?: AbortSignal }
+
+export function sendRequest(req: OutboundRequest, opts: SendOptions): Promise<SendResult> {
   return new Promise((resolve) => {
     let url: URL;
     try { url = new URL(req.url); } catch {

@@ -2,7 +2,7 @@
 // What became of alerts and deliveries is read by activity.ts.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
-import { badRequest, notFound, type FieldError } from '../../core/errors.js';
+import { badRequest, HttpError, notFound, type FieldError } from '../../core/errors.js';
 import type { Actor } from '../../core/audit/types.js';
 import { isSealed, SecretUnreadableError } from '../../core/secretbox.js';
 import type { Tx } from '../../core/store/types.js';
@@ -10,14 +10,15 @@ import { iso } from '../../core/clock.js';
 import { originOf } from '../../core/net.js';
 import type { AttemptRow } from './activity.js';
 import { testAlert } from './alert.js';
-import { buildRequest, type Sender } from './dispatcher.js';
+import { buildRequest } from './dispatcher.js';
+import type { Sender } from './outbound.js';
 import {
   DEFAULT_ALERT_TYPES, LIMITS, subscribedTypes, webhookConfig, webhookOut,
   type CreateWebhookInput, type UpdateWebhookInput, type UpdatedWebhookOut, type WebhookOut, type WebhookRow,
 } from './schemas.js';
 import type { Outbox } from './outbox.js';
 import { checkOptions, parseOptions, unpackUrl } from './options.js';
-import { defaultType, providerOf, type WebhookType } from './providers/index.js';
+import { defaultType, providerOf, takesUrl, type Provider, type WebhookType } from './providers/index.js';
 import { MASK, redactUrl, scrub, urlSecrets } from './redact.js';
 import { clearSecret, clearUrl, openWebhook, sealSecret, sealUrl, shownUrl } from './secrets.js';
 
@@ -36,8 +37,9 @@ const DROPPED_NOTE = 'stored secrets are not sent to a new destination (the URL\
   'send them again';
 
 export class WebhookService {
+  /** `smtpConfigured`: whether the probe has an SMTP server, which an e-mail channel needs (the system module's settings). */
   constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender,
-    private readonly kick: () => void) {}
+    private readonly kick: () => void, private readonly smtpConfigured: () => boolean) {}
 
   private now(): number { return this.app.clock.now(); }
 
@@ -51,10 +53,35 @@ export class WebhookService {
     const pending = this.app.store.get<{ n: number }>('SELECT count(*) AS n FROM webhook_outbox WHERE webhook_id = ?', [r.id])!.n;
     const last = this.app.store.get<AttemptRow>('SELECT * FROM webhook_attempts WHERE webhook_id = ? ORDER BY id DESC LIMIT 1', [r.id]);
     return webhookOut(r, {
-      url: shownUrl(this.app.secretbox, r),
+      url: this.shown(r),
       pending,
       last: last ? { at: iso(last.t), outcome: last.outcome, status_code: last.status_code, error: last.error } : null,
     });
+  }
+
+  /** The URL as responses, the audit trail and logs show it; null for a provider without one (e-mail). */
+  private shown(r: Pick<WebhookRow, 'url' | 'type'>): string | null {
+    return takesUrl(providerOf(r.type)) ? shownUrl(this.app.secretbox, r) : null;
+  }
+
+  /**
+   * The destination rules that depend on whether the provider has a URL: one with a URL needs it; an
+   * e-mail channel takes neither a URL nor a secret (its SMTP password is in the SMTP settings).
+   */
+  private static destinationErrors(p: Provider, url: string | null | undefined, secret: SecretInput): FieldError[] {
+    if (takesUrl(p)) return url === '' || url === undefined ? [{ path: 'url', message: `Required for ${p.label}` }] : [];
+    return [
+      ...(url ? [{ path: 'url', message: `${p.label} has no URL: its recipients are options.to` }] : []),
+      ...(typeof secret === 'string'
+        ? [{ path: 'secret', message: `${p.label} takes no secret: the SMTP password is in the SMTP settings` }] : []),
+    ];
+  }
+
+  /** 409 when an e-mail channel is set up on a probe without an SMTP server. */
+  private requireSmtp(p: Provider): void {
+    if (takesUrl(p) || this.smtpConfigured()) return;
+    throw new HttpError(409, 'smtp_not_configured',
+      'No SMTP server is configured: set one in Settings, E-mail (configuration section smtp) before adding an e-mail channel');
   }
 
   list(): { items: WebhookOut[]; total: number } {
@@ -64,14 +91,15 @@ export class WebhookService {
 
   /**
    * Provider rules that need the URL, type and secret together; errors name `url`, `type` or `secret`.
-   * `url` null: the stored URL cannot be decrypted here and is kept as it is, so only the secret rule applies.
+   * `url` null: the stored URL cannot be decrypted here and is kept as it is, so only the secret rule applies;
+   * '' for none (e-mail, or missing: destinationErrors says so).
    */
   private check(url: string | null, type: WebhookType, hasSecret: boolean, typeGiven: boolean, optionErrors: FieldError[],
     secretDropped = false): void {
     const p = providerOf(type);
     const errors: FieldError[] = [...optionErrors];
     if (p.secret?.required && !hasSecret) errors.push({ path: 'secret', message: `${p.label} needs a secret: ${p.secret.role}` });
-    for (const e of (url === null ? undefined : p.check?.(new URL(url), hasSecret)) ?? []) {
+    for (const e of (url === null || url === '' ? undefined : p.check?.(new URL(url), hasSecret)) ?? []) {
       errors.push(e.path === 'url' && typeGiven ? { path: 'url', message: `${e.message} (type ${type})` } : e);
     }
     if (secretDropped) {
@@ -92,12 +120,19 @@ export class WebhookService {
       throw badRequest('Invalid webhook: secret: {"set": true} keeps a stored secret; a new webhook has none',
         [{ path: 'secret', message: 'Send the secret itself' }]);
     }
-    const type = input.type ?? defaultType(input.url);
+    const type = input.type ?? (input.url !== undefined ? defaultType(input.url) : undefined);
+    if (type === undefined) {
+      throw badRequest('Invalid webhook: url: Required', [{ path: 'url', message: 'Required (an e-mail channel, type email, has none)' }]);
+    }
+    const p = providerOf(type);
     const secret = WebhookService.secretAfter(input.secret, null);
-    // Options packed into the URL's query (as before they were fields) are taken out of it.
-    const unpacked = unpackUrl(providerOf(type), input.url, input.options ?? {});
-    const options = checkOptions(providerOf(type), unpacked.options);
-    this.check(unpacked.url, type, secret != null, input.type !== undefined, options.errors);
+    // Options packed into the URL's query (as before they were fields) are taken out of it; e-mail has no URL.
+    const unpacked = takesUrl(p) && input.url !== undefined ? unpackUrl(p, input.url, input.options ?? {})
+      : { url: '', options: input.options ?? {} };
+    const options = checkOptions(p, unpacked.options);
+    this.check(unpacked.url, type, secret != null, input.type !== undefined,
+      [...WebhookService.destinationErrors(p, input.url, input.secret), ...options.errors]);
+    this.requireSmtp(p);
     const id = randomUUID();
     const now = this.now();
     const box = this.app.secretbox;
@@ -109,7 +144,7 @@ export class WebhookService {
         JSON.stringify(options.options), now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
-        id, type, url: redactUrl(unpacked.url, type), options: options.options, alert_types: subscribedTypes(r.alert_types),
+        id, type, url: this.shown(r), options: options.options, alert_types: subscribedTypes(r.alert_types),
         cooldown: r.cooldown, enabled: r.enabled === 1, secret_set: secret != null,
       }));
       return r;
@@ -126,14 +161,16 @@ export class WebhookService {
     // The redacted URL sent back (as a form does) keeps the stored one.
     const keepUrl = input.url === undefined || (oldUrl !== null && (input.url === redactUrl(oldUrl, old.type) || input.url === oldUrl));
     const type = input.type ?? (keepUrl ? old.type : defaultType(input.url!));
+    const p = providerOf(type);
+    const mail = !takesUrl(p);
     // Options left out stay while the provider does; options packed into a new URL's query are taken out of it.
     const given = input.options ?? (type === old.type ? parseOptions(old.options) : {});
-    const unpacked = keepUrl ? { url: oldUrl, options: given } : unpackUrl(providerOf(type), input.url!, given);
+    const unpacked = mail ? { url: '', options: given } : keepUrl ? { url: oldUrl, options: given } : unpackUrl(p, input.url!, given);
     const url = unpacked.url;
-    const options = checkOptions(providerOf(type), unpacked.options);
+    const options = checkOptions(p, unpacked.options);
     // Stored secrets are bound to the destination: the URL's origin and the provider type.
     const moved = type !== old.type || (!keepUrl && (oldUrl === null || originOf(url!) !== originOf(oldUrl)));
-    if (moved && keepUrl && input.url !== oldUrl && (oldUrl === null || urlSecrets(oldUrl, old.type).pieces.length > 0)) {
+    if (moved && !mail && keepUrl && input.url !== oldUrl && (oldUrl === null || urlSecrets(oldUrl, old.type).pieces.length > 0)) {
       const message = 'Send the whole URL again: the tokens stored in it are not carried over to another type';
       throw badRequest(`Invalid webhook: url: ${message}`, [{ path: 'url', message }]);
     }
@@ -143,11 +180,14 @@ export class WebhookService {
     const secret = typeof input.secret === 'string'
       ? (input.secret === oldSecret ? old.secret : sealSecret(box, input.secret))
       : WebhookService.secretAfter(input.secret, dropped.length ? null : old.secret);
-    this.check(url, type, secret !== null, input.type !== undefined, options.errors, dropped.length > 0);
+    this.check(url, type, secret !== null, input.type !== undefined,
+      [...WebhookService.destinationErrors(p, mail ? (keepUrl ? undefined : input.url) : url, input.secret), ...options.errors],
+      dropped.length > 0);
+    if (type !== old.type) this.requireSmtp(p);
     const next = {
       name: input.name ?? old.name,
-      // A kept clear URL is sealed when the new type finds a token in it.
-      url: keepUrl ? (isSealed(old.url) ? old.url : sealUrl(box, old.url, type)) : sealUrl(box, url!, type),
+      // A kept clear URL is sealed when the new type finds a token in it; e-mail keeps none.
+      url: mail ? '' : keepUrl ? (isSealed(old.url) ? old.url : sealUrl(box, old.url, type)) : sealUrl(box, url!, type),
       type,
       alert_types: input.alert_types !== undefined ? JSON.stringify(input.alert_types) : old.alert_types,
       cooldown: input.cooldown ?? old.cooldown,
@@ -165,7 +205,7 @@ export class WebhookService {
       [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, next.options, now, id]);
       const cancelled = next.enabled === 0 && old.enabled === 1 ? this.cancelPending(tx, old, 'the webhook was disabled') : 0;
       this.app.audit.insert(tx, by.auditEntry('webhooks.update', next.name, {
-        id, fields: changed, type, url: url === null ? MASK : redactUrl(url, type),
+        id, fields: changed, type, url: mail ? null : url === null ? MASK : redactUrl(url, type),
         ...(cancelled ? { cancelled_deliveries: cancelled } : {}),
         ...(dropped.length ? { secrets_dropped: dropped } : {}),
       }));
@@ -183,7 +223,7 @@ export class WebhookService {
       tx.run('DELETE FROM webhook_cooldowns WHERE webhook_id = ?', [id]);
       tx.run('DELETE FROM webhooks WHERE id = ?', [id]);
       this.app.audit.insert(tx, by.auditEntry('webhooks.delete', old.name, {
-        id, type: old.type, url: shownUrl(this.app.secretbox, old), ...(dropped ? { dropped_deliveries: dropped } : {}),
+        id, type: old.type, url: this.shown(old), ...(dropped ? { dropped_deliveries: dropped } : {}),
       }));
     }, 'sync');
   }
@@ -225,7 +265,8 @@ export class WebhookService {
       });
     }, 'sync');
     this.app.log.child('webhooks').info(`webhook test ${out.ok ? 'delivered' : 'failed'}`, {
-      webhook: w.name, url: shownUrl(this.app.secretbox, w), status_code: out.status_code, latency_ms: out.latency_ms,
+      webhook: w.name, ...(takesUrl(providerOf(w.type)) ? { url: this.shown(w) } : { to: parseOptions(w.options).to }),
+      status_code: out.status_code, latency_ms: out.latency_ms,
       ...(out.error ? { error: out.error } : {}),
     });
     return out;

@@ -1,15 +1,17 @@
 // E-mail (administrators): the SMTP settings of the configuration (section smtp, read from
 // GET /api/config/json and saved as a patch through POST /api/config/import, so every other key stays
 // as it is), a test message with the saved settings (POST /api/dev/emails/test) and the recent outgoing
-// messages (GET /api/dev/emails/recent). The password is write-only: left empty it is kept.
+// messages (GET /api/dev/emails/recent). The password is write-only: left empty it is kept, unless the
+// server or port changes (the API drops it then, and the page says to enter it again).
 import { api } from '../../lib/api.js';
 import { useForm } from '../../lib/form.js';
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
+import { noteDroppedSecrets } from '../../lib/secrets.js';
 import { useSession } from '../../lib/session.js';
 import { toast } from '../../lib/toast.js';
-import { SMTP_SECURITY } from '../../lib/vocabulary.js';
+import { MAIL_KIND_TEXT, SMTP_SECURITY } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../../components/empty.js';
 import { CheckField, Field, FormError, SelectField } from '../../components/field.js';
@@ -38,11 +40,12 @@ function SmtpForm({ smtp, onSaved }) {
     form.set('smtp.password', '');
     form.set('clear_password', false);
     toast.ok(r.changed.length ? `E-mail settings saved (${r.changed.length} changed)` : 'Nothing changed');
+    noteDroppedSecrets(r);
     onSaved();
   });
   return html`<form onSubmit=${onSubmit}>
-    <p class="muted" style="margin-top:0">The server the probe sends mail through: password recovery and test messages. Changes apply at once.
-      Leave the server empty to turn e-mail off.</p>
+    <p class="muted" style="margin-top:0">The server the probe sends mail through: password recovery, test messages and e-mail alert channels
+      (Webhooks). Changes apply at once. Leave the server empty to turn e-mail off.</p>
     <${FormError} form=${form} />
     <div class="grid-2">
       <${Field} form=${form} name="smtp.host" label="SMTP server" autocapitalize="none" spellcheck="false" placeholder="mail.example.net" />
@@ -56,7 +59,7 @@ function SmtpForm({ smtp, onSaved }) {
     <div class="grid-2">
       <${Field} form=${form} name="smtp.user" label="User name" autocomplete="off" autocapitalize="none" spellcheck="false" hint="Empty: no login" />
       <${Field} form=${form} name="smtp.password" label="Password" type="password" autocomplete="new-password" disabled=${form.values.clear_password}
-        hint=${passwordSet ? 'A password is stored. Leave empty to keep it.' : 'No password is stored.'} />
+        hint=${passwordSet ? 'A password is stored. Leave empty to keep it (a new server or port needs it again).' : 'No password is stored.'} />
     </div>
     ${passwordSet ? html`<${CheckField} form=${form} name="clear_password" label="Forget the stored password" />` : null}
     <${Field} form=${form} name="smtp.timeout_seconds" label="Timeout (seconds)" type="number" inputmode="numeric" />
@@ -92,7 +95,7 @@ function TestMessage({ configured, onSent }) {
 const RECENT = [
   { key: 'at', label: 'When', render: (m) => html`<span title=${dateTime(m.at)}>${relTime(m.at)}</span>` },
   { key: 'to', label: 'To', render: (m) => html`<span class="cell-title">${m.to}</span><div class="cell-sub">${m.subject}</div>` },
-  { key: 'kind', label: 'Kind', render: (m) => (m.kind === 'test' ? 'Test' : 'Password recovery') },
+  { key: 'kind', label: 'Kind', render: (m) => MAIL_KIND_TEXT[m.kind] ?? m.kind },
   { key: 'outcome', label: 'Outcome', render: (m) => (m.outcome === 'sent' ? html`<${Badge} tone="ok">Sent<//>`
     : html`<${Badge} tone="bad" title=${m.error?.message}>Failed: ${m.error?.code}<//><div class="cell-sub">${m.error?.message}</div>`) },
 ];

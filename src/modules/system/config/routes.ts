@@ -6,10 +6,14 @@ import type { AppContext } from '../../../core/context.js';
 import { mediaTypeOf, readTextBody } from '../../../core/http/body.js';
 import { parseGuardedJson } from '../../../core/http/json-guard.js';
 import { route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
-import { ConfigApiService, type ImportFormat } from './service.js';
+import { SecretsDropped } from '../../../core/http/schemas.js';
+import { ConfigApiService, type ImportFormat, type SaveResult as Saved } from './service.js';
 
 const SaveResult = z.object({
   changed: z.array(z.string()), applied_live: z.array(z.string()), restart_required: z.array(z.string()),
+  secrets_dropped: SecretsDropped.optional()
+    .describe('Stored secrets dropped because a key they are bound to (smtp.host, smtp.port, ...) changed and this save did not ' +
+      'send them again, as dotted keys; absent when none'),
 });
 const ImportResult = SaveResult.extend({
   dry_run: z.boolean(),
@@ -28,9 +32,11 @@ const readText = (ctx: RequestCtx, allowed: string[], what: string) =>
 
 export function configRoutes(app: AppContext): AnyRoute[] {
   const svc = new ConfigApiService(app);
-  const audited = async (ctx: RequestCtx, via: string, changed: string[]) => {
+  const audited = async (ctx: RequestCtx, via: string, r: Saved) => {
     // Key names only: values (secrets among them) never reach the audit log.
-    if (changed.length) await ctx.audit('config.save', null, { via, keys: changed });
+    if (r.changed.length) {
+      await ctx.audit('config.save', null, { via, keys: r.changed, ...(r.secrets_dropped ? { secrets_dropped: r.secrets_dropped } : {}) });
+    }
   };
   return [
     route({
@@ -48,12 +54,12 @@ export function configRoutes(app: AppContext): AnyRoute[] {
       method: 'POST', path: '/api/config', admin: true, tag: 'system', rawBody: true, consumes: YAML_TYPES,
       summary: 'Save the configuration file from YAML (admin)',
       description: 'The whole file, validated before anything is written: 400 lists each invalid key with its line. ' +
-        'A secret left out or sent as {set: true} keeps its value; {set: false} clears it. The answer names the ' +
-        'changed keys, those applied live and those that need a restart.',
+        'A secret left out or sent as {set: true} keeps its value (not when a key it is bound to changes: secrets_dropped); ' +
+        '{set: false} clears it. The answer names the changed keys, those applied live and those that need a restart.',
       response: SaveResult,
       handler: async (ctx) => {
         const r = await svc.saveYaml(await readText(ctx, YAML_TYPES, 'the configuration'));
-        await audited(ctx, 'yaml', r.changed);
+        await audited(ctx, 'yaml', r);
         return r;
       },
     }),
@@ -69,7 +75,7 @@ export function configRoutes(app: AppContext): AnyRoute[] {
       body: z.record(z.string(), z.unknown()), response: SaveResult,
       handler: async (ctx) => {
         const r = await svc.saveJson(ctx.body);
-        await audited(ctx, 'json', r.changed);
+        await audited(ctx, 'json', r);
         return r;
       },
     }),
@@ -89,7 +95,8 @@ export function configRoutes(app: AppContext): AnyRoute[] {
       consumes: [...CSV_TYPES, ...YAML_TYPES], query: ImportQuery, response: ImportResult,
       summary: 'Import keys from a CSV export, YAML or JSON (admin); dry_run=true lists the changes only',
       description: 'Keys left out stay as they are. Everything is validated before anything changes (400 names each key, ' +
-        'with its line for CSV). A secret sent as {"set":true} is kept, {"set":false} clears it.',
+        'with its line for CSV). A secret sent as {"set":true} is kept, {"set":false} clears it; a stored secret whose ' +
+        'destination keys change (smtp.host or smtp.port for smtp.password) is dropped unless sent again (secrets_dropped).',
       handler: async (ctx) => {
         const type = mediaType(ctx);
         const format: ImportFormat = CSV_TYPES.includes(type) ? 'csv'
@@ -98,7 +105,7 @@ export function configRoutes(app: AppContext): AnyRoute[] {
         if (format === 'json') parseGuardedJson(text); // prototype keys, depth and control characters refused
         const dryRun = ctx.query.dry_run === 'true' || ctx.query.dry_run === '1';
         const r = await svc.import(text, format, dryRun);
-        if (!dryRun) await audited(ctx, `import-${format}`, r.changed);
+        if (!dryRun) await audited(ctx, `import-${format}`, r);
         return r;
       },
     }),

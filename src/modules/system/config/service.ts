@@ -16,6 +16,8 @@ export interface SaveResult {
   applied_live: string[];
   /** Of those, the keys that take effect at the next start (POST /api/restart). */
   restart_required: string[];
+  /** Stored secrets dropped because a key they are bound to changed and the save did not send them again; absent when none. */
+  secrets_dropped?: string[];
 }
 
 export interface Change { key: string; from: unknown; to: unknown }
@@ -60,11 +62,11 @@ export class ConfigApiService {
   async saveYaml(text: string): Promise<SaveResult> {
     const syntax = yamlSyntaxErrors(text);
     if (syntax.length) throw badRequest('The configuration is not valid YAML', syntax);
-    return this.result((await this.config.apply({ yaml: text })).changed);
+    return this.result(await this.config.apply({ yaml: text }));
   }
 
   async saveJson(obj: unknown): Promise<SaveResult> {
-    return this.result((await this.config.apply({ json: obj })).changed);
+    return this.result(await this.config.apply({ json: obj }));
   }
 
   /** The CSV export: key,value,default,description for every key; secrets as {"set":true|false}. */
@@ -122,7 +124,7 @@ export class ConfigApiService {
       const p = key.split('.');
       return { key, from: show(key, getPath(r.before, p)), to: show(key, getPath(r.after, p)) };
     });
-    return { dry_run: dryRun, changes, ...this.result(r.changed) };
+    return { dry_run: dryRun, changes, ...this.result(r) };
   }
 
   private patchFromCsv(text: string): { patch: Record<string, unknown>; lines: Map<string, number> } {
@@ -154,12 +156,13 @@ export class ConfigApiService {
     return { patch, lines };
   }
 
-  private result(changed: string[]): SaveResult {
+  private result({ changed, dropped }: { changed: string[]; dropped: string[] }): SaveResult {
     const restart = new Set(this.config.keys().filter((k) => !k.live).map((k) => k.key));
     return {
       changed,
       applied_live: changed.filter((k) => !restart.has(k)),
       restart_required: changed.filter((k) => restart.has(k)),
+      ...(dropped.length ? { secrets_dropped: dropped } : {}),
     };
   }
 }

@@ -27,7 +27,8 @@ const tls = section({
     .describe('Name of the TSIG key the updates are signed with'),
   rfc2136_key_algorithm: z.enum(TSIG_ALGORITHMS).default('hmac-sha256').describe('Algorithm of the TSIG key'),
   rfc2136_key_secret: z.union([z.literal(''), z.string().max(1024).regex(/^[A-Za-z0-9+/=]+$/, 'Must be the key\'s base64 secret')])
-    .default('').meta({ secret: true }).describe('The TSIG key\'s secret (base64, write-only)'),
+    .default('').meta({ secret: true, bound_to: ['rfc2136_server', 'rfc2136_port'] })
+    .describe('The TSIG key\'s secret (base64, write-only)'),
   dns_propagation_seconds: z.number().int().min(0).max(600).default(10)
     .describe('Wait this long after writing a dns-01 record before asking the CA to check it (secondary servers catch up)'),
   dns01_method: z.enum(['rfc2136', 'acme-dns']).default('rfc2136')
@@ -38,7 +39,8 @@ const tls = section({
   acme_dns_username: z.union([z.literal(''), z.string().max(256).regex(/^[A-Za-z0-9._-]+$/, 'Must be the registration\'s username')])
     .default('').describe('The acme-dns registration\'s username (X-Api-User)'),
   acme_dns_password: z.union([z.literal(''), z.string().max(256).regex(/^[A-Za-z0-9._~+/=-]+$/, 'Must be the registration\'s password')])
-    .default('').meta({ secret: true }).describe('The acme-dns registration\'s password (X-Api-Key, write-only)'),
+    .default('').meta({ secret: true, bound_to: ['acme_dns_url'] })
+    .describe('The acme-dns registration\'s password (X-Api-Key, write-only)'),
   acme_dns_subdomain: z.union([z.literal(''), z.string().max(256).regex(/^[A-Za-z0-9-]+$/, 'Must be the registration\'s subdomain')])
     .default('').describe('The acme-dns registration\'s subdomain: _acme-challenge.<name> must be a CNAME to <subdomain>.<its zone>'),
 });

@@ -1,6 +1,7 @@
 // The providers by type, and the default type for a URL: a service's well-known host (or, for the
-// self-hosted ones, its path shape), else generic JSON.
+// self-hosted ones, its path shape), else generic JSON. E-mail has no URL: it is chosen by its type.
 import { discord } from './discord.js';
+import { email } from './email.js';
 import { generic } from './generic.js';
 import { googleChat } from './google-chat.js';
 import { gotify } from './gotify.js';
@@ -14,7 +15,7 @@ import { telegram } from './telegram.js';
 import type { Provider } from './types.js';
 
 /** Every provider, in the order the API lists them. A new provider is its file and one entry here. */
-const LIST = [generic, slack, discord, teams, googleChat, mattermost, pagerduty, opsgenie, ntfy, gotify, telegram] as const;
+const LIST = [generic, slack, discord, teams, googleChat, mattermost, pagerduty, opsgenie, ntfy, gotify, telegram, email] as const;
 
 export type WebhookType = (typeof LIST)[number]['type'];
 export const WEBHOOK_TYPES = LIST.map((p) => p.type) as [WebhookType, ...WebhookType[]];
@@ -32,3 +33,4 @@ export function defaultType(url: string): WebhookType {
 export const providerOf = (type: WebhookType): Provider => PROVIDERS[type];
 
 export type { Provider };
+export { takesUrl } from './types.js';
