@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Receiver } from '../helpers/webhook-receiver.js';
 import {
-  assertClean, photograph, PHONE, screenshot, startSignedIn, type UiEnv, type UiPage,
+  assertClean, photograph, startSignedIn, type UiEnv, type UiPage,
 } from './helpers/browser.js';
 
 /** A token in the failing webhook's URL path: shown as ***, never itself. */
@@ -88,18 +88,6 @@ after(async () => {
   await new Promise((resolve) => web?.close(resolve));
 });
 
-/** The phone-sized page in the dark theme (photograph() takes the light one). */
-async function phoneDark(path: string, name: string): Promise<void> {
-  const phone = await p.context.newPage();
-  await phone.setViewportSize(PHONE);
-  await phone.emulateMedia({ colorScheme: 'dark' });
-  await phone.goto(path);
-  await phone.getByRole('heading', { name: 'Alerts', level: 1 }).waitFor();
-  await phone.waitForLoadState('networkidle');
-  await screenshot(phone, `${name}-phone-dark`);
-  await phone.close();
-}
-
 test('each alert with what became of it, and per webhook whether it was told and how, or why not', async () => {
   const { page } = p;
   await page.goto('/');
@@ -130,7 +118,6 @@ test('each alert with what became of it, and per webhook whether it was told and
   assert.match(await told(released, 'Night shift').innerText(), /Delivered/);
 
   await photograph(p, '/alerts', 'alerts', 'Alerts');
-  await phoneDark('/alerts', 'alerts');
   assert.equal((await page.content()).includes(TOKEN), false, 'the token is not on the page');
   assertClean(p, 'the alerts page');
 });
@@ -187,7 +174,6 @@ test('deliveries: what waits and when it is tried next, every attempt with its s
   await attempts.getByRole('row', { name: /Ops channel/ }).first().waitFor();
 
   await photograph(p, '/alerts/deliveries', 'alerts-deliveries', 'Alerts');
-  await phoneDark('/alerts/deliveries', 'alerts-deliveries');
   assert.equal((await page.content()).includes(TOKEN), false, 'the token is not on the page');
   assertClean(p, 'the deliveries page');
 });

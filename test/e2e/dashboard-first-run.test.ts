@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  assertClean, openPage, photograph, PHONE, screenshot, signIn, startSignedIn, type UiEnv, type UiPage,
+  assertClean, openPage, photograph, signIn, startSignedIn, type UiEnv, type UiPage,
 } from './helpers/browser.js';
 
 let env: UiEnv;
@@ -35,13 +35,6 @@ test('with no monitor the dashboard offers the first steps instead of "Nothing n
   await page.getByRole('heading', { name: 'No monitors yet' }).waitFor();
 
   await photograph(p, '/', 'dashboard-first-run', 'Dashboard');
-  const phone = await p.context.newPage();
-  await phone.setViewportSize(PHONE);
-  await phone.emulateMedia({ colorScheme: 'dark' });
-  await phone.goto('/');
-  await phone.getByRole('heading', { name: 'Nothing is being watched yet' }).waitFor();
-  await screenshot(phone, 'dashboard-first-run-phone-dark');
-  await phone.close();
 
   await first.click();
   await page.getByRole('heading', { name: 'New monitor', level: 1 }).waitFor();

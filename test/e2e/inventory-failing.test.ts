@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { apiCaller, assertClean, photograph, PHONE, screenshot, startSignedIn, type UiEnv, type UiPage } from './helpers/browser.js';
+import { apiCaller, assertClean, photograph, startSignedIn, type UiEnv, type UiPage } from './helpers/browser.js';
 
 let env: UiEnv;
 let p: UiPage;
@@ -76,19 +76,6 @@ async function assertFailingColour(badge: Locator, where: string): Promise<void>
   await p.page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** photograph() (1366 light and dark, 375 light) and the 375 px page in dark. */
-async function photographAll(path: string, name: string, ready: string): Promise<void> {
-  await photograph(p, path, name, ready);
-  const phone = await p.context.newPage();
-  await phone.setViewportSize(PHONE);
-  await phone.emulateMedia({ colorScheme: 'dark' });
-  await phone.goto(path);
-  await phone.getByRole('heading', { name: ready, level: 1, exact: true }).waitFor();
-  await phone.waitForLoadState('networkidle');
-  await screenshot(phone, `${name}-phone-dark`);
-  await phone.close();
-}
-
 test("an endpoint's Monitors card: \"Failing 1 of 3\" in the failing colour, apart from \"Degraded · Slow\"", async () => {
   const { page } = p;
   await page.goto(`/inventory/endpoints/${made.ep.short_id}`);
@@ -103,7 +90,7 @@ test("an endpoint's Monitors card: \"Failing 1 of 3\" in the failing colour, apa
   await assertFailingColour(failing, 'the failing monitor\'s badge');
   assert.match((await row('web-slow').innerText()).replace(/\s+/g, ' '), /Degraded · Slow/);
   assertClean(p, 'the endpoint page');
-  await photographAll(`/inventory/endpoints/${made.ep.short_id}`, 'inventory-failing-endpoint', 'app-server');
+  await photograph(p, `/inventory/endpoints/${made.ep.short_id}`, 'inventory-failing-endpoint', 'app-server');
   assertClean(p, 'the endpoint page at 375 px');
 });
 
@@ -118,6 +105,6 @@ test('the endpoints list: the worst monitor is the failing one, "Failing 1 of 3"
   await assertFailingColour(status.locator('.badge'), 'the endpoint\'s status');
   assert.match((await row('docs-server').locator('.watch-cell').innerText()).replace(/\s+/g, ' '), /^Degraded · Slow 1 monitor$/);
   assertClean(p, 'the endpoints list');
-  await photographAll('/inventory/endpoints', 'inventory-failing-list', 'Endpoints');
+  await photograph(p, '/inventory/endpoints', 'inventory-failing-list', 'Endpoints');
   assertClean(p, 'the endpoints list at 375 px');
 });

@@ -88,19 +88,6 @@ after(async () => {
   await env?.close();
 });
 
-/** photograph() (1366 px light and dark, 375 px light), and the phone in dark too. */
-async function photographAll(path: string, name: string, ready: string): Promise<void> {
-  await photograph(p, path, name, ready);
-  const phone = await p.context.newPage();
-  await phone.setViewportSize(PHONE);
-  await phone.emulateMedia({ colorScheme: 'dark' });
-  await phone.goto(path);
-  await phone.getByRole('heading', { name: ready, level: 1, exact: true }).waitFor();
-  await phone.waitForLoadState('networkidle');
-  await screenshot(phone, `${name}-phone-dark`);
-  await phone.close();
-}
-
 /** The message shown beside a field of the dialog, found by the field's label (its error is what describes it). */
 async function errorBeside(dialog: Locator, label: string | RegExp): Promise<string> {
   const field = dialog.locator('.field', { has: dialog.page().getByText(label, { exact: true }) }).first();
@@ -237,7 +224,7 @@ test('a one-off window made in the form holds core-switch through an outage: the
   assert.match(await bar.locator('.sbar-readout').innerText(), /: 25 % up \(15 min\), 75 % maintenance \(45 min\)$/);
   assert.match(await bar.locator('.bar-note').innerText(), /maintenance 45 min\. Uptime 100\.00 % of the time outside maintenance/);
   assert.ok(await page.locator('.table .badge.status-maintenance', { hasText: 'Maintenance' }).count() > 0, 'results checked in the window are marked');
-  await photographAll(`/monitors/${ids['core-switch']}`, 'maintenance-hours', 'core-switch');
+  await photograph(p, `/monitors/${ids['core-switch']}`, 'maintenance-hours', 'core-switch');
   assertClean(p, 'a one-off window');
 });
 
@@ -310,7 +297,7 @@ test('a weekly window made in the form for a tag: edge-router reads "Maintenance
   }
   await page.emulateMedia({ colorScheme: 'light' });
   await chips.getByRole('button', { name: /^All/ }).click();
-  await photographAll('/monitors', 'maintenance-list', 'Monitors');
+  await photograph(p, '/monitors', 'maintenance-list', 'Monitors');
 
   // Its page: the status, the window, what the checks say, and the end one click away.
   await page.goto(`/monitors/${ids['edge-router']}`);
@@ -320,7 +307,7 @@ test('a weekly window made in the form for a tag: edge-router reads "Maintenance
   await hero.getByText('Lab rack move holds its alerts').waitFor();
   assert.match(await hero.locator('.hero-msg').innerText(), /^Checks still run: Up · /);
   await hero.getByRole('button', { name: 'End maintenance' }).waitFor();
-  await photographAll(`/monitors/${ids['edge-router']}`, 'maintenance-monitor', 'edge-router');
+  await photograph(p, `/monitors/${ids['edge-router']}`, 'maintenance-monitor', 'edge-router');
 
   // The dashboard: a tile of its own; not a problem.
   await page.goto('/');
@@ -339,10 +326,10 @@ test('a weekly window made in the form for a tag: edge-router reads "Maintenance
     assert.deepEqual(cut, [], `tiles cut at ${width} px`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
-  await photographAll('/', 'maintenance-dashboard', 'Dashboard');
+  await photograph(p, '/', 'maintenance-dashboard', 'Dashboard');
   await page.goto('/monitors/maintenance');
   await page.locator('tbody tr', { hasText: 'Lab rack move' }).getByRole('button', { name: 'End Lab rack move now' }).waitFor();
-  await photographAll('/monitors/maintenance', 'maintenance-windows', 'Maintenance');
+  await photograph(p, '/monitors/maintenance', 'maintenance-windows', 'Maintenance');
   assertClean(p, 'a weekly window');
 });
 

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { ManualClock } from '../../src/core/clock.js';
 import {
-  apiCaller, assertClean, photograph, PHONE, screenshot, startSignedIn, type UiEnv, type UiPage,
+  apiCaller, assertClean, photograph, PHONE, startSignedIn, type UiEnv, type UiPage,
 } from './helpers/browser.js';
 
 const MIN = 60_000;
@@ -86,19 +86,6 @@ after(async () => {
   await env?.close();
 });
 
-/** photograph() (1366 px light and dark, 375 px light), and the phone in dark too. */
-async function photographAll(path: string, name: string, ready: string): Promise<void> {
-  await photograph(p, path, name, ready);
-  const phone = await p.context.newPage();
-  await phone.setViewportSize(PHONE);
-  await phone.emulateMedia({ colorScheme: 'dark' });
-  await phone.goto(path);
-  await phone.getByRole('heading', { name: ready, level: 1, exact: true }).waitFor();
-  await phone.waitForLoadState('networkidle');
-  await screenshot(phone, `${name}-phone-dark`);
-  await phone.close();
-}
-
 // Kept as source text (tsx helpers do not exist inside the browser). The contrast of an element's text with
 // what shows behind it (its background composited over its ancestors'), and the theme's colours.
 const CONTRAST = `((el) => {
@@ -155,7 +142,7 @@ test('failing below the threshold reads "Failing 1 of 3" in the list, with its o
     assert.ok(c.ratio >= 4.5, `${scheme}: "Failing 1 of 3" at a contrast of ${c.ratio.toFixed(2)}`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
-  await photographAll('/monitors', 'monitors-truth-list', 'Monitors');
+  await photograph(p, '/monitors', 'monitors-truth-list', 'Monitors');
   assertClean(p, '/monitors');
 });
 
@@ -166,7 +153,7 @@ test('the monitor page, the dashboard and the event log say "Failing 1 of 3" too
   await hero.locator('.badge.status-failing', { hasText: 'Failing 1 of 3' }).waitFor();
   await hero.getByText('1 failed check in a row; down after 2 more').waitFor();
   assert.doesNotMatch(await hero.innerText(), /degraded/i, 'the monitor page never says "Degraded" of a failing monitor');
-  await photographAll(`/monitors/${ids['payments-failing']}`, 'monitors-truth-failing', 'payments-failing');
+  await photograph(p, `/monitors/${ids['payments-failing']}`, 'monitors-truth-failing', 'payments-failing');
 
   await page.goto('/');
   await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
@@ -183,7 +170,7 @@ test('the monitor page, the dashboard and the event log say "Failing 1 of 3" too
     'down, then failing, then slow');
   const recent = page.locator('.events li', { has: page.getByRole('link', { name: 'payments-failing', exact: true }) });
   await recent.getByText(/Unknown\s*→\s*Failing 1 of 3/).first().waitFor();
-  await photographAll('/', 'monitors-truth-dashboard', 'Dashboard');
+  await photograph(p, '/', 'monitors-truth-dashboard', 'Dashboard');
 
   await page.goto('/monitors/events');
   const ev = (name: string) => page.locator('tbody tr', { has: page.getByRole('link', { name, exact: true }) }).filter({ hasText: 'Status change' });
@@ -192,7 +179,7 @@ test('the monitor page, the dashboard and the event log say "Failing 1 of 3" too
   assert.equal(await ev('payments-failing').locator('.event-mark').getAttribute('class'), 'event-mark status-failing');
   const flap = await ev('gateway-flap').locator('.ev-text').allInnerTexts();
   assert.deepEqual(flap.map((t) => t.split(' · ')[0]), ['Failing 1 of 2 → Down', 'Unknown → Failing 1 of 2'], 'newest first');
-  await photographAll('/monitors/events', 'monitors-truth-events', 'Monitors');
+  await photograph(p, '/monitors/events', 'monitors-truth-events', 'Monitors');
 
   // The facts behind it, in the API and the CSV export.
   const events = (await api('GET', `/api/monitors/events?monitor_id=${ids['gateway-flap']}&kind=status_change`)).items;
@@ -268,7 +255,7 @@ test('an hour 28 % down is painted down, with its shares on hover and focus (det
   await page.keyboard.press('ArrowLeft');
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), label);
   assert.equal(await readout.innerText(), label);
-  await photographAll(`/monitors/${ids['checkout-api']}`, 'monitors-truth-hours', 'checkout-api');
+  await photograph(p, `/monitors/${ids['checkout-api']}`, 'monitors-truth-hours', 'checkout-api');
 
   // The list's compact bar: the same colour and tooltip.
   await page.goto('/monitors');

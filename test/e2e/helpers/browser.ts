@@ -178,7 +178,7 @@ export async function signIn(page: Page, username: string, password: string): Pr
 
 /**
  * Screenshots of the page in light and dark (after earlier toasts are dismissed), then the same path
- * opened at 375 px: checked for sideways overflow and labelled controls, and photographed.
+ * opened at 375 px: checked for sideways overflow and labelled controls, and photographed light and dark.
  */
 export async function photograph(p: UiPage, path: string, name: string, ready: string): Promise<void> {
   const { page } = p;
@@ -201,6 +201,8 @@ export async function photograph(p: UiPage, path: string, name: string, ready: s
   await assertNoHorizontalOverflow(phone, `${path} at 375 px`);
   await assertLabelledControls(phone, `${path} at 375 px`);
   await screenshot(phone, `${name}-phone`);
+  await phone.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(phone, `${name}-phone-dark`);
   await phone.close();
 }
 

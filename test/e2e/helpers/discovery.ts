@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DESKTOP, openPage, photograph, PHONE, screenshot, SCREENSHOTS, type UiEnv, type UiPage } from './browser.js';
+import { DESKTOP, openPage, photograph, PHONE, SCREENSHOTS, type UiEnv, type UiPage } from './browser.js';
 
 /** A new context (its own storage: a new tab of another window) signed in by the session cookie. */
 export async function signedInPage(env: UiEnv, admin: { username: string; password: string }, viewport = PHONE): Promise<UiPage> {
@@ -16,23 +16,11 @@ export async function signedInPage(env: UiEnv, admin: { username: string; passwo
   return p;
 }
 
-/**
- * The page opened at `path`, then photograph() (1366 px light and dark, 375 px light, with its overflow
- * and label checks) and the 375 px view in dark too: `<name>-phone-dark`.
- */
+/** The page opened at `path` (as it is after a reload), then photograph(): 1366 and 375 px, light and dark. */
 export async function photographBoth(p: UiPage, path: string, name: string, ready: string): Promise<void> {
   await p.page.goto(path);
   await p.page.getByRole('heading', { name: ready, level: 1, exact: true }).waitFor();
   await photograph(p, path, name, ready);
-  const phone = await p.context.newPage();
-  await phone.setViewportSize(PHONE);
-  await phone.emulateMedia({ colorScheme: 'dark' });
-  phone.on('pageerror', (e) => p.errors.push(`uncaught (phone, dark): ${e.message}`));
-  await phone.goto(path);
-  await phone.getByRole('heading', { name: ready, level: 1, exact: true }).waitFor();
-  await phone.waitForLoadState('networkidle');
-  await screenshot(phone, `${name}-phone-dark`);
-  await phone.close();
 }
 
 /**
