@@ -12,7 +12,10 @@ export function DownloadButton({ text, name, type = 'text/plain;charset=utf-8', 
     (e.currentTarget.closest('dialog') ?? document.body).append(a);
     a.click();
     a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    // The browser reads the blob after the click returns, and a busy one (a loaded Pi, a slow phone) can take
+    // more than a second: revoked then, the download fails without a word. A minute is generous and costs
+    // only the text's memory.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   };
   return html`<button type="button" class="btn" onClick=${save}><${XIcon} name="download" size=${17} />${label}</button>`;
 }
