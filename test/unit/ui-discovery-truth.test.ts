@@ -9,7 +9,7 @@ import { layoutBox, liveData, namesByNode, nodeStatus, seedPositions, serviceBad
 // @ts-expect-error plain browser JavaScript without type declarations
 import { diffGroupOf, diffGroups, ipv6Scan } from '../../ui/pages/discovery/model.js';
 
-const svc = (total: number, down = 0, degraded = 0) => ({ total, down, degraded });
+const svc = (total: number, down = 0, degraded = 0, failing = 0) => ({ total, down, failing, degraded });
 interface AddressStatus { ip: string; status: string | null; monitors: number; reachability: string | null; services: ReturnType<typeof svc> }
 const at = (ip: string, status: string | null, reachability: string | null, services: ReturnType<typeof svc>,
   monitors = services.total + 1): [string, AddressStatus] => [ip, { ip, status, monitors, reachability, services }];
@@ -35,6 +35,10 @@ test('over a node\'s addresses: reachable wins over unreachable; services add up
   assert.equal(serviceBadge(nodeStatus({ addresses: ['10.0.0.1'] }, byIp)), null, 'ping alone: no service badge');
   assert.equal(servicesText({ services: svc(3) }), '3 services, all answering');
   assert.equal(servicesText({ services: svc(9, 2, 1) }), '2 of 9 services down, 1 degraded');
+  // Failing (failed checks below the threshold) counts apart from degraded, and ranks between down and it.
+  assert.equal(servicesText({ services: svc(9, 2, 1, 3) }), '2 of 9 services down, 3 failing, 1 degraded');
+  assert.deepEqual(serviceBadge({ services: svc(4, 0, 1, 2) }), { tone: 'failing', count: 2 });
+  assert.equal(servicesText({ services: svc(1, 0, 0, 1) }), '1 of 1 service failing');
 });
 
 test('a node carries the name of the record that stands for it, linked or matched', () => {
