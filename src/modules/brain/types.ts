@@ -6,6 +6,7 @@ import type { FieldError } from '../../core/errors.js';
 import type { Tx } from '../../core/store/types.js';
 import { BRAIN_TYPES, SHORT_ID_PREFIX, type BrainType } from './contracts.js';
 import { cidrContains, normaliseIp, normaliseMac, parseCidr, parseIp, type Cidr } from '../../core/ip.js';
+import { timeZoneSchema } from '../../core/time-zone.js';
 
 export { BRAIN_TYPES, SHORT_ID_PREFIX, type BrainType };
 
@@ -107,14 +108,7 @@ const Hostname = z.string().trim().max(253).transform((s, ctx) => {
   return h;
 }).describe('DNS host name (stored lowercase, without a trailing dot)');
 
-const TimeZone = z.string().trim().max(64).transform((s, ctx) => {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: s }).resolvedOptions().timeZone;
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `Unknown IANA time zone: ${s}` });
-    return z.NEVER;
-  }
-}).describe('IANA time zone, e.g. Europe/Zurich');
+const TimeZone = timeZoneSchema((s) => `Unknown IANA time zone: ${s}`).describe('IANA time zone, e.g. Europe/Zurich');
 
 const DateField = z.iso.date().describe('YYYY-MM-DD');
 const Ref = (type: BrainType) => z.string().trim().min(1).max(64).describe(`UUID or short ID of a record in ${type}`);

@@ -1,14 +1,12 @@
 // Request and response schemas of the maintenance windows API (routes.ts), with every cross-field rule
 // in the schema so that one 400 names every field at fault.
 import { z } from 'zod';
+import { timeZoneSchema } from '../../../core/time-zone.js';
 import { DAY_NAMES, parseCron } from './schedule.js';
 
 const IsoTime = z.iso.datetime({ offset: true });
 const Hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time of day as HH:MM, 00:00 to 23:59');
 
-function validTimeZone(tz: string): boolean {
-  try { new Intl.DateTimeFormat('en', { timeZone: tz }); return true; } catch { return false; }
-}
 
 export const ScheduleSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -34,7 +32,7 @@ const Fields = {
   name: z.string().trim().min(1).max(100),
   description: z.string().trim().max(1000),
   schedule: ScheduleSchema,
-  timezone: z.string().max(64).refine(validTimeZone, 'Must be an IANA time zone such as UTC or Europe/Berlin')
+  timezone: timeZoneSchema()
     .describe("Recurring windows' time zone; the probe's when left out"),
   applies_to: z.enum(['all', 'monitors', 'tags']).describe('Every monitor, the monitors named, or the monitors with any of the tags'),
   monitor_ids: z.array(z.uuid()).max(2000),

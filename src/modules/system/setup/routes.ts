@@ -6,6 +6,7 @@ import { refinePasswordPolicy } from '../../../core/auth/passwords.js';
 import { DisplayName, Email, PublicUserSchema, Username } from '../../../core/auth/users.js';
 import { badRequest, conflict, HttpError } from '../../../core/errors.js';
 import { reply, route, type AnyRoute, type RequestCtx } from '../../../core/http/registry.js';
+import { timeZoneSchema } from '../../../core/time-zone.js';
 
 const BootstrapBody = z.strictObject({
   setup_code: z.string().max(200).optional(),
@@ -20,14 +21,7 @@ const HostLabel = z.string().regex(/^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/,
   'Must be a host name label: 1 to 63 letters, digits or dashes, not starting or ending with a dash');
 
 /** An IANA zone name as the runtime knows it, returned in its canonical spelling. */
-const TimeZone = z.string().min(1).max(64).transform((tz, c) => {
-  const canonical = canonicalZone(tz);
-  if (!canonical) {
-    c.addIssue({ code: 'custom', message: 'Must be an IANA time zone such as UTC or Europe/Berlin' });
-    return z.NEVER;
-  }
-  return canonical;
-});
+const TimeZone = timeZoneSchema();
 
 const SaveBody = z.strictObject({
   probe_name: z.string().trim().min(1).max(100),
@@ -43,15 +37,6 @@ const SaveResponse = z.object({
   admin_email: z.string(),
   completed_at: z.string(),
 });
-
-function canonicalZone(tz: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz)) return null; // no bare offsets like +02:00
-  try {
-    return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * A request made on the probe itself. Behind a local reverse proxy every request comes from loopback,
