@@ -39,6 +39,15 @@ async function tick(id: string, ms: number): Promise<any> {
   return m;
 }
 
+/** The event log's lines of one maintenance window, oldest first. */
+async function windowEvents(id: string): Promise<any[]> {
+  const items = [
+    ...(await api('GET', '/api/monitors/events?kind=maintenance_started&limit=200')).body.items,
+    ...(await api('GET', '/api/monitors/events?kind=maintenance_ended&limit=200')).body.items,
+  ];
+  return items.filter((e: any) => e.details?.window_id === id).sort((a: any, b: any) => a.at.localeCompare(b.at) || a.id - b.id);
+}
+
 before(async () => {
   clock = new ManualClock(Date.parse('2026-03-28T22:00:00Z'));
   t = await startTestApp({ clock });
@@ -111,6 +120,15 @@ test('a window that opens and closes while a monitor is down: no alert inside, o
   assert.match(listed.beats, /^um+d+$/);
   const events = (await api('GET', `/api/monitors/events?monitor_id=${m.id}&kind=status_change`)).body.items;
   assert.equal(events.find((e: any) => e.to_status === 'down').details.alert_held_by.rule, 'maintenance', 'the event log says why');
+  // The log says when the window opened and closed: one line each, whoever it held.
+  const marks = await windowEvents(w.body.id);
+  assert.deepEqual(marks.map((e: any) => [e.kind, e.at, e.details.reason ?? null]), [
+    ['maintenance_started', new Date(t0 + 5_000).toISOString(), null],
+    ['maintenance_ended', new Date(t0 + 45_000).toISOString(), 'scheduled'],
+  ]);
+  assert.match(marks[0].message, /^Firmware upgrade: alerts held until \w{3} \d+ \w{3} \d\d:\d\d \(UTC\)$/);
+  assert.deepEqual(marks[0].details.monitor_ids, [m.id]);
+  assert.equal(marks[0].monitor_id, null);
   status = 200;
   await api('DELETE', `/api/monitors/${m.id}`);
 });
@@ -142,6 +160,11 @@ test('ending a window early and starting one for an hour are one call each; an o
   const audit = (await api('GET', '/api/audit-log?action=monitors.maintenance.*&limit=50')).body.items
     .filter((e: any) => e.details?.id === w.body.id).map((e: any) => e.action);
   assert.deepEqual(audit.sort(), ['monitors.maintenance.create', 'monitors.maintenance.end']);
+  const marks = await windowEvents(w.body.id);
+  assert.deepEqual(marks.map((e: any) => [e.kind, e.details.reason ?? null]), [['maintenance_started', null], ['maintenance_ended', 'ended_early']]);
+  assert.deepEqual(marks[0].details.tags, ['wan']);
+  assert.equal(marks[1].at, new Date(now).toISOString());
+  assert.notEqual(marks[1].actor, 'system (maintenance window)', 'ended early by the caller');
   status = 200;
   await api('DELETE', `/api/monitors/${m.id}`);
   assert.equal((await api('DELETE', `/api/monitors/maintenance/${w.body.id}`)).status, 204);
@@ -211,6 +234,19 @@ test('after a restart, the window and its occurrence are as they were: same beat
   assert.deepEqual(await seen(), before);
   const got = (await api('GET', `/api/monitors/maintenance/${w.id}`)).body;
   assert.equal(got.state, 'open');
+  assert.deepEqual((await windowEvents(w.id)).map((e: any) => e.kind), ['maintenance_started'], 'a restart does not log the opening again');
+  // The window closes while the probe is off: the next start logs its end, at its time, once.
+  await t.close({ keepData: true });
+  clock.advance(from + 600_000 - clock.now() + 60_000);
+  t = await startTestApp({ dataDir, clock });
+  await until('the end logged', async () => (await windowEvents(w.id)).length === 2);
+  await t.close({ keepData: true });
+  t = await startTestApp({ dataDir, clock });
+  const marks = await windowEvents(w.id);
+  assert.deepEqual(marks.map((e: any) => [e.kind, e.at, e.details.reason ?? null]), [
+    ['maintenance_started', new Date(from).toISOString(), null],
+    ['maintenance_ended', new Date(from + 600_000).toISOString(), 'scheduled'],
+  ]);
   status = 200;
   await api('DELETE', `/api/monitors/${m.id}`);
   await api('DELETE', `/api/monitors/maintenance/${w.id}`);

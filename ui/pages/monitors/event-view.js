@@ -32,6 +32,16 @@ const change = (e) => html`${eventSide(e, 'from').label} → <strong>${eventSide
 /** "alert held: switch is down" when the alert gate held the event's alert back (details.alert_held_by). */
 const heldNote = (e) => (e.details?.alert_held_by ? ` · alert held: ${e.details.alert_held_by.reason}` : '');
 
+/** What a monitor-less event is about: a maintenance window's monitors, else every monitor. */
+export function eventSubject(e) {
+  const d = e.details ?? {};
+  if (d.window_id) {
+    if (d.applies_to === 'tags') return `Tagged ${(d.tags ?? []).join(', ')}`;
+    if (d.applies_to === 'monitors') return `${d.monitor_ids?.length ?? 0} monitor${d.monitor_ids?.length === 1 ? '' : 's'}`;
+  }
+  return e.monitor_name ?? 'All monitors';
+}
+
 /** The event in words, without the monitor's name. */
 export function eventText(e) {
   const by = e.actor ? ` by ${e.actor}` : '';

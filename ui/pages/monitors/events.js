@@ -14,7 +14,7 @@ import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
 import { Pager, Table } from '../../components/table.js';
-import { EVENT_KINDS, eventDetail, eventMark, kindLabel } from './event-view.js';
+import { EVENT_KINDS, eventDetail, eventMark, eventSubject, kindLabel } from './event-view.js';
 import { MonitorTabs } from './section.js';
 
 const LIMIT = 50;
@@ -28,7 +28,7 @@ const isoOf = (local) => {
 const COLUMNS = [
   { key: 'at', label: 'Time', class: 'nowrap', render: (e) => html`<div class="cell-title">${dateTime(e.at)}</div><div class="cell-sub">${relTime(e.at)}</div>` },
   { key: 'monitor', label: 'Monitor', render: (e) => (e.monitor_id && e.kind !== 'deleted'
-    ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : html`<span>${e.monitor_name ?? 'All monitors'}</span>`) },
+    ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : html`<span>${eventSubject(e)}</span>`) },
   { key: 'kind', label: 'Event', render: (e) => html`<span class="ev-kind"><span class=${`event-mark status-${eventMark(e)}`} aria-hidden="true"></span>${kindLabel(e.kind)}</span>` },
   { key: 'text', label: 'Details', render: (e) => html`<span class="ev-text">${eventDetail(e)}</span>` },
 ];

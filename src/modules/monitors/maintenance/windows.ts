@@ -10,6 +10,7 @@ import { fieldErrors, invalid, notFound } from '../../../core/errors.js';
 import type { Logger } from '../../../core/log.js';
 import type { Tx } from '../../../core/store/types.js';
 import type { LiveMonitor, Registry } from '../live.js';
+import { endedEvent, startedEvent, type EndReason, type OccurrenceFacts } from './events.js';
 import { occurrencesAround, type DayName, type Occurrence, type Schedule } from './schedule.js';
 import { CreateWindowBody, type CreateWindow, type MonitorMaintenance, type UpdateWindow, type WindowOut } from './schemas.js';
 
@@ -60,6 +61,8 @@ export class MaintenanceWindows {
   private open = new Set<string>();
   /** The occurrences that happened (monitor_maintenance_spans), oldest first. */
   private spans: Span[] = [];
+  /** The occurrences whose end the event log has (spanKey()): each is logged once, across restarts too. */
+  private endLogged = new Set<string>();
 
   constructor(private readonly app: AppContext, private readonly o: WindowsOptions) {}
 
@@ -68,6 +71,12 @@ export class MaintenanceWindows {
     this.spans = this.app.store.all<SpanRow>('SELECT * FROM monitor_maintenance_spans WHERE to_t > ? ORDER BY from_t', [keepFrom])
       .map((r) => ({ window_id: r.window_id, from: r.from_t, to: r.to_t, applies_to: r.applies_to,
         monitors: new Set(JSON.parse(r.monitor_ids) as string[]), tags: new Set(JSON.parse(r.tags) as string[]) }));
+    this.endLogged = new Set(this.app.store.all<{ details: string | null }>(
+      "SELECT details FROM monitor_events WHERE kind = 'maintenance_ended' AND t >= ?", [keepFrom])
+      .flatMap((r) => {
+        const d = r.details ? JSON.parse(r.details) as { window_id?: string; from?: string } : {};
+        return d.window_id && d.from ? [spanKey(d.window_id, Date.parse(d.from))] : [];
+      }));
     this.windows.clear();
     const rows = this.app.store.all<WindowRow>('SELECT * FROM monitor_maintenance ORDER BY created_at, id');
     for (const r of rows) this.windows.set(r.id, this.live(r));
@@ -167,7 +176,7 @@ export class MaintenanceWindows {
     await this.app.store.write((tx) => {
       tx.run('DELETE FROM monitor_maintenance WHERE id = ?', [id]);
       insertRow(tx, row);
-      this.cutSpans(tx, id, now);
+      this.cutSpans(tx, id, now, 'changed', by.actor);
       this.app.audit.insert(tx, by.auditEntry('monitors.maintenance.update', row.name, { id, ...summary(row) }));
     });
     this.windows.set(id, this.live(row));
@@ -180,7 +189,7 @@ export class MaintenanceWindows {
     const now = this.app.clock.now();
     await this.app.store.write((tx) => {
       tx.run('DELETE FROM monitor_maintenance WHERE id = ?', [id]);
-      this.cutSpans(tx, id, now);
+      this.cutSpans(tx, id, now, 'deleted', by.actor);
       this.app.audit.insert(tx, by.auditEntry('monitors.maintenance.delete', old.name, { id }));
     });
     this.windows.delete(id);
@@ -195,7 +204,7 @@ export class MaintenanceWindows {
     if (!open) throw invalid('maintenance window', [{ path: 'id', message: `${w.row.name} is not open now` }], 'not_open');
     await this.app.store.write((tx) => {
       tx.run('UPDATE monitor_maintenance SET ended_at = ?, updated_at = ? WHERE id = ?', [now, now, id]);
-      this.cutSpans(tx, id, now);
+      this.cutSpans(tx, id, now, 'ended_early', by.actor);
       this.app.audit.insert(tx, by.auditEntry('monitors.maintenance.end', w.row.name, { id, ended_at: iso(now), was_until: iso(open.to) }));
     });
     this.windows.set(id, this.live({ ...w.row, ended_at: now, updated_at: now }));
@@ -242,6 +251,7 @@ export class MaintenanceWindows {
         this.opened(w, w.current);
       }
     }
+    this.logEnds(now);
     if (this.spans.length && this.spans[0]!.to < now - SPANS_KEPT_MS) this.spans = this.spans.filter((s) => s.to >= now - SPANS_KEPT_MS);
     const closed = [...this.open].filter((id) => !open.has(id));
     const opened = [...open].filter((id) => !this.open.has(id));
@@ -269,15 +279,41 @@ export class MaintenanceWindows {
     this.app.store.write((tx) => {
       tx.run(`INSERT OR IGNORE INTO monitor_maintenance_spans (window_id, from_t, to_t, applies_to, monitor_ids, tags)
         VALUES (?, ?, ?, ?, ?, ?)`, [span.window_id, span.from, span.to, span.applies_to, w.row.monitor_ids, w.row.tags]);
+      startedEvent(tx, this.facts(span));
     }, 'group').catch((err: Error) => this.o.log.warn('maintenance occurrence not kept', { id: w.row.id, error: err.message }));
   }
 
-  /** The window's open occurrence ends at `now` (ended early, changed or deleted), in this write. */
-  private cutSpans(tx: Tx, id: string, now: number): void {
+  /** The window's open occurrence ends at `now` (ended early, changed or deleted), in this write, and says so in the log. */
+  private cutSpans(tx: Tx, id: string, now: number, reason: EndReason, actor: string | null): void {
     tx.run('UPDATE monitor_maintenance_spans SET to_t = ? WHERE window_id = ? AND from_t <= ? AND to_t > ?', [now, id, now, now]);
+    const cut = this.spans.filter((s) => s.window_id === id && s.from <= now && s.to > now);
+    for (const s of cut) endedEvent(tx, this.facts(s), now, reason, actor);
     tx.onCommit(() => {
-      for (const s of this.spans) if (s.window_id === id && s.from <= now && s.to > now) s.to = now;
+      for (const s of cut) {
+        s.to = now;
+        this.endLogged.add(spanKey(s.window_id, s.from));
+      }
     });
+  }
+
+  /** Occurrences that closed on schedule since the last look: one event each. */
+  private logEnds(now: number): void {
+    const due = this.spans.filter((s) => s.to <= now && !this.endLogged.has(spanKey(s.window_id, s.from)));
+    if (!due.length) return;
+    for (const s of due) this.endLogged.add(spanKey(s.window_id, s.from));
+    this.app.store.write((tx) => {
+      for (const s of due) endedEvent(tx, this.facts(s), s.to, 'scheduled');
+    }, 'group').catch((err: Error) => {
+      for (const s of due) this.endLogged.delete(spanKey(s.window_id, s.from));
+      this.o.log.warn('maintenance end not logged', { error: err.message });
+    });
+  }
+
+  /** What the event log says of an occurrence (its window as it is now; a deleted one by its id). */
+  private facts(s: Span): OccurrenceFacts {
+    const row = this.windows.get(s.window_id)?.row;
+    return { window_id: s.window_id, name: row?.name ?? s.window_id, timezone: row?.timezone ?? this.o.timezone(),
+      from: s.from, to: s.to, applies_to: s.applies_to, monitor_ids: [...s.monitors], tags: [...s.tags] };
   }
 
   private checkMonitors(ids: readonly string[]): void {
@@ -367,6 +403,8 @@ function summary(r: WindowRow): Record<string, unknown> {
 }
 
 const NONE: [number, number][] = [];
+
+const spanKey = (windowId: string, from: number) => `${windowId}@${from}`;
 
 function appliesTo(w: { applies_to: WindowRow['applies_to']; monitors: Set<string>; tags: Set<string> },
   m: { row: { id: string }; tags: readonly string[] }): boolean {
