@@ -78,16 +78,39 @@ describe("an endpoint's monitors", () => {
   test("the endpoint's record and list carry its watch: worst status, how many, how many down, last seen", async () => {
     const rec = await ok('GET', `/api/brain/endpoints/${ep.id}`);
     assert.deepEqual({ ...rec.watch, last_seen: typeof rec.watch.last_seen }, { status: 'down', degraded_reason: null,
-      failing_streak: null, failure_threshold: null, monitors: 4, down: 3, last_seen: 'string', seen_by: 'monitor' });
+      failing_streak: null, failure_threshold: null, maintenance: null, monitors: 4, down: 3, in_maintenance: 0, last_seen: 'string', seen_by: 'monitor' });
     assert.equal(rec.watch.last_seen, (await ok('GET', `/api/monitors/${mons.http.id}`)).last_check, 'the latest check of a monitor that finds it up');
     const listed = (await ok('GET', '/api/brain/endpoints?q=watched')).items[0];
     assert.deepEqual(listed.watch, rec.watch);
     const lone = await ok('POST', '/api/brain/endpoints', { name: 'lone', ip_addresses: ['127.0.0.4'] });
     assert.deepEqual(lone.watch, { status: null, degraded_reason: null, failing_streak: null, failure_threshold: null,
-      monitors: 0, down: 0, last_seen: null, seen_by: null });
+      maintenance: null, monitors: 0, down: 0, in_maintenance: 0, last_seen: null, seen_by: null });
     // The export carries the same figures.
     const csv = (await api('GET', '/api/brain/endpoints/export.csv?q=watched')).text;
     assert.match(csv.split('\r\n')[1]!, /,down,\d{4}-\d\d-\d\dT[\d:.]+Z,/);
+  });
+
+  test('a maintenance window over its down monitors: the watch and the map say "Maintenance", not down (issue 34 §2)', async () => {
+    const held = [mons.tcp.id, mons.mapped.id, mons.name.id];
+    const now = Date.now();
+    const w = await ok('POST', '/api/monitors/maintenance', { name: 'Rack move', applies_to: 'monitors', monitor_ids: held,
+      schedule: { kind: 'once', from: new Date(now - 60_000).toISOString(), to: new Date(now + 3_600_000).toISOString() } });
+    try {
+      const rec = await ok('GET', `/api/brain/endpoints/${ep.id}`);
+      assert.deepEqual([rec.watch.status, rec.watch.maintenance, rec.watch.down, rec.watch.in_maintenance, rec.watch.monitors],
+        ['down', { id: w.id, name: 'Rack move', until: w.current.to }, 0, 3, 4], 'the held ones rank above the one up');
+      const list = (await ok('GET', `/api/brain/endpoints/${ep.id}/monitors`)).items;
+      assert.deepEqual(list.map((m: any) => [m.name, m.maintenance?.name ?? null]), [
+        ['by name', 'Rack move'], ['closed port on it', 'Rack move'], ['mapped address', 'Rack move'], ['web on it', null],
+      ]);
+      const map = (await api('GET', '/api/v1sion/monitor/status/by-ip?ips=127.0.0.2')).body.addresses[0];
+      assert.deepEqual(map.services, { total: 2, down: 0, failing: 0, degraded: 0, maintenance: 1 }, 'the map counts it held, not down');
+      assert.equal(map.status, 'down', 'the worst status stays what the checks say');
+    } finally {
+      await ok('DELETE', `/api/monitors/maintenance/${w.id}`);
+    }
+    const after = await ok('GET', `/api/brain/endpoints/${ep.id}`);
+    assert.deepEqual([after.watch.maintenance, after.watch.down, after.watch.in_maintenance], [null, 3, 0]);
   });
 
   test("links go in both records' history; a deleted monitor's links too", async () => {
@@ -196,7 +219,7 @@ describe('failing below the threshold, apart from slow (issue 33 §1)', () => {
     // Its watch is the worst of them: failing ranks above slow; of two failing, the one nearer down.
     const { watch } = await ok('GET', `/api/brain/endpoints/${ep.id}`);
     assert.deepEqual({ ...watch, last_seen: undefined }, { status: 'degraded', degraded_reason: 'failing', failing_streak: 1, failure_threshold: 3,
-      monitors: 4, down: 0, last_seen: undefined, seen_by: 'monitor' });
+      maintenance: null, monitors: 4, down: 0, in_maintenance: 0, last_seen: undefined, seen_by: 'monitor' });
     const answered = await Promise.all([mons.ok, mons.slow].map(async (m) => (await ok('GET', `/api/monitors/${m.id}`)).last_check));
     assert.equal(watch.last_seen, answered.sort().pop(), 'seen alive by the checks that answered (up or slow), not by a failed one');
   });
@@ -204,7 +227,7 @@ describe('failing below the threshold, apart from slow (issue 33 §1)', () => {
   test('a failed check sees nothing alive; down ranks above failing; slow alone is degraded and slow', async () => {
     const refused = await ok('POST', '/api/brain/endpoints', { name: 'refuses', ip_addresses: ['127.0.0.21'] });
     assert.deepEqual(refused.watch, { status: 'degraded', degraded_reason: 'failing', failing_streak: 1, failure_threshold: 3,
-      monitors: 1, down: 0, last_seen: null, seen_by: null });
+      maintenance: null, monitors: 1, down: 0, in_maintenance: 0, last_seen: null, seen_by: null });
     const mixed = await ok('POST', '/api/brain/endpoints', { name: 'mixed', ip_addresses: ['127.0.0.21', '127.0.0.23'] });
     assert.deepEqual([mixed.watch.status, mixed.watch.degraded_reason, mixed.watch.failing_streak, mixed.watch.down], ['down', null, null, 1]);
     const slow = await ok('POST', '/api/brain/endpoints', { name: 'slow only', ip_addresses: ['127.0.0.22'] });

@@ -71,11 +71,11 @@ test('status: an ETag, 304 when unchanged; at most a second old', async () => {
 test('by-ip: the worst status per address; names do not match; canonical forms', async () => {
   const r = await t.request('GET', '/api/v1sion/monitor/status/by-ip?ips=127.0.0.1,[0:0::1],10.0.0.1,127.0.0.53,::ffff:127.0.0.1');
   assert.equal(r.status, 200, r.text);
-  const none = { total: 0, down: 0, failing: 0, degraded: 0 };
+  const none = { total: 0, down: 0, failing: 0, degraded: 0, maintenance: 0 };
   assert.deepEqual(r.body.addresses, [
     // the down tcp monitor and the paused ping monitor: down is worse; the paused ping says nothing of reachability
-    { ip: '127.0.0.1', status: 'down', monitors: 2, reachability: null, services: { total: 1, down: 1, failing: 0, degraded: 0 } },
-    { ip: '::1', status: 'down', monitors: 1, reachability: null, services: { total: 1, down: 1, failing: 0, degraded: 0 } },
+    { ip: '127.0.0.1', status: 'down', monitors: 2, reachability: null, services: { total: 1, down: 1, failing: 0, degraded: 0, maintenance: 0 } },
+    { ip: '::1', status: 'down', monitors: 1, reachability: null, services: { total: 1, down: 1, failing: 0, degraded: 0, maintenance: 0 } },
     { ip: '10.0.0.1', status: null, monitors: 0, reachability: null, services: none },
     // a dns monitor watches its resolver, not the name it asks for
     { ip: '127.0.0.53', status: r.body.addresses[3].status, monitors: 1, reachability: r.body.addresses[3].reachability,
@@ -94,7 +94,7 @@ test('by-ip: a host that answers ping is reachable while a service on it is down
     hit = (await t.request('GET', '/api/v1sion/monitor/status/by-ip?ips=127.0.0.1')).body.addresses[0];
   }
   // The worst status stays down (the tcp monitor), and apart from it: the host answers, one service of one is down.
-  assert.deepEqual(hit, { ip: '127.0.0.1', status: 'down', monitors: 2, reachability: 'reachable', services: { total: 1, down: 1, failing: 0, degraded: 0 } });
+  assert.deepEqual(hit, { ip: '127.0.0.1', status: 'down', monitors: 2, reachability: 'reachable', services: { total: 1, down: 1, failing: 0, degraded: 0, maintenance: 0 } });
   assert.equal((await t.request('POST', `/api/monitors/${ids['paused-ping']}/pause`, { key })).status, 200);
 });
 

@@ -9,7 +9,7 @@ import { layoutBox, liveData, namesByNode, nodeStatus, seedPositions, serviceBad
 // @ts-expect-error plain browser JavaScript without type declarations
 import { diffGroupOf, diffGroups, ipv6Scan } from '../../ui/pages/discovery/model.js';
 
-const svc = (total: number, down = 0, degraded = 0, failing = 0) => ({ total, down, failing, degraded });
+const svc = (total: number, down = 0, degraded = 0, failing = 0, maintenance = 0) => ({ total, down, failing, degraded, maintenance });
 interface AddressStatus { ip: string; status: string | null; monitors: number; reachability: string | null; services: ReturnType<typeof svc> }
 const at = (ip: string, status: string | null, reachability: string | null, services: ReturnType<typeof svc>,
   monitors = services.total + 1): [string, AddressStatus] => [ip, { ip, status, monitors, reachability, services }];
@@ -39,6 +39,14 @@ test('over a node\'s addresses: reachable wins over unreachable; services add up
   assert.equal(servicesText({ services: svc(9, 2, 1, 3) }), '2 of 9 services down, 3 failing, 1 degraded');
   assert.deepEqual(serviceBadge({ services: svc(4, 0, 1, 2) }), { tone: 'failing', count: 2 });
   assert.equal(servicesText({ services: svc(1, 0, 0, 1) }), '1 of 1 service failing');
+  // Held by a maintenance window: its own count and blue badge, below every problem, above "all answering".
+  assert.deepEqual(serviceBadge({ services: svc(3, 0, 0, 0, 2) }), { tone: 'maintenance', count: 2 });
+  assert.equal(servicesText({ services: svc(3, 0, 0, 0, 2) }), '2 of 3 services in maintenance');
+  assert.deepEqual(serviceBadge({ services: svc(3, 0, 1, 0, 2) }), { tone: 'degraded', count: 1 });
+  assert.equal(servicesText({ services: svc(3, 0, 1, 0, 2) }), '1 of 3 services degraded, 2 in maintenance');
+  // Old answers without the count (a probe not yet upgraded behind a cached page) read as none.
+  assert.deepEqual(nodeStatus({ addresses: ['10.9.9.9'] }, new Map([['10.9.9.9', { ip: '10.9.9.9', status: 'up', monitors: 2,
+    reachability: 'reachable', services: { total: 1, down: 0, failing: 0, degraded: 0 } }]])).services, svc(1));
 });
 
 test('a node carries the name of the record that stands for it, linked or matched', () => {

@@ -12,7 +12,7 @@ export function StatusBadge({ status, label, title }) {
   return html`<span class=${`badge status-${s}`} title=${title}><span class="dot" aria-hidden="true"></span>${label ?? STATUS_LABELS[s]}</span>`;
 }
 
-/** A plain label; tone is one of neutral, ok, warn, bad, failing, info, accent. */
+/** A plain label; tone is one of neutral, ok, warn, bad, failing, maintenance, info, accent. */
 export function Badge({ tone = 'neutral', children, title }) {
   return html`<span class=${`badge tone-${tone}`} title=${title}>${children}</span>`;
 }

@@ -31,6 +31,9 @@ const IdOrShort = z.string().trim().min(1).max(100).describe('UUID or short ID (
 const DegradedReasonSchema = z.enum(DEGRADED_REASONS).nullable().describe('Why a degraded monitor is degraded: slow, loss, or ' +
   'failing (failed checks in a row, fewer than failure_threshold: the target did not answer); null unless degraded');
 
+const MaintenanceSchema = z.object({ id: z.string(), name: z.string(), until: z.string() }).nullable()
+  .describe('The maintenance window holding the monitor\'s alerts now (GET /api/monitors/maintenance), or null');
+
 const WatchSchema = z.object({
   status: z.enum(MONITOR_STATUSES).nullable().describe('The worst status of its monitors (down, failing, slow or loss, unknown, up, ' +
     'paused, worst first; failing and slow are both degraded); null when none watches it'),
@@ -38,7 +41,11 @@ const WatchSchema = z.object({
   failing_streak: z.number().int().nullable().describe('When the worst is failing: its failed checks in a row; else null'),
   failure_threshold: z.number().int().nullable().describe('When the worst is failing: the failed checks in a row that make it down; ' +
     'else null'),
-  monitors: z.number().int(), down: z.number().int(),
+  maintenance: MaintenanceSchema.describe('The worst monitor\'s maintenance window when one holds it (shown as "Maintenance", ' +
+    'ranked just above up); else null'),
+  monitors: z.number().int(),
+  down: z.number().int().describe('Its monitors down outside a maintenance window'),
+  in_maintenance: z.number().int().describe('Its monitors a maintenance window holds now'),
   last_seen: z.string().nullable().describe('When the probe last saw it alive: a discovery scan, or a monitor\'s answer'),
   seen_by: z.enum(['discovery', 'monitor']).nullable(),
 }).describe('Endpoints only: what watches it (docs/brain.md, "What watches a record")');
@@ -54,6 +61,7 @@ const MonitorLinkSchema = z.object({
   failing_streak: z.number().int().describe('Consecutive failed checks now (down at failure_threshold)'),
   failure_threshold: z.number().int(),
   last_check: z.string().nullable(), response_time: z.number().nullable(),
+  maintenance: MaintenanceSchema,
   address: z.string().nullable()
     .describe('The endpoint\'s address that the monitor\'s target is (found without a link); null when only linked'),
   links: z.array(z.object({ id: z.string(), relation: z.enum(RELATIONS) })).describe('The links that connect it (empty: found by address)'),

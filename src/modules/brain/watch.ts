@@ -21,9 +21,11 @@ type DegradedReason = MonitorGlance['degraded_reason'];
  * How bad a monitor's state is, higher is worse, in the order the monitor pages sort problems (ui
  * glance.js `severity`): down, failing (failed checks below its threshold: the target did not answer),
  * degraded (it answered, slowly or with loss), unknown, up, paused. Of two failing, the one fewer failed
- * checks from down is worse.
+ * checks from down is worse. One held by a maintenance window ranks just above up (the list sorts it
+ * below): an endpoint whose other monitors are up says "Maintenance", not "Up", while one is held.
  */
-function severity(m: Pick<MonitorGlance, 'status' | 'degraded_reason' | 'failing_streak' | 'failure_threshold'>): number {
+function severity(m: Pick<MonitorGlance, 'status' | 'degraded_reason' | 'failing_streak' | 'failure_threshold' | 'maintenance'>): number {
+  if (m.maintenance) return 1.5;
   if (m.status === 'degraded' && m.degraded_reason === 'failing') {
     const left = Math.max(0, m.failure_threshold - m.failing_streak); // failed checks still to come before down
     return 4 + 1 / (1 + left); // above 4, at most 5: between slow (3) and down (6)
@@ -38,6 +40,8 @@ export interface RecordMonitor {
   degraded_reason: DegradedReason;
   failing_streak: number; failure_threshold: number;
   last_check: string | null; response_time: number | null;
+  /** The maintenance window holding its alerts now ("Maintenance" on the page), or null. */
+  maintenance: MonitorGlance['maintenance'];
   /** The record's address that the monitor's target is (matched without a link); null when only linked. */
   address: string | null;
   links: { id: string; relation: Relation }[];
@@ -55,8 +59,12 @@ export interface WatchSummary {
   /** When the worst is failing: its failed checks in a row, and how many make it down ("Failing 1 of 3"); else null. */
   failing_streak: number | null;
   failure_threshold: number | null;
+  /** The worst monitor's maintenance window when it is held by one (the summary then reads "Maintenance"); else null. */
+  maintenance: MonitorGlance['maintenance'];
   monitors: number;
+  /** Down outside a maintenance window; those a window holds are counted in `in_maintenance`. */
   down: number;
+  in_maintenance: number;
   /** When the probe last saw it alive, and how. */
   last_seen: string | null;
   seen_by: 'discovery' | 'monitor' | null;
@@ -117,7 +125,7 @@ export class Watch {
       if (!e) {
         e = { id: m.id, name: m.name, target: m.target, check_type: m.check_type, status: m.status, degraded_reason: m.degraded_reason,
           failing_streak: m.failing_streak, failure_threshold: m.failure_threshold, last_check: m.last_check,
-          response_time: m.response_time, address: null, links: [] };
+          response_time: m.response_time, maintenance: m.maintenance, address: null, links: [] };
         out.set(m.id, e);
       }
       return e;
@@ -171,9 +179,10 @@ function summarise(monitors: readonly RecordMonitor[], scanned: number | null): 
   const fromScan = scanned === null ? null : new Date(scanned).toISOString();
   const last = [fromScan, fromMonitor].filter((t): t is string => t !== null).sort().pop() ?? null;
   return {
-    status: worst?.status ?? null, degraded_reason: worst?.degraded_reason ?? null,
+    status: worst?.status ?? null, degraded_reason: worst?.degraded_reason ?? null, maintenance: worst?.maintenance ?? null,
     failing_streak: failing ? worst!.failing_streak : null, failure_threshold: failing ? worst!.failure_threshold : null,
-    monitors: monitors.length, down: monitors.filter((m) => m.status === 'down').length,
+    monitors: monitors.length, down: monitors.filter((m) => m.status === 'down' && !m.maintenance).length,
+    in_maintenance: monitors.filter((m) => m.maintenance).length,
     last_seen: last, seen_by: last === null ? null : last === fromScan ? 'discovery' : 'monitor',
   };
 }

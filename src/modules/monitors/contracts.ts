@@ -3,6 +3,7 @@
 // these from here (or the service lookup from index.ts), never from inner files.
 import type { AlertDecision } from './alert-gate/gate.js';
 import type { CheckType } from './checks/index.js';
+import type { MonitorMaintenance } from './maintenance/schemas.js';
 import type { DegradedReason, IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';
@@ -21,6 +22,8 @@ export interface MonitorGlance {
   id: string; name: string; target: string; check_type: CheckType; status: MonitorStatus;
   degraded_reason: DegradedReason | null; failing_streak: number; failure_threshold: number;
   address: string | null; last_check: string | null; response_time: number | null;
+  /** The maintenance window holding its alerts now (the pages show "Maintenance"), or null. */
+  maintenance: MonitorMaintenance;
 }
 
 // ---- bus events --------------------------------------------------------------------------------

@@ -31,11 +31,12 @@ export const monitorsRetentionOf = (app: AppContext): RetentionJob => services.o
  * address (one pass over the monitors in memory; nothing is read from the database).
  */
 export function monitorGlances(app: AppContext): MonitorGlance[] {
-  return services.of(app).service.registry.inOrder().map((m) => ({
+  const { service } = services.of(app);
+  return service.registry.inOrder().map((m) => ({
     id: m.row.id, name: m.row.name, target: m.row.target, check_type: m.row.check_type, status: m.row.status,
     degraded_reason: degradedReason(m.row), failing_streak: m.row.fail_streak, failure_threshold: m.row.failure_threshold,
     address: watchedAddress(m), last_check: m.row.last_check === null ? null : new Date(m.row.last_check).toISOString(),
-    response_time: fromRtUnits(m.row.last_rt),
+    response_time: fromRtUnits(m.row.last_rt), maintenance: m.row.status === 'paused' ? null : service.maintenance.openNow(m),
   }));
 }
 

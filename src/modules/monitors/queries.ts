@@ -221,8 +221,11 @@ export interface AddressStatus {
   status: MonitorStatus | null;
   monitors: number;
   reachability: 'reachable' | 'unreachable' | null;
-  /** Failing: failed checks below the failure threshold (apart from degraded: slow or lossy answers). */
-  services: { total: number; down: number; failing: number; degraded: number };
+  /**
+   * Failing: failed checks below the failure threshold (apart from degraded: slow or lossy answers).
+   * Maintenance: services a maintenance window holds now, counted there and not as down, failing or degraded.
+   */
+  services: { total: number; down: number; failing: number; degraded: number; maintenance: number };
 }
 
 /** Check types that ask whether the host answers at all; every other check watches a service on it. */
@@ -234,10 +237,10 @@ const answered = (m: LiveMonitor) => m.row.status === 'up' || (m.row.status === 
  * Per address (canonical IPs, as asked): the monitors whose target is that address, read as
  * AddressStatus; null and zeros when none watches it. Targets given as names do not match.
  */
-export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly string[]): AddressStatus[] {
+export function statusByAddress(p: Pick<ReadParts, 'registry' | 'maintenance'>, ips: readonly string[]): AddressStatus[] {
   const out = new Map(ips.map((ip) => [ip, {
     ip, status: null as MonitorStatus | null, monitors: 0, answered: false, pingDown: false,
-    services: { total: 0, down: 0, failing: 0, degraded: 0 },
+    services: { total: 0, down: 0, failing: 0, degraded: 0, maintenance: 0 },
   }]));
   for (const m of p.registry.inOrder()) {
     const a = watchedAddress(m);
@@ -252,7 +255,8 @@ export function statusByAddress(p: Pick<ReadParts, 'registry'>, ips: readonly st
       continue;
     }
     hit.services.total++;
-    if (st === 'down') hit.services.down++;
+    if (st !== 'paused' && p.maintenance?.openNow(m)) hit.services.maintenance++;
+    else if (st === 'down') hit.services.down++;
     else if (st === 'degraded' && m.row.fail_streak > 0) hit.services.failing++;
     else if (st === 'degraded') hit.services.degraded++;
   }

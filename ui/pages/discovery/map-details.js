@@ -29,12 +29,13 @@ export function ReachBadge({ status }) {
   return html`<${Badge} tone=${r.tone} title=${r.hint}>${r.label}<//>`;
 }
 
-/** The services on a node: how many are down, failing or degraded of how many. */
+/** The services on a node: how many are down, failing, degraded or in maintenance of how many. */
 export function ServicesCell({ status }) {
   const b = serviceBadge(status);
   if (!b) return html`<span class="muted">None</span>`;
   const text = servicesText(status);
-  return b.count ? html`<${Badge} tone=${b.tone === 'down' ? 'bad' : b.tone === 'failing' ? 'failing' : 'warn'}>${text}<//>` : html`<span>${text}</span>`;
+  const tone = { down: 'bad', failing: 'failing', degraded: 'warn', maintenance: 'maintenance' }[b.tone];
+  return b.count ? html`<${Badge} tone=${tone}>${text}<//>` : html`<span>${text}</span>`;
 }
 
 

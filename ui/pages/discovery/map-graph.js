@@ -1,9 +1,10 @@
 // The drawing of the topology map: Cytoscape.js, imported on first use (the only page that loads it).
 // Nodes are icons by kind with the label (the inventory name when a record stands for the node) and
 // first address below; the node's ring says whether the host answers (green) or not (red), and a badge
-// in the corner counts the services on it that are down (red), failing (fuchsia) or degraded (amber), a green dot when all
-// answer: one failing HTTP check does not paint a host that answers ping as down. Edges carry the port
-// at each end; layer-3 edges (documented routes) are dashed arrows labelled with their destinations.
+// in the corner counts the services on it that are down (red), failing (fuchsia), degraded (amber) or held by a
+// maintenance window (blue), a green dot when all answer: one failing HTTP check does not paint a host
+// that answers ping as down. Edges carry the port at each end; layer-3 edges (documented routes) are
+// dashed arrows labelled with their destinations.
 // The first layout is the same on every visit (seeded, never random); on a small screen the first view
 // keeps the labels readable rather than fitting everything. Colours come from the theme's CSS
 // variables, read again when the system switches between light and dark.
@@ -52,7 +53,7 @@ export function themeColours(el = document.documentElement) {
     text: v('--text', '#0f172a'), muted: v('--muted', '#64748b'), surface: v('--surface', '#fff'), surface3: v('--surface-3', '#eef2f6'),
     border: v('--border-strong', '#cbd5e1'), accent: v('--accent', '#0f766e'), info: v('--info', '#1d4ed8'),
     up: v('--up', '#15803d'), down: v('--down', '#dc2626'), failing: v('--failing', '#a21caf'), degraded: v('--degraded', '#c2410c'),
-    paused: v('--paused', '#475569'),
+    paused: v('--paused', '#475569'), maintenance: v('--maintenance', '#2563eb'),
     unknown: v('--unknown', '#64748b'),
   };
 }
@@ -60,7 +61,7 @@ export function themeColours(el = document.documentElement) {
 /** The map's stylesheet for Cytoscape in the given colours. */
 export function graphStyle(c) {
   const icons = Object.fromEntries(Object.entries(KIND_ICONS).map(([k, body]) => [k, svgUrl(body, c.text)]));
-  const fills = { down: c.down, failing: c.failing, degraded: c.degraded, up: c.up };
+  const fills = { down: c.down, failing: c.failing, degraded: c.degraded, maintenance: c.maintenance, up: c.up };
   const badges = new Map();
   // 'down:3' -> a red badge reading 3; 'up:0' -> a green dot. Made once per value.
   const badge = (key) => {

@@ -38,7 +38,8 @@ export function statusBatches(addresses, size = STATUS_BATCH) {
  * What the monitors on a node's addresses say, or null when none watches them. `byIp` maps an address
  * to the by-ip answer. `status` and `monitors`: the worst status of them all and how many. Apart from
  * it: `reachability` (reachable when any address answered, unreachable when one does not answer ping
- * and none answered, else null) and `services` ({total, down, failing, degraded}: the monitors other than ping),
+ * and none answered, else null) and `services` ({total, down, failing, degraded, maintenance}: the monitors other
+ * than ping; those a maintenance window holds count as maintenance, not as down),
  * so a host that answers is not drawn down because one service on it fails.
  */
 export function nodeStatus(node, byIp) {
@@ -46,7 +47,7 @@ export function nodeStatus(node, byIp) {
   let monitors = 0;
   let reachable = false;
   let unreachable = false;
-  const services = { total: 0, down: 0, failing: 0, degraded: 0 };
+  const services = { total: 0, down: 0, failing: 0, degraded: 0, maintenance: 0 };
   for (const a of node.addresses) {
     const s = byIp.get(a);
     if (!s || !s.status) continue;
@@ -58,18 +59,23 @@ export function nodeStatus(node, byIp) {
     services.down += s.services?.down ?? 0;
     services.failing += s.services?.failing ?? 0;
     services.degraded += s.services?.degraded ?? 0;
+    services.maintenance += s.services?.maintenance ?? 0;
   }
   if (!worst) return null;
   return { status: worst, monitors, reachability: reachable ? 'reachable' : unreachable ? 'unreachable' : null, services };
 }
 
-/** The badge a node's services earn: the count of those down (else failing, else degraded), 'ok' when all answer, null without any. */
+/**
+ * The badge a node's services earn: the count of those down (else failing, else degraded, else in maintenance),
+ * 'up' when all answer, null without any.
+ */
 export function serviceBadge(status) {
   const sv = status?.services;
   if (!sv?.total) return null;
   if (sv.down) return { tone: 'down', count: sv.down };
   if (sv.failing) return { tone: 'failing', count: sv.failing };
   if (sv.degraded) return { tone: 'degraded', count: sv.degraded };
+  if (sv.maintenance) return { tone: 'maintenance', count: sv.maintenance };
   return { tone: 'up', count: 0 };
 }
 
@@ -78,7 +84,8 @@ export function servicesText(status) {
   const sv = status?.services;
   if (!sv?.total) return null;
   const of = sv.total === 1 ? '1 service' : `${sv.total} services`;
-  const parts = [['down', sv.down], ['failing', sv.failing ?? 0], ['degraded', sv.degraded]].filter(([, n]) => n);
+  const parts = [['down', sv.down], ['failing', sv.failing ?? 0], ['degraded', sv.degraded], ['in maintenance', sv.maintenance ?? 0]]
+    .filter(([, n]) => n);
   if (!parts.length) return sv.total === 1 ? '1 service, answering' : `${of}, all answering`;
   // The total once, with the first (worst) count: "2 of 9 services down, 1 failing".
   return parts.map(([word, n], i) => (i ? `${n} ${word}` : `${n} of ${of} ${word}`)).join(', ');

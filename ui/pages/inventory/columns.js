@@ -33,11 +33,12 @@ function nameCell(type, sub) {
   };
 }
 
-/** The worst status of the monitors watching an endpoint ("Failing 1 of 3" ranks above slow), and how many of them are down. */
+/** The worst status of the monitors watching an endpoint ("Failing 1 of 3" ranks above slow), and how many are down or held. */
 function watchCell(r) {
   const w = r.watch;
   if (!w?.monitors) return html`<span class="muted small">Not monitored</span>`;
-  const label = w.down ? `${w.down} of ${w.monitors} down` : `${w.monitors} ${w.monitors === 1 ? 'monitor' : 'monitors'}`;
+  const label = w.down ? `${w.down} of ${w.monitors} down`
+    : w.in_maintenance ? `${w.in_maintenance} of ${w.monitors} in maintenance` : `${w.monitors} ${w.monitors === 1 ? 'monitor' : 'monitors'}`;
   return html`<div class="watch-cell"><${MonitorStatus} m=${w} /><span class="muted small">${label}</span></div>`;
 }
 

@@ -17,9 +17,11 @@ const AddressStatus = z.object({
   reachability: z.enum(['reachable', 'unreachable']).nullable().describe(
     'reachable: a monitor on the address answered its last check (a ping, or a service, which proves the host too); ' +
     'unreachable: a ping monitor on it is down and nothing answered; null: no monitor tells'),
-  services: z.object({ total: z.number().int(), down: z.number().int(), failing: z.number().int(), degraded: z.number().int() }).describe(
+  services: z.object({
+    total: z.number().int(), down: z.number().int(), failing: z.number().int(), degraded: z.number().int(), maintenance: z.number().int(),
+  }).describe(
     'The monitors on the address other than ping (HTTP, TCP, DNS), and how many of them are down, failing (failed checks below ' +
-    'their failure threshold) and degraded (slow or lossy answers)'),
+    'their failure threshold) and degraded (slow or lossy answers); those a maintenance window holds now count as maintenance instead'),
 });
 
 const ByIpQuery = z.object({
