@@ -44,11 +44,12 @@ test('alert types: every type with a description, only those something raises', 
   const r = await api('GET', '/api/webhooks/alert-types');
   assert.equal(r.status, 200, r.text);
   const types = r.body.items.map((i: any) => i.type);
-  assert.deepEqual([...types].sort(), ['certificate_expiring', 'monitor_degraded', 'monitor_down', 'monitor_up', 'system_health', 'test_failure', 'update_available']);
+  assert.deepEqual([...types].sort(), ['certificate_expiring', 'device_changed', 'device_discovered', 'device_missing', 'monitor_degraded',
+    'monitor_down', 'monitor_up', 'scan_completed', 'system_health', 'test_failure', 'update_available']);
   for (const i of r.body.items) assert.ok(i.description.length > 20, `${i.type} has a description`);
   assert.equal(r.body.total, r.body.items.length);
   assert.equal(r.body.items.find((i: any) => i.type === 'monitor_up').recovery, true);
-  const later = await api('POST', '/api/webhooks', { name: 'later', url: `${rx.url}/later`, alert_types: ['device_discovered'] });
+  const later = await api('POST', '/api/webhooks', { name: 'later', url: `${rx.url}/later`, alert_types: ['port_flapping'] });
   assertProblem(later, 400);
 });
 
@@ -56,7 +57,7 @@ test('a stored subscription to a type no longer listed: hidden, kept, and the we
   const w = await create({ name: 'older', url: `${rx.url}/older`, alert_types: ['monitor_down'] });
   // As an earlier build stored it: subscribed to a type since taken out of the list (it had no producer).
   await t.service.app.store.write((tx) => {
-    tx.run('UPDATE webhooks SET alert_types = ? WHERE id = ?', [JSON.stringify(['monitor_down', 'scan_completed']), w.id]);
+    tx.run('UPDATE webhooks SET alert_types = ? WHERE id = ?', [JSON.stringify(['monitor_down', 'port_flapping']), w.id]);
   }, 'sync');
   const list = await api('GET', '/api/webhooks');
   assert.equal(list.status, 200, list.text);
@@ -66,7 +67,7 @@ test('a stored subscription to a type no longer listed: hidden, kept, and the we
   assert.equal(saved.status, 200, saved.text);
   assert.deepEqual(saved.body.alert_types, ['monitor_down']);
   const stored = t.service.app.store.get<{ alert_types: string }>('SELECT alert_types FROM webhooks WHERE id = ?', [w.id]);
-  assert.deepEqual(JSON.parse(stored!.alert_types), ['monitor_down', 'scan_completed'], 'kept for when it is raised again');
+  assert.deepEqual(JSON.parse(stored!.alert_types), ['monitor_down', 'port_flapping'], 'kept for when it is raised again');
   const sentBack = await api('PUT', `/api/webhooks/${w.id}`, { alert_types: read.alert_types });
   assert.equal(sentBack.status, 200, sentBack.text);
   await api('DELETE', `/api/webhooks/${w.id}`);

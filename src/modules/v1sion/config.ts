@@ -28,7 +28,12 @@ export const discoveryConfig = section({
     'Finished scan results kept on disk (the newest); older ones answer 404'),
   results_max_mib: z.number().int().min(1).max(1024).default(32).describe(
     'Disk budget of the kept scan results (compressed); the oldest go first when it is exceeded'),
-  reverse_dns: z.boolean().default(true).describe('Look up a name (PTR) for each live host'),
+  missing_after_minutes: z.number().int().min(0).max(525_600).default(120).describe(
+    'A known device is reported missing (device_missing) once it has not answered for this long…'),
+  missing_after_scans: z.number().int().min(1).max(1000).default(3).describe(
+    '…and in this many completed scans of its subnet in a row (a device marked transient never is; one marked expected is even ' +
+    'if it was not seen regularly)'),
+    reverse_dns: z.boolean().default(true).describe('Look up a name (PTR) for each live host'),
   dns_servers: z.array(z.string().refine((s) => isIP(s) !== 0, 'an IP address')).max(4).default([]).describe(
     'Resolvers for those lookups (default: the system\'s, from /etc/resolv.conf)'),
   ssh_concurrency: z.number().int().min(1).max(16).default(4).describe(

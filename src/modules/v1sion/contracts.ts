@@ -25,11 +25,23 @@ export interface ScanFinished {
   actor: string | null;
 }
 
+/** A known device changed in a way people hear of (devices/service.ts): the alert raised, and the device as the API shows it. */
+export interface KnownDeviceChanged {
+  alert: 'device_discovered' | 'device_missing' | 'device_changed';
+  device: { id: string; name: string; addresses: string[]; macs: string[] };
+  change: { kind: string; from: unknown; to: unknown };
+  text: string;
+  job_id: string;
+  subnet: string;
+}
+
 declare module '../../core/events.js' {
   interface EventMap {
     /** A scan classified a live host (one event per host, as it is found). */
     'v1sion.device.discovered': DeviceDiscovered;
     /** A scan ended (completed, failed or cancelled) and its result is kept. */
     'v1sion.scan.completed': ScanFinished;
+    /** A completed scan merged into the known devices found one new, missing or changed (moved, readdressed, an address claimed). */
+    'v1sion.device.changed': KnownDeviceChanged;
   }
 }

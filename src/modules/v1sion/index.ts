@@ -10,6 +10,9 @@ import { credentialRoutes } from './credentials/routes.js';
 import { DiscoveryCredentials } from './credentials/service.js';
 import { discoveryCredentialUsage } from './credentials/usage.js';
 import { deviceRoutes } from './device/routes.js';
+import { registerDiscoveryAlerts } from './devices/alert-types.js';
+import { deviceWatchRoutes } from './devices/routes.js';
+import { DeviceWatch } from './devices/service.js';
 import { enrichRoutes } from './enrich-ssh/routes.js';
 import { EnrichService } from './enrich-ssh/service.js';
 import { DeviceProbe } from './device/service.js';
@@ -28,6 +31,8 @@ import { sshTargetRoutes } from './ssh-targets/routes.js';
 import { SshTargetService } from './ssh-targets/service.js';
 
 const scans = serviceSlot<ScanService>('v1sion', 'Discovery');
+// At load, as the built-in types are: a channel form lists them before any scan has run.
+registerDiscoveryAlerts();
 
 export type { DeviceDiscovered, ScanFinished, ScanRequest } from './contracts.js';
 /** Discovery's scans, for other modules (a controller's scan command): the same checks and audit as the API's. */
@@ -38,13 +43,14 @@ export const v1sionModule: Module = {
   config: { discovery: discoveryConfig },
   // Badges read monitor statuses; sessions link inventory records and are listed by subnet there;
   // discovery credentials are inventory credentials (secrets in the vault); scans identify through
-  // the SNMP engine.
-  needs: ['monitors', 'brain', 'snmp'],
+  // the SNMP engine; what scans find over time raises alerts.
+  needs: ['monitors', 'brain', 'snmp', 'webhooks'],
   migrations: v1sionMigrations,
   register(app: AppContext) {
     const credentials = new DiscoveryCredentials(app);
     const scan = new ScanService(app, credentials);
     scans.set(app, scan);
+    const known = new DeviceWatch(app, scan.results);
     const routes = new RouteService(app);
     // Sessions draw layer-3 edges from the documented routes of their nodes.
     const sessions = new SessionService(app, scan.results, (id, endpoints) => routes.forSession(id, endpoints));
@@ -59,6 +65,7 @@ export const v1sionModule: Module = {
       ...monitorStatusRoutes(new MonitorStatusService(app)),
       ...routeRoutes(routes),
       ...bridgeRoutes(new BridgeService(app, scan.results, sessions)),
+      ...deviceWatchRoutes(known),
     );
     // SSH targets and enrichment (their facts go to the targets and the sessions' nodes).
     const sshTargets = new SshTargetService(app);

@@ -185,4 +185,57 @@ export const v1sionMigrations: Migration[] = [
       ALTER TABLE v1sion_session_nodes ADD COLUMN facts TEXT;
     `,
   },
+  {
+    version: 417,
+    name: 'v1sion: devices known over time, their identity keys and history',
+    up: `
+      -- One row per device identity merged from completed scans (devices/merge.ts). addresses, macs: JSON
+      -- arrays now; attachment: JSON {switch, port, vlan} from a forwarding table, or NULL. presence:
+      -- normal | expected (its absence alerts even if not seen regularly) | transient (never alerts).
+      -- Times are epoch ms.
+      CREATE TABLE v1sion_devices (
+        id              TEXT PRIMARY KEY,
+        first_seen      INTEGER NOT NULL,
+        last_seen       INTEGER NOT NULL,
+        name            TEXT NOT NULL,
+        vendor          TEXT,
+        kind            TEXT NOT NULL,
+        model           TEXT,
+        addresses       TEXT NOT NULL DEFAULT '[]',
+        macs            TEXT NOT NULL DEFAULT '[]',
+        attachment      TEXT,
+        presence        TEXT NOT NULL DEFAULT 'normal',
+        acknowledged    INTEGER NOT NULL DEFAULT 0,
+        missing_since   INTEGER,
+        missing_alerted INTEGER NOT NULL DEFAULT 0,
+        runs_seen       INTEGER NOT NULL DEFAULT 0,
+        runs_missed     INTEGER NOT NULL DEFAULT 0
+      );
+      -- engine:<id>, serial:<vendor>:<serial>, chassis:<id>, mac:<mac>, or ip:<address> for a device seen with none of those.
+      CREATE TABLE v1sion_device_keys (
+        key       TEXT PRIMARY KEY,
+        device_id TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX v1sion_device_keys_device ON v1sion_device_keys (device_id);
+      -- What changed, when: kind is devices/merge.ts ChangeKind or a person's act (acknowledged, presence).
+      CREATE TABLE v1sion_device_history (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        device_id TEXT NOT NULL,
+        t         INTEGER NOT NULL,
+        kind      TEXT NOT NULL,
+        from_v    TEXT,
+        to_v      TEXT,
+        text      TEXT NOT NULL,
+        job_id    TEXT
+      );
+      CREATE INDEX v1sion_device_history_device ON v1sion_device_history (device_id, t);
+      -- Subnets with a completed scan merged: the first one is the subnet's baseline (nothing in it is new).
+      CREATE TABLE v1sion_watched_subnets (
+        subnet     TEXT PRIMARY KEY,
+        first_scan INTEGER NOT NULL,
+        last_scan  INTEGER NOT NULL,
+        scans      INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

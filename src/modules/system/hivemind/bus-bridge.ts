@@ -48,6 +48,12 @@ export function bridgeBusToController(app: AppContext, svc: HivemindService): ()
   offs.push(app.bus.on('v1sion.device.discovered', ({ job_id, subnet, host }) => {
     if (svc.status().paired) svc.event('device.discovered', { job_id, subnet, host: pick(host, HOST_FIELDS) });
   }));
+  // What changed in the known devices: device.new, device.missing, device.changed (each with the device's stable id).
+  offs.push(app.bus.on('v1sion.device.changed', ({ alert, device, change, text, job_id, subnet }) => {
+    if (!svc.status().paired) return;
+    const name = alert === 'device_discovered' ? 'device.new' : alert === 'device_missing' ? 'device.missing' : 'device.changed';
+    svc.event(name, { device, change, text, job_id, subnet });
+  }));
   offs.push(app.bus.on('v1sion.scan.completed', ({ job_id, subnet, state, counts, error }) => {
     if (svc.status().paired) svc.event('scan.completed', { job_id, subnet, state, counts, ...(error ? { error } : {}) });
   }));

@@ -80,6 +80,7 @@ export const ScanLink = z.strictObject({
   from_port: z.string().nullable(),
   to_port: z.string().nullable(),
   source: z.enum(['lldp', 'cdp', 'fdb']),
+  vlan: z.number().int().nullable().optional().describe('fdb: the VLAN the switch learnt the address in, when it says'),
 });
 export type ScanLink = z.infer<typeof ScanLink>;
 

@@ -182,7 +182,8 @@ export function buildTopology(hosts: ScanHost[], tables: Map<string, DeviceTable
         if (!e.port || uplinks.has(e.port) || (described.get(d) ?? []).some((p) => samePort(p, e.port))) continue;
         const target = unique(scanned.filter((x) => x !== d && x.macs.includes(e.mac)));
         if (!target || links.some((l) => l.source === 'fdb' && l.from === d.id && l.to === target.id)) continue;
-        addLink({ from: d.id, to: target.id, from_port: e.port, to_port: null, source: 'fdb' });
+        const vlan = e.vlan != null ? { vlan: e.vlan } : {};
+        addLink({ from: d.id, to: target.id, from_port: e.port, to_port: null, source: 'fdb', ...vlan });
       }
     }
   }
