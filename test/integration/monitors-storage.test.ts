@@ -95,11 +95,19 @@ test('retention drops old segments after saving each monitor\'s state, which a r
   a.clock.advance(25 * HOUR);
   await hoursWritten(a.t.service.app);
   const retention = monitorsRetentionOf(a.t.service.app)!;
-  await retention.runOnce(); // the pass the job's own timer started while the clock moved (at +1 min)
-  const stats = await retention.runOnce();
-  assert.equal(stats.segments, 1, JSON.stringify(stats));
-  assert.ok(svc.stateSavedAt() > 0, 'the state was saved before the segment went');
-  await a.t.close({ keepData: true });
+  const segments = async () => (await readdir(dir)).filter((f) => f.endsWith('.seg')).length;
+  try {
+    assert.equal(await segments(), 1);
+    // The job's own timer started a pass while the clock moved (at +1 min): on a busy machine it may have
+    // ended already and dropped the segment, so the figures of the passes asked for here may be 0. What
+    // counts is the effect: the segment is gone, and the state was saved first.
+    const stats = [await retention.runOnce(), await retention.runOnce()];
+    assert.equal(await segments(), 0, JSON.stringify(stats));
+    assert.ok(stats.every((x) => x.segments <= 1), JSON.stringify(stats));
+    assert.ok(svc.stateSavedAt() > 0, 'the state was saved before the segment went');
+  } finally {
+    await a.t.close({ keepData: true }); // a failed assertion must not leave the service holding the process open
+  }
   const b = await life(dir, Date.parse('2026-03-04T12:00:00Z'), a.admin);
   try {
     const got = await b.api('GET', `/api/monitors/${id}`);
