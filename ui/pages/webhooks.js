@@ -153,7 +153,7 @@ function WebhookForm({ hook, alertTypes, providers, monitors, tags, onDone, onCa
           hint="A monitor with any of these tags; the others' alerts are not sent here (the alert log says so)." />` : null}
         ${mode === 'monitors' ? html`<${ChipPicker} form=${form} name="monitors.ids" label="Monitors" placeholder="Add a monitor…"
           empty="No monitor chosen yet" options=${monitors.map((m) => ({ value: m.id, label: m.name }))} />` : null}
-        <${Field} form=${form} name="reminder_minutes" label="Remind every (minutes) while down" type="number" min="5" max="1440" inputmode="numeric"
+        <${Field} form=${form} name="reminder_minutes" label="Remind every (minutes) while down" type="number" inputmode="numeric"
           placeholder="Off" hint=${v.reminder_minutes.trim() === '' ? 'Off: one alert per outage. 5 to 1440 minutes repeat the down alert, saying how long it has lasted, until it recovers.'
             : `While a monitor stays down, its alert is repeated every ${duration((Number(v.reminder_minutes) || 0) * 60)} with how long it has been down.`} />
       </div>

@@ -58,8 +58,9 @@ function columns(alerts) {
     { key: 'kind', label: 'Event', render: (e) => html`<span class="ev-kind"><span class=${`event-mark status-${eventMark(e)}`} aria-hidden="true"></span>${kindLabel(e.kind)}</span>` },
     { key: 'text', label: 'Details', render: (e) => {
       const raised = e.kind === 'status_change' ? alerts.get(`${e.monitor_id}|${e.at}`) ?? [] : [];
-      return html`<span class="ev-text">${eventDetail(e)}</span>
-        ${raised.map((a) => html`<div key=${a.id} class="told-line small"><span class="muted">${a.alert.title}:</span> <${ToldBadges} a=${a} /></div>`)}`;
+      // One block: on a phone a cell's children would otherwise sit side by side (components/table.js).
+      return html`<div><span class="ev-text">${eventDetail(e)}</span>
+        ${raised.map((a) => html`<div key=${a.id} class="told-line small"><span class="muted">${a.alert.title}:</span> <${ToldBadges} a=${a} /></div>`)}</div>`;
     } },
   ];
 }
