@@ -223,12 +223,14 @@ test('an alert held by a maintenance window or a down parent is logged with each
   const [held] = await logOf(sw.id);
   assert.equal(held.outcome, 'held');
   assert.equal(held.alert.details.held_by.rule, 'maintenance');
-  assert.deepEqual(held.decisions.map((d: any) => [d.webhook_name, d.decision, d.reason]), [
-    ['ops', 'held', held.alert.details.held_by.reason],
+  // Webhooks made in the same millisecond (the clock stands still) come in id order: compared by name.
+  const byName = (a: any) => a.decisions.map((d: any) => [d.webhook_name, d.decision, d.reason]).sort((x: any, y: any) => x[0].localeCompare(y[0]));
+  assert.deepEqual(byName(held), [
     ['core-only', 'held', held.alert.details.held_by.reason],
     ['off', 'disabled', undefined],
+    ['ops', 'held', held.alert.details.held_by.reason],
   ]);
-  assert.match(held.decisions[0].reason, /^firmware \(maintenance until /);
+  assert.match(held.alert.details.held_by.reason, /^firmware \(maintenance until /);
   // The event log says the same of the status change.
   const change = (await ok('GET', `/api/monitors/events?monitor_id=${sw.id}&kind=status_change`)).items[0];
   assert.equal(change.details.alert_held_by.rule, 'maintenance');
@@ -238,9 +240,8 @@ test('an alert held by a maintenance window or a down parent is logged with each
   web.status.set('/host', 503);
   await advance(60_000);
   const [hostHeld] = await logOf(host.id);
-  assert.deepEqual(hostHeld.decisions.map((d: any) => [d.webhook_name, d.decision]),
-    [['ops', 'held'], ['core-only', 'not_routed'], ['off', 'disabled']]);
-  assert.equal(hostHeld.decisions[0].reason, 'core-sw is down');
+  assert.deepEqual(byName(hostHeld).map((d: any) => d.slice(0, 2)), [['core-only', 'not_routed'], ['off', 'disabled'], ['ops', 'held']]);
+  assert.equal(byName(hostHeld)[2][2], 'core-sw is down');
 
   // The window ends early: the switch's outage is told now, and its reminders start from then.
   await ok('POST', `/api/monitors/maintenance/${window.id}/end`, undefined, 200);
