@@ -185,6 +185,9 @@ export async function checkProbeData(api: Api, w: Written, readSecret?: (id: str
     const now = (await get('/api/webhooks')).items.find((h: any) => h.id === ids.webhook);
     assert.ok(now, 'the webhook is still there');
     assert.deepEqual(pick(now, fields), pick(seen.webhooks.items.find((h: any) => h.id === ids.webhook), fields));
+    // A webhook stored before channels chose their monitors gets every monitor's alerts, without reminders (as before).
+    assert.deepEqual(now.monitors, seen.webhooks.items.find((h: any) => h.id === ids.webhook).monitors ?? { mode: 'all' });
+    assert.equal(now.reminder_minutes ?? null, null);
     const sent = await call(api, 'POST', `/api/webhooks/${ids.webhook}/test`, undefined, 200);
     assert.equal(sent.ok, true, `a test delivery reaches the webhook's URL: ${JSON.stringify(sent)}`);
     if (ids.telegram) {

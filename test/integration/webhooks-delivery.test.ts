@@ -306,9 +306,11 @@ describe('with real monitors', () => {
 
     const log = await api('GET', '/api/dev/alerts/recent?limit=50');
     const mine = log.body.items.filter((a: any) => a.alert.monitor?.id === m.id).reverse();
-    assert.deepEqual(mine.map((a: any) => `${a.type}:${a.decisions.map((d: any) => d.decision).join(',')}`),
+    const of = (id: string) => mine.map((a: any) => `${a.type}:${a.decisions.filter((d: any) => d.webhook_id === id).map((d: any) => d.decision).join(',')}`);
+    assert.deepEqual(of(hook.id),
       ['monitor_down:queued', 'monitor_up:queued', 'monitor_down:cooldown', 'monitor_up:no_problem_sent', 'monitor_down:queued', 'monitor_up:queued']);
-    assert.ok(mine.every((a: any) => a.decisions.every((d: any) => d.webhook_id !== off.id)), 'a disabled webhook is not offered alerts');
+    assert.ok(mine.every((a: any) => a.decisions.some((d: any) => d.webhook_id === off.id && d.decision === 'disabled')),
+      'a disabled webhook is listed as disabled, and told nothing');
     await api('DELETE', `/api/monitors/${m.id}`);
     await api('DELETE', `/api/webhooks/${hook.id}`);
     await api('DELETE', `/api/webhooks/${off.id}`);
@@ -342,7 +344,8 @@ describe('with real monitors', () => {
     const held = (await api('GET', '/api/dev/alerts/recent?type=monitor_down&limit=20')).body.items
       .filter((a: any) => a.outcome === 'held');
     assert.equal(held.length, 6);
-    for (const h of held) assert.equal(h.decisions.length, 0);
+    // Each lists the webhook it would have told, held, and why.
+    for (const h of held) assert.deepEqual(h.decisions.map((d: any) => [d.webhook_id, d.decision, d.reason]), [[hook.id, 'held', h.alert.details.held_by.reason]]);
 
     // The switch comes back, one host behind it does not.
     for (const m of all) web.status.set(new URL(m.target).pathname, 200);

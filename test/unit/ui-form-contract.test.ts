@@ -114,6 +114,10 @@ const FORMS: Record<string, FormNotes> = {
   'ui/pages/webhooks.js#WebhookForm': {
     dynamic: { options: 'the provider\'s options, drawn from its JSON Schema (GET /api/webhooks/providers)' },
     local: { remove_secret: 'sends secret as null: forget the stored one' },
+    sentAs: {
+      monitor_alerts: { as: 'alert_types', why: 'monitor alerts, one group of the form; sent together with other_alerts' },
+      other_alerts: { as: 'alert_types', why: 'discovery and system alerts, the other group (the choice of monitors does not apply to them)' },
+    },
   },
   'ui/pages/monitors/form.js#MonitorForm': {
     // The link to an endpoint it was made from is a second request, from the page's context, not a field.

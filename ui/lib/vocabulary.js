@@ -248,16 +248,32 @@ export const OWNED_FIELD_LABELS = {
 export const DEFAULT_ALERT_TYPES = ['monitor_down', 'monitor_up'];
 
 /** What became of an alert (GET /api/webhooks/alerts `outcome`), and its badge tone. */
-export const ALERT_OUTCOME_LABELS = { routed: 'Sent', held: 'Held back', released: 'Sent after a hold' };
-export const ALERT_OUTCOME_TONE = { routed: 'info', held: 'neutral', released: 'warn' };
+export const ALERT_OUTCOME_LABELS = { routed: 'Sent', held: 'Held back', released: 'Sent after a hold', reminder: 'Reminder' };
+export const ALERT_OUTCOME_TONE = { routed: 'info', held: 'neutral', released: 'warn', reminder: 'warn' };
 
-/** A webhook offered an alert: told, or why not, in plain words (`decisions[].decision`). */
+/** A webhook offered an alert: told, or why not, in plain words (`decisions[].decision`; a `reason` follows after a colon). */
 export const ALERT_DECISION_TEXT = {
   queued: 'Told',
   cooldown: 'Not told: it got the same alert about this a short while ago, within its cooldown',
   no_problem_sent: 'Not told: it never heard of the problem this recovery ends',
   outbox_full: 'Not told: 200 deliveries already wait for it, its receiver is not taking them',
+  not_routed: 'Not told: not routed to it',
+  disabled: 'Not told: the webhook is disabled',
+  held: 'Not told: held back',
 };
+
+/** The same, in a word or two for a badge. */
+export const ALERT_DECISION_SHORT = {
+  queued: 'Told', cooldown: 'Cooldown', no_problem_sent: 'Never heard the problem', outbox_full: 'Outbox full',
+  not_routed: 'Not routed', disabled: 'Disabled', held: 'Held back',
+};
+
+/** Which monitors' alerts a webhook gets (`monitors.mode`). */
+export const WEBHOOK_ROUTING = [
+  { value: 'all', label: 'All monitors' },
+  { value: 'tags', label: 'Monitors with tags' },
+  { value: 'monitors', label: 'Chosen monitors' },
+];
 
 /** Where a queued delivery stands (`decisions[].delivery.state`), and its badge tone. */
 export const DELIVERY_STATE_LABELS = { pending: 'Waiting', delivered: 'Delivered', failed: 'Failed', cancelled: 'Cancelled', unknown: 'No record left' };

@@ -8,19 +8,14 @@ import { dateTime, humanize, ms, relTime } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { setQuery } from '../lib/router.js';
-import { loadStylesheet } from '../lib/stylesheet.js';
-import {
-  ALERT_DECISION_TEXT, ALERT_OUTCOME_LABELS, ALERT_OUTCOME_TONE, ATTEMPT_OUTCOME_LABELS, ATTEMPT_OUTCOME_TONE, DELIVERY_STATE_LABELS,
-  DELIVERY_STATE_TONE,
-} from '../lib/vocabulary.js';
+import { ALERT_OUTCOME_LABELS, ATTEMPT_OUTCOME_LABELS, ATTEMPT_OUTCOME_TONE } from '../lib/vocabulary.js';
 import { Badge } from '../components/badge.js';
 import { EmptyState, ErrorState, Loading } from '../components/empty.js';
 import { Icon } from '../components/icons.js';
 import { Card, Page } from '../components/page.js';
 import { Pager, Table } from '../components/table.js';
 import { Tabs } from '../components/tabs.js';
-
-await loadStylesheet(new URL('./alerts.css', import.meta.url).pathname);
+import { AlertItem, plural, untilText } from './alert-told.js';
 
 const LIMIT = 25;
 const TABS = [
@@ -29,15 +24,6 @@ const TABS = [
 ];
 /** Alerts and deliveries change without a monitor event (retries): looked at again this often, in seconds. */
 const REFRESH = 15;
-
-/** When a future time falls, for a person: "due now", "in 25 s", "in 4 minutes". */
-function untilText(iso) {
-  const s = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
-  if (!(s > 0)) return 'due now';
-  return s < 60 ? `in ${s} s` : relTime(iso);
-}
-
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A select whose choice is kept in the query (`name`), with "All" first. */
 function QuerySelect({ id, label, name, value, all, options }) {
@@ -49,70 +35,6 @@ function QuerySelect({ id, label, name, value, all, options }) {
 }
 
 // ---- alerts ---------------------------------------------------------------------------------------------
-
-/** How a delivery to a webhook that was told went, in words. */
-function deliveryText(d) {
-  const http = d.status_code ? `HTTP ${d.status_code}` : null;
-  switch (d.state) {
-    case 'delivered': return [http, d.attempts > 1 ? `on attempt ${d.attempts}` : null, relTime(d.last_attempt_at)].filter(Boolean).join(' · ');
-    case 'pending': return d.attempts
-      ? `Attempt ${d.attempts} failed${d.error ? ` (${d.error})` : ''}; next attempt ${untilText(d.next_attempt_at)}`
-      : 'Not tried yet';
-    case 'failed': return `Given up after ${plural(d.attempts, 'attempt')}${d.error ? `: ${d.error}` : ''}`;
-    case 'cancelled': return d.error ? `Not sent: ${d.error}` : 'Not sent';
-    default: return 'Queued; no record of the delivery is left';
-  }
-}
-
-const MARK = { delivered: ['check', 'ok'], pending: ['clock', 'warn'], failed: ['alert', 'bad'], cancelled: ['close', 'muted'], unknown: ['info', 'muted'] };
-
-/** One webhook offered the alert: told (and how the delivery went), or why not. */
-function Told({ d }) {
-  if (d.decision !== 'queued') {
-    return html`<li class="told told-muted">
-      <${Icon} name="close" size=${16} /><span class="told-name">${d.webhook_name}</span>
-      <span class="told-text">${ALERT_DECISION_TEXT[d.decision] ?? humanize(d.decision)}</span>
-    </li>`;
-  }
-  const dv = d.delivery ?? { state: 'unknown' };
-  const [icon, tone] = MARK[dv.state] ?? MARK.unknown;
-  return html`<li class=${`told told-${tone}`}>
-    <${Icon} name=${icon} size=${16} /><span class="told-name">${d.webhook_name}</span>
-    <${Badge} tone=${DELIVERY_STATE_TONE[dv.state] ?? 'neutral'}>${DELIVERY_STATE_LABELS[dv.state] ?? humanize(dv.state)}<//>
-    <span class="told-text" title=${dv.next_attempt_at ? `Next attempt ${dateTime(dv.next_attempt_at)}` : undefined}>${deliveryText(dv)}</span>
-  </li>`;
-}
-
-/** Who was told, or why nobody was. */
-function Recipients({ a }) {
-  if (a.outcome === 'held') {
-    const by = a.alert.details?.held_by;
-    return html`<p class="al-note">Held back${by?.reason ? `: ${by.reason}` : ''}. No webhook was offered it.</p>`;
-  }
-  // A released alert's message says since when it was held and why.
-  if (!a.decisions.length) {
-    return html`<p class="al-note">No enabled webhook subscribes to ${humanize(a.type).toLowerCase()} alerts: nobody was told.</p>`;
-  }
-  return html`<ul class="told-list" aria-label=${`Webhooks offered ${a.alert.title}`}>
-    ${a.decisions.map((d) => html`<${Told} key=${d.webhook_id} d=${d} />`)}
-  </ul>`;
-}
-
-function AlertItem({ a }) {
-  const m = a.alert.monitor;
-  const title = a.alert.title ?? humanize(a.type);
-  return html`<li class="al-item">
-    <div class="al-head">
-      <span class=${`al-sev sev-${a.alert.severity}`} aria-hidden="true"></span>
-      <span class="al-title">${m ? html`<a href=${`/monitors/${m.id}`}>${title}</a>` : title}</span>
-      <${Badge} tone=${ALERT_OUTCOME_TONE[a.outcome] ?? 'neutral'}>${ALERT_OUTCOME_LABELS[a.outcome] ?? humanize(a.outcome)}<//>
-      <time class="al-time muted small" datetime=${a.at} title=${dateTime(a.at)}>${relTime(a.at)}</time>
-    </div>
-    <div class="al-meta muted small">${humanize(a.type)} · ${a.alert.severity}</div>
-    ${a.alert.message ? html`<div class="al-msg">${a.alert.message}</div>` : null}
-    <${Recipients} a=${a} />
-  </li>`;
-}
 
 function PendingNote() {
   const pending = useApi('/api/webhooks/deliveries/pending', { query: { limit: 1 }, every: REFRESH });
@@ -127,12 +49,14 @@ function PendingNote() {
 
 function AlertsView({ query }) {
   const offset = Number(query.offset) || 0;
-  const filters = { type: query.type, outcome: query.outcome };
+  const filters = { type: query.type, outcome: query.outcome, monitor_id: query.monitor_id };
   const alerts = useApi('/api/webhooks/alerts', { query: { ...filters, limit: LIMIT, offset }, live: true, every: REFRESH });
   const types = useApi('/api/webhooks/alert-types');
   const typeOptions = (types.data?.items ?? []).map((t) => ({ value: t.type, label: humanize(t.type) }));
   if (query.type && !typeOptions.some((o) => o.value === query.type)) typeOptions.push({ value: query.type, label: humanize(query.type) });
-  const filtered = query.type || query.outcome;
+  const filtered = query.type || query.outcome || query.monitor_id;
+  // From a monitor's page: its alerts only, named by the monitor of the first one.
+  const about = query.monitor_id ? alerts.data?.items[0]?.alert.monitor?.name ?? 'one monitor' : null;
   return html`
     <${PendingNote} />
     <${Card} pad=${false}>
@@ -140,9 +64,10 @@ function AlertsView({ query }) {
         <${QuerySelect} id="al-type" label="Alert type" name="type" value=${query.type} all="All types" options=${typeOptions} />
         <${QuerySelect} id="al-outcome" label="Outcome" name="outcome" value=${query.outcome} all="All outcomes"
           options=${Object.entries(ALERT_OUTCOME_LABELS).map(([value, label]) => ({ value, label }))} />
-        ${filtered ? html`<div class="field al-reset"><button type="button" class="btn" onClick=${() => setQuery({ type: '', outcome: '', offset: '' })}>Reset</button></div>` : null}
+        ${filtered ? html`<div class="field al-reset"><button type="button" class="btn" onClick=${() => setQuery({ type: '', outcome: '', monitor_id: '', offset: '' })}>Reset</button></div>` : null}
       </div>
-      <p class="al-hint muted small">Each alert lists the enabled webhooks subscribed to its type when it was raised; the others were not offered it.</p>
+      ${about ? html`<p class="al-hint muted small">Alerts about ${about} only.</p>` : null}
+      <p class="al-hint muted small">Each alert lists the webhooks subscribed to its type when it was raised, told or why not (a reminder: those it was due for); the others were not offered it.</p>
       ${alerts.error ? html`<div class="al-pad"><${ErrorState} error=${alerts.error} retry=${alerts.reload} /></div>`
         : !alerts.data ? html`<${Loading} />`
           : alerts.data.items.length ? html`<ul class="al-list">${alerts.data.items.map((a) => html`<${AlertItem} key=${a.id} a=${a} />`)}</ul>

@@ -46,6 +46,9 @@ export class WebhookActivity {
       ['type = ?', q.type],
       ['outcome = ?', q.outcome],
       ["EXISTS (SELECT 1 FROM json_each(decisions) WHERE json_extract(value, '$.webhook_id') = ?)", q.webhook_id],
+      ['monitor_id = ?', q.monitor_id],
+      ['t >= ?', q.since === undefined ? undefined : Date.parse(q.since)],
+      ['t <= ?', q.until === undefined ? undefined : Date.parse(q.until)],
     ]);
     const store = this.app.store;
     const total = store.get<{ n: number }>(`SELECT count(*) AS n FROM webhook_alerts ${w.sql}`, w.params)!.n;

@@ -46,9 +46,10 @@ export interface AlertInput {
 
 /**
  * What became of an alert (the alert log's `outcome`): routed, offered to the webhooks; held, held back
- * by a parent monitor that is down; released, sent after such a hold.
+ * by the alert gate (a parent monitor that is down, a maintenance window, a pause); released, sent after
+ * such a hold; reminder, a monitor still down told again to the webhooks that want reminders.
  */
-export const ALERT_OUTCOMES = ['routed', 'held', 'released'] as const;
+export const ALERT_OUTCOMES = ['routed', 'held', 'released', 'reminder'] as const;
 export type AlertOutcome = (typeof ALERT_OUTCOMES)[number];
 /** The outcomes of an alert that goes to the webhooks now. */
 export type SentOutcome = Exclude<AlertOutcome, 'held'>;
@@ -105,6 +106,21 @@ export function monitorDownAlert(ev: MonitorBusEvent): Alert {
     message: `${m.name} (${m.target}) is down: ${ev.result.message}`,
     details: { ...resultDetails(ev), failures: ev.incident?.failures ?? null },
   });
+}
+
+/**
+ * A reminder of a monitor still down (a webhook's reminder_minutes): a monitor_down alert that says how
+ * long the outage has lasted, its incident as the down's, so incident tools see the same problem again.
+ */
+export function monitorReminderAlert(ev: MonitorBusEvent): Alert {
+  const m = ev.monitor;
+  const since = ev.incident?.opened_at ?? ev.occurred_at;
+  const seconds = Math.max(0, (Date.parse(ev.occurred_at) - Date.parse(since)) / 1000);
+  const alert = monitorDownAlert(ev);
+  alert.title = `STILL DOWN for ${humanDuration(seconds)}: ${m.name}`;
+  alert.message = `${m.name} (${m.target}) is still down, for ${humanDuration(seconds)} now: ${ev.result.message}`;
+  alert.details.reminder = { down_since: since, down_seconds: Math.round(seconds) };
+  return alert;
 }
 
 /** monitor_up: a recovery from down (the incident closed) or from degraded. */

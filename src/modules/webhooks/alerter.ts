@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log.js';
 import type { Tx } from '../../core/store/types.js';
 import type { DependencyNode, Hold, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
 import {
-  certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorUpAlert, testFailureAlert,
+  certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorReminderAlert, monitorUpAlert, testFailureAlert,
   type Alert, type AlertInput, type SentOutcome,
 } from './alert.js';
 import { downSummaryText, summarise, upSummaryText } from './dependencies.js';
@@ -83,7 +83,7 @@ export class Alerter {
     const h = ev.alert.held_by;
     alert.details.held_by = { rule: h.rule, reason: h.reason, ...(h.by ? { id: h.by.id, name: h.by.name } : {}),
       ...(h.state ? { state: h.state } : {}) };
-    await this.outbox.logHeld(alert);
+    await this.outbox.logHeld(alert, h.reason);
     this.log.info(`alert ${alert.type} held back: ${h.reason}`, { alert_id: alert.id, subject: alert.subject, rule: h.rule });
     return true;
   }
@@ -135,9 +135,21 @@ export class Alerter {
       return;
     }
     // Down already (the check that made it down: monitor.down speaks for it), unless the gate released
-    // a down it held: then it is told now.
-    if (!ev.alert.send || !ev.alert.released) return;
-    await this.send(releasedDownAlert(ev, ev.alert.released), 'released');
+    // a down it held: then it is told now. A check of a monitor that stays down, which nothing holds,
+    // is when reminders fall due (webhooks' reminder_minutes): so they follow the stored state across a
+    // restart, and stop with the outage, a pause, a maintenance window or a down parent.
+    if (!ev.alert.send) return;
+    if (ev.alert.released) {
+      await this.send(releasedDownAlert(ev, ev.alert.released), 'released');
+      return;
+    }
+    if (ev.previous_status !== 'down' || !ev.incident) return;
+    const reminder = monitorReminderAlert(ev);
+    const decisions = await this.outbox.remind(reminder, Date.parse(ev.incident.opened_at));
+    if (!decisions.length) return;
+    this.dispatcher.kick();
+    this.log.info(`alert reminder: ${reminder.title}`, { alert_id: reminder.id, subject: reminder.subject,
+      webhooks: decisions.map((d) => `${d.webhook_name}: ${d.decision}`) });
   }
 
   private async onCertificate(ev: MonitorCertificateEvent): Promise<void> {

@@ -5,7 +5,7 @@
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { webhooksConfig } from './config.js';
-import { monitorsServiceOf } from '../monitors/index.js';
+import { monitorGlances, monitorsServiceOf } from '../monitors/index.js';
 import type { Alert, AlertInput } from './alert.js';
 import { WebhookActivity } from './activity.js';
 import { Alerter } from './alerter.js';
@@ -51,7 +51,8 @@ export const webhooksModule: Module = {
     const outbox = new Outbox(app);
     const send = outboundSender(() => outgoingEmailOf(app)); // e-mail through the system module's SMTP settings
     const dispatcher = new Dispatcher(app, outbox, send);
-    const service = new WebhookService(app, outbox, send, () => dispatcher.kick(), () => outgoingEmailOf(app).configured());
+    const service = new WebhookService(app, outbox, send, () => dispatcher.kick(), () => outgoingEmailOf(app).configured(),
+      () => new Set(monitorGlances(app).map((m) => m.id))); // a channel's chosen monitors, checked through the monitors' contract
     const alerter = new Alerter(app, outbox, dispatcher, () => monitorsServiceOf(app));
     alerter.subscribe();
     parts.set(app, { service, alerter, dispatcher });

@@ -105,4 +105,17 @@ export const webhookMigrations: Migration[] = [
     name: 'webhooks: dependency holds move to the monitors alert gate',
     up: 'DROP TABLE IF EXISTS webhook_holds',
   },
+  {
+    version: 603,
+    // Routing (routing.ts): which monitors' alerts a channel gets, all of them for the webhooks there were;
+    // reminders off. The alert log keeps the monitor an alert is about, so a monitor's page can list its alerts.
+    name: 'webhooks: per-channel monitor routing and reminders; the alert log by monitor',
+    up: `
+      ALTER TABLE webhooks ADD COLUMN monitors TEXT NOT NULL DEFAULT '{"mode":"all"}';
+      ALTER TABLE webhooks ADD COLUMN reminder_minutes INTEGER;
+      ALTER TABLE webhook_alerts ADD COLUMN monitor_id TEXT;
+      UPDATE webhook_alerts SET monitor_id = json_extract(alert, '$.monitor.id');
+      CREATE INDEX webhook_alerts_monitor ON webhook_alerts(monitor_id, n);
+    `,
+  },
 ];

@@ -7,6 +7,7 @@ import type { Tx } from '../../core/store/types.js';
 import type { Alert, AlertOutcome, SentOutcome } from './alert.js';
 import { alertType, alertTypes, problemTypes } from './alert-types.js';
 import { decide } from './cooldown.js';
+import { notRouted, parseRouting } from './routing.js';
 import { LIMITS, parseList, webhookConfig, type AttemptOutcome, type Decision, type WebhookRow } from './schemas.js';
 
 /** Cooldown rows older than this go, unless they are a problem no recovery has followed yet. */
@@ -37,15 +38,57 @@ export interface AttemptRecord {
   response_excerpt: string | null;
 }
 
+/** A webhook subscribed to an alert's type: one that may be told (`w`), or why it is not, whatever else holds. */
+type Offer = { w: WebhookRow; decision?: undefined } | { w: WebhookRow; decision: Decision };
+
+const told = (w: WebhookRow, decision: Decision['decision'], extra: Partial<Decision> = {}): Decision =>
+  ({ webhook_id: w.id, webhook_name: w.name, decision, ...extra });
+
 export class Outbox {
   constructor(private readonly app: AppContext) {}
 
   private now(): number { return this.app.clock.now(); }
 
   /**
-   * Offers an alert to every enabled webhook subscribed to its type: queues a delivery or records why
-   * not, logs the alert, and runs `also` in the same write. Returns the decisions. The write is fsynced
-   * when a webhook may get the alert; an alert nobody subscribes to is only logged (group commit).
+   * The webhooks subscribed to the alert's type, in creation order: each one that routes the alert's
+   * monitor and is enabled may be told; the others carry why not (not_routed with the reason, disabled).
+   */
+  private offers(tx: Pick<Tx, 'all'>, alert: Alert): Offer[] {
+    const out: Offer[] = [];
+    for (const w of tx.all<WebhookRow>('SELECT * FROM webhooks ORDER BY created_at, id')) {
+      if (!parseList(w.alert_types).includes(alert.type)) continue;
+      const reason = notRouted(parseRouting(w.monitors), alert.monitor);
+      if (reason) out.push({ w, decision: told(w, 'not_routed', { reason }) });
+      else if (w.enabled !== 1) out.push({ w, decision: told(w, 'disabled') });
+      else out.push({ w });
+    }
+    return out;
+  }
+
+  /** Queues the alert for a webhook (or finds its outbox full) and notes when it was told, inside a write. */
+  private queue(tx: Tx, w: WebhookRow, alert: Alert, now: number): Decision {
+    const pending = tx.get<{ n: number }>('SELECT count(*) AS n FROM webhook_outbox WHERE webhook_id = ?', [w.id])!.n;
+    if (pending >= LIMITS.pending_per_webhook) return told(w, 'outbox_full');
+    const deliveryId = randomUUID();
+    tx.run('INSERT INTO webhook_outbox (id, webhook_id, alert, attempts, next_at, created_at) VALUES (?, ?, ?, 0, ?, ?)',
+      [deliveryId, w.id, JSON.stringify(alert), now, now]);
+    tx.run(`INSERT INTO webhook_cooldowns (webhook_id, subject, alert_type, last_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (webhook_id, subject, alert_type) DO UPDATE SET last_at = excluded.last_at`,
+    [w.id, alert.subject, alert.type, now]);
+    return told(w, 'queued', { delivery_id: deliveryId });
+  }
+
+  private lastTold(tx: Pick<Tx, 'all'>, webhookId: string, subject: string): Map<string, number> {
+    return new Map(tx.all<{ alert_type: string; last_at: number }>(
+      'SELECT alert_type, last_at FROM webhook_cooldowns WHERE webhook_id = ? AND subject = ?', [webhookId, subject],
+    ).map((r) => [r.alert_type, r.last_at]));
+  }
+
+  /**
+   * Offers an alert to every webhook subscribed to its type: queues a delivery for each enabled one that
+   * routes its monitor, unless cooldown says no, or records why not; logs the alert, and runs `also` in
+   * the same write. Returns the decisions. The write is fsynced when a webhook may get the alert; an
+   * alert nobody subscribes to is only logged (group commit).
    */
   route(alert: Alert, outcome: SentOutcome, also?: (tx: Tx) => void): Promise<Decision[]> {
     const now = this.now();
@@ -55,30 +98,14 @@ export class Outbox {
       'SELECT 1 AS x FROM webhooks WHERE enabled = 1 AND EXISTS (SELECT 1 FROM json_each(alert_types) WHERE value = ?)', [alert.type]);
     return this.app.store.write((tx) => {
       const decisions: Decision[] = [];
-      for (const w of tx.all<WebhookRow>('SELECT * FROM webhooks WHERE enabled = 1 ORDER BY created_at, id')) {
-        const subscribed = parseList(w.alert_types);
-        if (!subscribed.includes(alert.type)) continue;
-        const lastAt = new Map(tx.all<{ alert_type: string; last_at: number }>(
-          'SELECT alert_type, last_at FROM webhook_cooldowns WHERE webhook_id = ? AND subject = ?', [w.id, alert.subject],
-        ).map((r) => [r.alert_type, r.last_at]));
-        let decision: Decision['decision'] = decide({
-          alertType: alert.type, recovery: !!def?.recovery, cooldown: w.cooldown, subscribed, problemTypes: problems, lastAt, now,
+      for (const o of this.offers(tx, alert)) {
+        if (o.decision) { decisions.push(o.decision); continue; }
+        const w = o.w;
+        const decision = decide({
+          alertType: alert.type, recovery: !!def?.recovery, cooldown: w.cooldown, subscribed: parseList(w.alert_types),
+          problemTypes: problems, lastAt: this.lastTold(tx, w.id, alert.subject), now,
         });
-        let deliveryId: string | undefined;
-        if (decision === 'queued') {
-          const pending = tx.get<{ n: number }>('SELECT count(*) AS n FROM webhook_outbox WHERE webhook_id = ?', [w.id])!.n;
-          if (pending >= LIMITS.pending_per_webhook) {
-            decision = 'outbox_full';
-          } else {
-            deliveryId = randomUUID();
-            tx.run('INSERT INTO webhook_outbox (id, webhook_id, alert, attempts, next_at, created_at) VALUES (?, ?, ?, 0, ?, ?)',
-              [deliveryId, w.id, JSON.stringify(alert), now, now]);
-            tx.run(`INSERT INTO webhook_cooldowns (webhook_id, subject, alert_type, last_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (webhook_id, subject, alert_type) DO UPDATE SET last_at = excluded.last_at`,
-            [w.id, alert.subject, alert.type, now]);
-          }
-        }
-        decisions.push({ webhook_id: w.id, webhook_name: w.name, decision, ...(deliveryId ? { delivery_id: deliveryId } : {}) });
+        decisions.push(decision === 'queued' ? this.queue(tx, w, alert, now) : told(w, decision));
       }
       this.logAlert(tx, alert, outcome, decisions, now);
       this.pruneCooldowns(tx, now);
@@ -87,16 +114,55 @@ export class Outbox {
     }, wanted ? 'sync' : 'group');
   }
 
-  /** Logs an alert the alert gate held back (no webhook sees it). */
-  logHeld(alert: Alert): Promise<void> {
-    return this.app.store.write((tx) => this.logAlert(tx, alert, 'held', [], this.now()), 'group');
+  /**
+   * Logs an alert the alert gate held back: nobody is told, and each webhook that would have been is
+   * listed as held, with the reason, so the log says who did not hear of it and why.
+   */
+  logHeld(alert: Alert, reason: string): Promise<void> {
+    return this.app.store.write((tx) => {
+      const decisions = this.offers(tx, alert).map((o) => o.decision ?? told(o.w, 'held', { reason }));
+      this.logAlert(tx, alert, 'held', decisions, this.now());
+    }, 'group');
   }
 
-  /** Everything this module keeps about a monitor that was deleted. */
+  /**
+   * A reminder of a monitor still down (`alert`, built by monitorReminderAlert), to each enabled webhook
+   * with reminders that routes it and has not been told of the outage for its reminder_minutes: the
+   * outage must be that old too (`downSince`). Neither cooldown nor whether the webhook heard the first
+   * down holds a reminder back. Logged (outcome reminder) only when it went to somebody; reads alone
+   * otherwise, as it runs on every failed check of a down monitor.
+   */
+  async remind(alert: Alert, downSince: number): Promise<Decision[]> {
+    const now = this.now();
+    const due = (tx: Pick<Tx, 'all'>) => this.offers(tx, alert).flatMap((o) => {
+      const every = o.w.reminder_minutes;
+      if (o.decision || every == null) return [];
+      const last = this.lastTold(tx, o.w.id, alert.subject).get('monitor_down') ?? -Infinity;
+      const gap = every * 60_000;
+      return now - downSince >= gap && now - last >= gap ? [o.w] : [];
+    });
+    if (!this.app.store.get('SELECT 1 AS x FROM webhooks WHERE enabled = 1 AND reminder_minutes IS NOT NULL')) return [];
+    if (!due(this.app.store).length) return [];
+    return this.app.store.write((tx) => {
+      const decisions = due(tx).map((w) => this.queue(tx, w, alert, now));
+      if (decisions.length) this.logAlert(tx, alert, 'reminder', decisions, now);
+      return decisions;
+    }, 'sync');
+  }
+
+  /** Everything this module keeps about a monitor that was deleted, and the monitor in webhooks that chose it. */
   forgetMonitor(monitorId: string): Promise<void> {
     return this.app.store.write((tx) => {
       tx.run('DELETE FROM webhook_cert_alerts WHERE monitor_id = ?', [monitorId]);
       tx.run('DELETE FROM webhook_cooldowns WHERE subject = ? OR subject LIKE ?', [`monitor/${monitorId}`, `monitor/${monitorId}/%`]);
+      for (const w of tx.all<Pick<WebhookRow, 'id' | 'monitors'>>(
+        `SELECT id, monitors FROM webhooks WHERE json_extract(monitors, '$.mode') = 'monitors'
+           AND EXISTS (SELECT 1 FROM json_each(monitors, '$.ids') WHERE value = ?)`, [monitorId])) {
+        const r = parseRouting(w.monitors);
+        if (r.mode !== 'monitors') continue;
+        const ids = r.ids.filter((x) => x !== monitorId);
+        tx.run('UPDATE webhooks SET monitors = ? WHERE id = ?', [JSON.stringify({ mode: 'monitors', ids }), w.id]);
+      }
     }, 'sync');
   }
 
@@ -134,8 +200,8 @@ export class Outbox {
 
   private logAlert(tx: Tx, alert: Alert, outcome: AlertOutcome, decisions: Decision[], now: number): void {
     const cfg = webhookConfig(this.app);
-    tx.run('INSERT INTO webhook_alerts (id, t, type, subject, outcome, alert, decisions) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [alert.id, now, alert.type, alert.subject, outcome, JSON.stringify(alert), JSON.stringify(decisions)]);
+    tx.run('INSERT INTO webhook_alerts (id, t, type, subject, outcome, alert, decisions, monitor_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [alert.id, now, alert.type, alert.subject, outcome, JSON.stringify(alert), JSON.stringify(decisions), alert.monitor?.id ?? null]);
     tx.run('DELETE FROM webhook_alerts WHERE n <= (SELECT max(n) FROM webhook_alerts) - ? OR t < ?',
       [cfg.alert_log_size, now - cfg.log_retention_days * 86_400_000]);
   }

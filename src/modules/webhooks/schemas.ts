@@ -8,6 +8,7 @@ import { ALERT_OUTCOMES } from './alert.js';
 import { alertType, SEVERITIES } from './alert-types.js';
 import type { WebhookConfig } from './config.js';
 import { parseOptions } from './options.js';
+import { parseRouting, RoutingOutSchema, RoutingSchema } from './routing.js';
 import { WEBHOOK_TYPES, type WebhookType } from './providers/index.js';
 
 // ---- configuration ---------------------------------------------------------------------------------
@@ -24,6 +25,8 @@ export const LIMITS = {
   url: 2048,
   secret: 1024,
   cooldown: { min: 0, max: 7 * 86_400, default: 300 },
+  /** Minutes between reminders while a monitor stays down (null: none, the default). */
+  reminder_minutes: { min: 5, max: 1440 },
   /** Deliveries waiting per webhook; beyond it new alerts for that webhook are dropped (and logged). */
   pending_per_webhook: 200,
 } as const;
@@ -80,6 +83,10 @@ const WebhookFields = {
   enabled: z.boolean().describe('A disabled webhook sends nothing (default true)'),
   secret: Secret,
   options: Options,
+  monitors: RoutingSchema,
+  reminder_minutes: z.number().int().min(LIMITS.reminder_minutes.min).max(LIMITS.reminder_minutes.max).nullable()
+    .describe('While a monitor it told of stays down, repeat its down alert every this many minutes (5-1440), saying how long it ' +
+      'has been down; null (the default): no reminders. Sent with the monitor\'s failed checks, so at most as often as it is checked.'),
 };
 
 export const CreateWebhookBody = z.strictObject({
@@ -91,6 +98,8 @@ export const CreateWebhookBody = z.strictObject({
   enabled: WebhookFields.enabled.optional(),
   secret: WebhookFields.secret.optional(),
   options: WebhookFields.options.optional(),
+  monitors: WebhookFields.monitors.optional(),
+  reminder_minutes: WebhookFields.reminder_minutes.optional(),
 });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookBody>;
 
@@ -101,8 +110,11 @@ export type UpdateWebhookInput = z.infer<typeof UpdateWebhookBody>;
 export const ATTEMPT_OUTCOMES = ['delivered', 'retry', 'failed', 'cancelled', 'test'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
-/** Per webhook offered an alert: queued for it, or why not. */
-export const DECISIONS = ['queued', 'cooldown', 'no_problem_sent', 'outbox_full'] as const;
+/**
+ * Per webhook subscribed to an alert's type: queued for it, or why not (the alert gate held it, the
+ * webhook is disabled, it does not route the alert's monitor, cooldown, its problem was never sent, a full outbox).
+ */
+export const DECISIONS = ['queued', 'cooldown', 'no_problem_sent', 'outbox_full', 'not_routed', 'disabled', 'held'] as const;
 
 /** Where a queued delivery stands now. */
 export const DELIVERY_STATES = ['pending', 'delivered', 'failed', 'cancelled', 'unknown'] as const;
@@ -120,6 +132,9 @@ export const AlertsQuery = z.object({
   type: z.string().max(50).optional().describe('Only alerts of this type'),
   outcome: z.enum(ALERT_OUTCOMES).optional().describe('Only alerts with this outcome'),
   webhook_id: z.uuid().optional().describe('Only alerts offered to this webhook'),
+  monitor_id: z.uuid().optional().describe('Only alerts about this monitor (its status and certificate)'),
+  since: z.iso.datetime({ offset: true }).optional().describe('Only alerts logged at or after this time'),
+  until: z.iso.datetime({ offset: true }).optional().describe('Only alerts logged at or before this time'),
 });
 export type AlertsFilter = z.infer<typeof AlertsQuery>;
 
@@ -148,6 +163,8 @@ export const WebhookSchema = z.object({
   enabled: z.boolean(),
   secret: SecretMarker,
   options: z.record(z.string(), z.unknown()).describe('The provider\'s options'),
+  monitors: RoutingOutSchema,
+  reminder_minutes: z.number().int().nullable().describe('Minutes between reminders while a monitor stays down; null: none'),
   pending_deliveries: z.number().int().describe('Deliveries waiting in the outbox'),
   last_delivery: LastDelivery.describe('The latest attempt or test'),
   created_at: z.string(),
@@ -200,6 +217,7 @@ export const DecisionSchema = z.object({
   webhook_id: z.string(),
   webhook_name: z.string(),
   decision: z.enum(DECISIONS),
+  reason: z.string().optional().describe('not_routed: which monitors it gets alerts for; held: what held the alert'),
   delivery_id: z.string().optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;
@@ -222,10 +240,12 @@ export const AlertRecordSchema = z.object({
   type: z.string(),
   subject: z.string(),
   outcome: z.enum(ALERT_OUTCOMES)
-    .describe('routed: offered to the webhooks; held: held back by the alert gate (details.held_by); released: sent after a hold'),
+    .describe('routed: offered to the webhooks; held: held back by the alert gate (details.held_by); released: sent after a hold; ' +
+      'reminder: a monitor still down, repeated to the webhooks whose reminder was due (details.reminder)'),
   decisions: z.array(DecisionSchema.extend({
     delivery: DeliveryStatusSchema.optional().describe('For a queued delivery: where it stands now'),
-  })).describe('One per enabled webhook subscribed to the type when the alert was raised: queued for it, or why not'),
+  })).describe('One per webhook subscribed to the type when the alert was raised (a reminder: per webhook it was due for): ' +
+    'queued for it, or why not'),
   alert: z.record(z.string(), z.unknown()).describe('The alert as sent (docs/webhooks.md, "Payload")'),
 });
 export type AlertRecordOut = z.infer<typeof AlertRecordSchema>;
@@ -262,6 +282,9 @@ export interface WebhookRow {
   secret: string | null;
   /** The provider's options, JSON (options.ts). */
   options: string;
+  /** Which monitors' alerts it gets, JSON (routing.ts). */
+  monitors: string;
+  reminder_minutes: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -297,6 +320,8 @@ export function webhookOut(r: WebhookRow, extra: { url: string | null; pending: 
     enabled: r.enabled === 1,
     secret: secretShown(r.secret != null),
     options: parseOptions(r.options),
+    monitors: parseRouting(r.monitors),
+    reminder_minutes: r.reminder_minutes,
     pending_deliveries: extra.pending,
     last_delivery: extra.last,
     created_at: iso(r.created_at),

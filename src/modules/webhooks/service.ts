@@ -20,6 +20,7 @@ import type { Outbox } from './outbox.js';
 import { checkOptions, parseOptions, unpackUrl } from './options.js';
 import { defaultType, providerOf, takesUrl, type Provider, type WebhookType } from './providers/index.js';
 import { MASK, redactUrl, scrub, urlSecrets } from './redact.js';
+import { ALL, normalRouting, parseRouting, type Routing } from './routing.js';
 import { clearSecret, clearUrl, openWebhook, sealSecret, sealUrl, shownUrl } from './secrets.js';
 
 export interface TestResult {
@@ -37,9 +38,20 @@ const DROPPED_NOTE = 'stored secrets are not sent to a new destination (the URL\
   'send them again';
 
 export class WebhookService {
-  /** `smtpConfigured`: whether the probe has an SMTP server, which an e-mail channel needs (the system module's settings). */
+  /**
+   * `smtpConfigured`: whether the probe has an SMTP server, which an e-mail channel needs (the system
+   * module's settings); `monitorIds`: the monitors there are (the monitors module's, through its contract).
+   */
   constructor(private readonly app: AppContext, private readonly outbox: Outbox, private readonly sender: Sender,
-    private readonly kick: () => void, private readonly smtpConfigured: () => boolean) {}
+    private readonly kick: () => void, private readonly smtpConfigured: () => boolean,
+    private readonly monitorIds: () => ReadonlySet<string>) {}
+
+  /** Monitors chosen by id must exist now; each unknown one is named at its index. A deleted one leaves the list later by itself. */
+  private routingErrors(r: Routing | undefined): FieldError[] {
+    if (r?.mode !== 'monitors') return [];
+    const known = this.monitorIds();
+    return r.ids.flatMap((id, i) => (known.has(id) ? [] : [{ path: `monitors.ids.${i}`, message: `No monitor with id ${id}` }]));
+  }
 
   private now(): number { return this.app.clock.now(); }
 
@@ -131,21 +143,23 @@ export class WebhookService {
       : { url: '', options: input.options ?? {} };
     const options = checkOptions(p, unpacked.options);
     this.check(unpacked.url, type, secret != null, input.type !== undefined,
-      [...WebhookService.destinationErrors(p, input.url, input.secret), ...options.errors]);
+      [...WebhookService.destinationErrors(p, input.url, input.secret), ...options.errors, ...this.routingErrors(input.monitors)]);
     this.requireSmtp(p);
+    const routing = normalRouting(input.monitors ?? ALL);
+    const reminder = input.reminder_minutes ?? null;
     const id = randomUUID();
     const now = this.now();
     const box = this.app.secretbox;
     const row = await this.app.store.write((tx) => {
-      tx.run(`INSERT INTO webhooks (id, name, url, type, alert_types, cooldown, enabled, secret, options, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      tx.run(`INSERT INTO webhooks (id, name, url, type, alert_types, cooldown, enabled, secret, options, monitors, reminder_minutes,
+                created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [id, input.name, sealUrl(box, unpacked.url, type), type, JSON.stringify(input.alert_types ?? DEFAULT_ALERT_TYPES),
         input.cooldown ?? LIMITS.cooldown.default, input.enabled === false ? 0 : 1, sealSecret(box, secret),
-        JSON.stringify(options.options), now, now]);
+        JSON.stringify(options.options), JSON.stringify(routing), reminder, now, now]);
       const r = tx.get<WebhookRow>('SELECT * FROM webhooks WHERE id = ?', [id])!;
       this.app.audit.insert(tx, by.auditEntry('webhooks.create', r.name, {
         id, type, url: this.shown(r), options: options.options, alert_types: subscribedTypes(r.alert_types),
-        cooldown: r.cooldown, enabled: r.enabled === 1, secret_set: secret != null,
+        cooldown: r.cooldown, enabled: r.enabled === 1, secret_set: secret != null, monitors: routing, reminder_minutes: reminder,
       }));
       return r;
     }, 'sync');
@@ -181,7 +195,8 @@ export class WebhookService {
       ? (input.secret === oldSecret ? old.secret : sealSecret(box, input.secret))
       : WebhookService.secretAfter(input.secret, dropped.length ? null : old.secret);
     this.check(url, type, secret !== null, input.type !== undefined,
-      [...WebhookService.destinationErrors(p, mail ? (keepUrl ? undefined : input.url) : url, input.secret), ...options.errors],
+      [...WebhookService.destinationErrors(p, mail ? (keepUrl ? undefined : input.url) : url, input.secret), ...options.errors,
+        ...this.routingErrors(input.monitors)],
       dropped.length > 0);
     if (type !== old.type) this.requireSmtp(p);
     const next = {
@@ -194,6 +209,9 @@ export class WebhookService {
       enabled: input.enabled === undefined ? old.enabled : input.enabled ? 1 : 0,
       secret,
       options: JSON.stringify(options.options),
+      // Compared as stored: the same routing sent back (as a form does) changes nothing.
+      monitors: input.monitors !== undefined ? JSON.stringify(normalRouting(input.monitors)) : JSON.stringify(parseRouting(old.monitors)),
+      reminder_minutes: input.reminder_minutes !== undefined ? input.reminder_minutes : old.reminder_minutes,
     };
     const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
     if (!changed.length) return this.out(old);
@@ -201,11 +219,14 @@ export class WebhookService {
     const row = await this.app.store.write((tx) => {
       if (!tx.get('SELECT 1 AS x FROM webhooks WHERE id = ?', [id])) throw notFound('Webhook');
       tx.run(`UPDATE webhooks SET name = ?, url = ?, type = ?, alert_types = ?, cooldown = ?, enabled = ?, secret = ?, options = ?,
-              updated_at = ? WHERE id = ?`,
-      [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, next.options, now, id]);
+              monitors = ?, reminder_minutes = ?, updated_at = ? WHERE id = ?`,
+      [next.name, next.url, next.type, next.alert_types, next.cooldown, next.enabled, next.secret, next.options, next.monitors,
+        next.reminder_minutes, now, id]);
       const cancelled = next.enabled === 0 && old.enabled === 1 ? this.cancelPending(tx, old, 'the webhook was disabled') : 0;
       this.app.audit.insert(tx, by.auditEntry('webhooks.update', next.name, {
         id, fields: changed, type, url: mail ? null : url === null ? MASK : redactUrl(url, type),
+        ...(changed.includes('monitors') ? { monitors: JSON.parse(next.monitors) as Routing } : {}),
+        ...(changed.includes('reminder_minutes') ? { reminder_minutes: next.reminder_minutes } : {}),
         ...(cancelled ? { cancelled_deliveries: cancelled } : {}),
         ...(dropped.length ? { secrets_dropped: dropped } : {}),
       }));

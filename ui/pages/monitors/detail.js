@@ -3,8 +3,9 @@
 // beat bar (its caption counts the ticks drawn) and the last 24 hours as a time-weighted status bar (each
 // hour's share of up and down time on hover or focus), the inventory records it is linked to,
 // the chart (the response time, or a measurement its check type declares), incidents, check results and
-// events, and its configuration. Check now, pause or resume, edit and delete; maintenance for 30 min to
-// 4 hours in one click, or the end of the window holding it. Follows state changes without a reload.
+// events, who was told of its alerts (alerts-card.js), and its configuration. Check now, pause or resume,
+// edit and delete; maintenance for 30 min to 4 hours in one click, or the end of the window holding it.
+// Follows state changes without a reload.
 import { dateTime, duration, ms, relTime } from '../../lib/format.js';
 import { html, useEffect, useRef, useState } from '../../lib/html.js';
 import { LINK_RELATIONS } from '../../lib/vocabulary.js';
@@ -21,6 +22,7 @@ import { Card, Page } from '../../components/page.js';
 import { BeatBar, StatusBar } from '../../components/status-bar.js';
 import { checkNow, deleteMonitor, endMaintenance, startMaintenance, togglePause } from './actions.js';
 import { EventsCard, IncidentsCard, ResultsCard } from './history-cards.js';
+import { AlertsCard } from './alerts-card.js';
 import { describeValues } from '../../lib/schema-form.js';
 import { typeLabel, useCheckTypes } from './check-types.js';
 import { QUICK_MINUTES, quickLabel } from './maintenance-model.js';
@@ -218,6 +220,7 @@ export default function MonitorDetailPage({ params, query }) {
       </div>
       <div class="mon-col">
         <${EventsCard} id=${m.id} />
+        ${can(s, 'webhooks:read') ? html`<${AlertsCard} id=${m.id} />` : null}
         <${Config} m=${m} monitors=${monitors.data?.monitors} />
       </div>
     </div>

@@ -1,6 +1,8 @@
 // The monitor event log: status changes, incidents, pauses, edits and manual checks of every monitor
 // (deleted ones included), filtered by monitor, kind and time, paged, and exported as CSV with the same
-// filters. Those allowed to change monitors can also clear all check history here.
+// filters; a status change that raised an alert shows which webhooks were told and which were not, and
+// why (the alert log of the same monitor and time, for those who may read webhooks). Those allowed to
+// change monitors can also clear all check history here.
 import { api, qs } from '../../lib/api.js';
 import { confirm } from '../../lib/confirm.js';
 import { dateTime, relTime } from '../../lib/format.js';
@@ -14,6 +16,7 @@ import { XIcon } from '../../components/extra-icons.js';
 import { Icon } from '../../components/icons.js';
 import { Card, Page } from '../../components/page.js';
 import { Pager, Table } from '../../components/table.js';
+import { ToldBadges } from '../alert-told.js';
 import { EVENT_KINDS, eventDetail, eventMark, eventSubject, kindLabel } from './event-view.js';
 import { MonitorTabs } from './section.js';
 
@@ -25,13 +28,42 @@ const isoOf = (local) => {
   return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
 };
 
-const COLUMNS = [
-  { key: 'at', label: 'Time', class: 'nowrap', render: (e) => html`<div class="cell-title">${dateTime(e.at)}</div><div class="cell-sub">${relTime(e.at)}</div>` },
-  { key: 'monitor', label: 'Monitor', render: (e) => (e.monitor_id && e.kind !== 'deleted'
-    ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : html`<span>${eventSubject(e)}</span>`) },
-  { key: 'kind', label: 'Event', render: (e) => html`<span class="ev-kind"><span class=${`event-mark status-${eventMark(e)}`} aria-hidden="true"></span>${kindLabel(e.kind)}</span>` },
-  { key: 'text', label: 'Details', render: (e) => html`<span class="ev-text">${eventDetail(e)}</span>` },
-];
+/** Alerts are logged a moment after their event: the window of the alert log read for a page of events reaches this far past it. */
+const ALERT_LAG_MS = 5 * 60_000;
+
+/**
+ * The alerts a page of events raised, by "monitor id|time": an alert carries its event's time (occurred_at),
+ * so a status change finds its down, recovery or degraded alert (reminders have no event of their own).
+ */
+function useEventAlerts(events, allowed) {
+  const times = (events ?? []).filter((e) => e.kind === 'status_change').map((e) => Date.parse(e.at));
+  const query = allowed && times.length ? { since: new Date(Math.min(...times)).toISOString(),
+    until: new Date(Math.max(...times) + ALERT_LAG_MS).toISOString(), limit: 500 } : null;
+  const r = useApi(query ? '/api/webhooks/alerts' : null, { query: query ?? undefined, every: 30 });
+  const by = new Map();
+  for (const a of r.data?.items ?? []) {
+    const m = a.alert.monitor;
+    if (!m || a.outcome === 'reminder') continue;
+    const k = `${m.id}|${a.alert.occurred_at}`;
+    by.set(k, [...(by.get(k) ?? []), a]);
+  }
+  return by;
+}
+
+function columns(alerts) {
+  return [
+    { key: 'at', label: 'Time', class: 'nowrap', render: (e) => html`<div class="cell-title">${dateTime(e.at)}</div><div class="cell-sub">${relTime(e.at)}</div>` },
+    { key: 'monitor', label: 'Monitor', render: (e) => (e.monitor_id && e.kind !== 'deleted'
+      ? html`<a href=${`/monitors/${e.monitor_id}`}>${e.monitor_name}</a>` : html`<span>${eventSubject(e)}</span>`) },
+    { key: 'kind', label: 'Event', render: (e) => html`<span class="ev-kind"><span class=${`event-mark status-${eventMark(e)}`} aria-hidden="true"></span>${kindLabel(e.kind)}</span>` },
+    { key: 'text', label: 'Details', render: (e) => {
+      const raised = e.kind === 'status_change' ? alerts.get(`${e.monitor_id}|${e.at}`) ?? [] : [];
+      // One block: on a phone a cell's children would otherwise sit side by side (components/table.js).
+      return html`<div><span class="ev-text">${eventDetail(e)}</span>
+        ${raised.map((a) => html`<div key=${a.id} class="told-line small"><span class="muted">${a.alert.title}:</span> <${ToldBadges} a=${a} /></div>`)}</div>`;
+    } },
+  ];
+}
 
 export default function MonitorEventsPage({ query }) {
   const s = useSession();
@@ -41,6 +73,7 @@ export default function MonitorEventsPage({ query }) {
     exclude_kind: !query.kind && query.manual !== '1' ? 'manual_check' : undefined };
   const events = useApi('/api/monitors/events', { query: { ...filters, limit: LIMIT, offset }, live: true });
   const monitors = useApi('/api/monitors');
+  const alerts = useEventAlerts(events.data?.items, can(s, 'webhooks:read'));
 
   const clear = async () => {
     const ok = await confirm({
@@ -92,7 +125,7 @@ export default function MonitorEventsPage({ query }) {
       </div>
       ${events.error ? html`<div class="mon-note"><${ErrorState} error=${events.error} retry=${events.reload} /></div>`
         : !events.data ? html`<${Loading} />`
-          : html`<${Table} columns=${COLUMNS} rows=${events.data.items} caption="Monitor events"
+          : html`<${Table} columns=${columns(alerts)} rows=${events.data.items} caption="Monitor events"
               empty=${html`<${EmptyState} icon="log" title=${filtered ? 'No event matches these filters' : 'No events yet'} />`} />
             <${Pager} total=${events.data.total} limit=${LIMIT} offset=${offset} onChange=${(o) => setQuery({ offset: o || '' }, { replace: false })} />`}
     <//>

@@ -11,10 +11,11 @@ export function alertRoutes(activity: WebhookActivity): AnyRoute[] {
     route({
       method: 'GET', path: '/api/webhooks/alerts', scope: 'webhooks:read',
       summary: 'Recent alerts and what became of them, newest first',
-      description: 'Each alert as sent (or held back: outcome held, details.held_by says by what), and per enabled webhook subscribed ' +
-        'to its type whether it was queued or why not (cooldown, no_problem_sent, outbox_full); a queued one carries its delivery: ' +
-        'pending (with the next attempt), delivered, failed or cancelled. Kept: webhooks.alert_log_size alerts, ' +
-        'webhooks.log_retention_days. Filters: type, outcome, webhook_id (alerts offered to that webhook).',
+      description: 'Each alert as sent (or held back: outcome held, details.held_by says by what; a reminder of a monitor still down: ' +
+        'outcome reminder), and per webhook subscribed to its type whether it was queued or why not (held, not_routed with the reason, ' +
+        'disabled, cooldown, no_problem_sent, outbox_full); a queued one carries its delivery: pending (with the next attempt), ' +
+        'delivered, failed or cancelled. Kept: webhooks.alert_log_size alerts, webhooks.log_retention_days. Filters: type, outcome, ' +
+        'webhook_id (alerts offered to that webhook), monitor_id (alerts about that monitor), since and until (when logged).',
       query: AlertsQuery, response: listOf(AlertRecordSchema),
       handler: (ctx) => activity.alerts(ctx.query),
     }),
