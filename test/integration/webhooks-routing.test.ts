@@ -190,7 +190,7 @@ test('a reminder repeats every N minutes while the monitor stays down, says for 
   assert.equal(rx.requests.length, n + 5);
   assert.equal(rx.requests.at(-1)!.json.alert.title, 'STILL DOWN for 1 h 15 min: nas', JSON.stringify((await logOf(m.id)).map((x: any) => [x.at, x.alert.occurred_at, x.alert.title])));
 
-  const log = (await logOf(m.id)).map((x: any) => `${x.outcome}:${x.alert.title}:${x.decisions.map((d: any) => `${d.webhook_name}=${d.decision}`).join(',')}`);
+  const log = (await logOf(m.id)).map((x: any) => `${x.outcome}:${x.alert.title}:${x.decisions.map((d: any) => `${d.webhook_name}=${d.decision}`).sort().join(',')}`);
   assert.deepEqual(log, [
     'routed:DOWN: nas:nag=queued,quiet=queued',
     'reminder:STILL DOWN for 5 min: nas:nag=queued',
