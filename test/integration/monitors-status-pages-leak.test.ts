@@ -73,7 +73,9 @@ test('a public page shows nothing it does not name: no targets, tags, messages, 
   const get = async (what: string, path: string, headers: Record<string, string> = {}, method = 'GET') => {
     const r = await fetch(t.url + path, { method, headers });
     const text = await r.text(); // decompressed by fetch()
-    forms.push({ what, text: `${[...r.headers].map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${text}` });
+    const head: string[] = [];
+    r.headers.forEach((v, k) => head.push(`${k}: ${v}`));
+    forms.push({ what, text: `${head.join('\n')}\n\n${text}` });
     return r;
   };
   const html = await get('HTML', '/status/leak');

@@ -32,7 +32,8 @@ header p{margin:6px 0 0;color:var(--muted);overflow-wrap:anywhere}
 .o-up{background:var(--soft-up);color:var(--up)}.o-down{background:var(--soft-down);color:var(--down)}
 .o-degraded{background:var(--soft-degraded);color:var(--degraded)}.o-maintenance{background:var(--maint-soft);color:var(--maint)}
 .o-unknown{background:var(--card);color:var(--muted);border:1px solid var(--line)}
-.notice{border:1px solid var(--line);border-left:4px solid var(--muted);background:var(--card);border-radius:8px;padding:10px 14px;margin-bottom:12px;overflow-wrap:anywhere;white-space:pre-line}
+.notice{border:1px solid var(--line);border-left:4px solid var(--muted);background:var(--card);border-radius:8px;padding:10px 14px;
+margin-bottom:12px;overflow-wrap:anywhere;white-space:pre-line}
 .notice.maint{border-left-color:var(--maint)}.notice small{display:block;color:var(--muted);margin-top:2px;white-space:normal}
 .group{background:var(--card);border:1px solid var(--line);border-radius:12px;margin-top:16px;overflow:hidden}
 .group h2{font-size:15px;margin:0;padding:12px 16px;border-bottom:1px solid var(--line)}
@@ -84,7 +85,8 @@ export function renderPage(v: PublicPage, jsonPath: string): string {
   if (v.logo_url) parts.push(`<img class="logo" src="${esc(v.logo_url)}" alt="">`);
   parts.push(`<h1>${esc(v.title)}</h1>`);
   if (v.description) parts.push(`<p>${esc(v.description)}</p>`);
-  parts.push(`</header><div class="overall o-${v.status}" role="status"><span class="dot" aria-hidden="true"></span>${esc(v.summary)}</div>`);
+  parts.push(`</header><div class="overall o-${v.status}" role="status">`,
+    `<span class="dot" aria-hidden="true"></span>${esc(v.summary)}</div>`);
   for (const n of v.notices) {
     parts.push(`<div class="notice${n.kind === 'maintenance' ? ' maint' : ''}"><strong>${esc(n.text)}</strong>`);
     if (n.monitors.length) parts.push(`<small>Affects ${esc(n.monitors.join(', '))}</small>`);
@@ -108,7 +110,7 @@ export function renderPage(v: PublicPage, jsonPath: string): string {
     parts.push('</section>');
   }
   const at = v.generated_at.replace('T', ' ').slice(0, 16);
-  parts.push(`<footer>Updated ${at} UTC · days are UTC days · <a href="${esc(jsonPath)}">JSON</a></footer></main></body></html>`);
+  parts.push(`<footer>Updated ${at} UTC · days are UTC days · <a href="${esc(jsonPath)}">JSON</a></footer>`, '</main></body></html>');
   return parts.join('');
 }
 

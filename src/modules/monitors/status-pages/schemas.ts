@@ -45,11 +45,15 @@ function acrossGroups(input: unknown, ctx: z.RefinementCtx): void {
       const id = (m as { id?: unknown })?.id;
       if (typeof id !== 'string') return;
       count++;
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['groups', i, 'monitors', j, 'id'], message: 'This monitor is on the page already' });
+      if (seen.has(id)) {
+        ctx.addIssue({ code: 'custom', path: ['groups', i, 'monitors', j, 'id'], message: 'This monitor is on the page already' });
+      }
       seen.add(id);
     });
   });
-  if (count > MAX_PAGE_MONITORS) ctx.addIssue({ code: 'custom', path: ['groups'], message: `At most ${MAX_PAGE_MONITORS} monitors on one page` });
+  if (count > MAX_PAGE_MONITORS) {
+    ctx.addIssue({ code: 'custom', path: ['groups'], message: `At most ${MAX_PAGE_MONITORS} monitors on one page` });
+  }
 }
 const ALWAYS = { when: () => true };
 

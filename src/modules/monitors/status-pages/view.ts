@@ -99,7 +99,8 @@ export function buildView(deps: ViewDeps, page: LivePage, bars: DayBars, now: nu
     const tz = deps.timezone();
     for (const o of deps.maintenance.touching(pageMonitors(deps, page), now, NOTICE_HORIZON_MS)) {
       const names = [...new Set(o.monitors.map((m) => shownName.get(m.row.id)!))];
-      notices.push({ kind: 'maintenance', open: o.open, from: new Date(o.from).toISOString(), to: new Date(o.to).toISOString(), monitors: names,
+      notices.push({ kind: 'maintenance', open: o.open, from: new Date(o.from).toISOString(), to: new Date(o.to).toISOString(),
+        monitors: names,
         text: o.open ? `Maintenance in progress until ${when(o.to, tz, now)}` : `Planned maintenance ${span(o.from, o.to, tz)}` });
     }
   }

@@ -352,7 +352,8 @@ export class SeriesStore {
     const day0 = bucketStart(KIND.day, now) - (n - 1) * DAY_S;
     const out: (Aggregate | null)[] = new Array<Aggregate | null>(n).fill(null);
     for (const r of this.app.store.all<Aggregate & { b: number }>(`SELECT b, checks, up, degraded, down, rt_sum, rt_count, rt_min,
-        rt_max, ms_up, ms_degraded, ms_down, ms_maint FROM ${this.names.rollups} WHERE m = ? AND k = ? AND b >= ?`, [key, KIND.day, day0])) {
+        rt_max, ms_up, ms_degraded, ms_down, ms_maint FROM ${this.names.rollups} WHERE m = ? AND k = ? AND b >= ?`,
+      [key, KIND.day, day0])) {
       const i = (r.b - day0) / DAY_S;
       if (i >= 0 && i < n) out[i] = sum([r]);
     }
