@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import {
-  apiCaller, assertClean, assertNoHorizontalOverflow, openPage, photograph, PHONE, type UiEnv, type UiPage, startSignedIn,
+  apiCaller, assertClean, assertNoHorizontalOverflow, openPage, photograph, PHONE, screenshot, type UiEnv, type UiPage, startSignedIn,
 } from './helpers/browser.js';
 
 let env: UiEnv;
@@ -61,7 +61,10 @@ test('signed in: a page made in the form, refused first without a title', async 
   assertClean(p, 'the refused page', ['POST /api/monitors/status-pages 400']);
 
   await dialog.getByLabel('Title', { exact: true }).fill('Example Ltd services');
-  assert.equal(await dialog.getByLabel('Address', { exact: true }).inputValue(), 'example-ltd-services', 'the address follows the title');
+  // The address follows the title (set after the title's render).
+  const address = dialog.getByLabel('Address', { exact: true });
+  for (let i = 0; i < 100 && (await address.inputValue()) !== 'example-ltd-services'; i++) await page.waitForTimeout(20);
+  assert.equal(await address.inputValue(), 'example-ltd-services', 'the address follows the title');
   await dialog.getByLabel('Notice', { exact: true }).fill('Phones are answered 08:00-18:00');
   await dialog.getByLabel('Name of group 1').fill('Customer services');
   await dialog.getByLabel('Add a monitor to group 1').selectOption({ label: 'web-frontend' });
@@ -75,6 +78,19 @@ test('signed in: a page made in the form, refused first without a title', async 
   assertClean(p, 'the page made');
   await photograph(p, '/monitors/status-pages', 'monitors-status-pages', 'Status pages');
   assertClean(p, 'the list photographed');
+
+  // The form at 375 px: its groups' rows fit.
+  const phone = await p.context.newPage();
+  await phone.setViewportSize(PHONE);
+  await phone.goto('/monitors/status-pages');
+  await phone.getByRole('button', { name: 'Edit Example Ltd services' }).click();
+  const edit = phone.getByRole('dialog', { name: 'Edit Example Ltd services' });
+  assert.equal(await edit.getByLabel('Name readers see for web-frontend').inputValue(), 'Website');
+  await assertNoHorizontalOverflow(phone, 'the page form at 375 px');
+  await screenshot(phone, 'monitors-status-pages-form-phone');
+  await phone.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(phone, 'monitors-status-pages-form-phone-dark');
+  await phone.close();
 });
 
 test('signed out: the public page shows what it names, and nothing else', async () => {
