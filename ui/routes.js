@@ -21,6 +21,7 @@ export const routes = [
   { path: '/monitors/new', load: () => import('./pages/monitors/form.js') },
   { path: '/monitors/events', load: () => import('./pages/monitors/events.js') },
   { path: '/monitors/maintenance', load: () => import('./pages/monitors/maintenance.js') },
+  { path: '/monitors/status-pages', load: () => import('./pages/monitors/status-pages.js') },
   { path: '/monitors/:id', load: () => import('./pages/monitors/detail.js') },
   { path: '/monitors/:id/edit', load: () => import('./pages/monitors/form.js') },
   { path: '/inventory', load: () => import('./pages/inventory/overview.js') },

@@ -118,6 +118,7 @@ export async function adminKey(base: string, dataDir: string): Promise<string> {
 
 export interface MonitorBody {
   name: string; target: string; check_type: 'http' | 'tcp' | 'dns' | 'ping'; settings?: Record<string, unknown>; tags?: string[];
+  interval?: number;
 }
 
 export async function createMonitor(base: string, key: string, body: MonitorBody): Promise<{ id: string }> {

@@ -100,3 +100,11 @@ crudSuite(app, {
   invalid: [[{ name: '' }, 'name'], [{ nodes: 'all of them' }, 'nodes'], [{ colour: 'red' }, 'colour']],
   listFilters: { q: { query: { q: 'needle' }, body: { name: 'kit session needle' } } },
 });
+
+crudSuite(app, {
+  name: 'status pages', path: '/api/monitors/status-pages', scopes: { read: 'monitors:read', write: 'monitors:write' }, paging: false,
+  create: (n) => ({ slug: `kit-page-${n}`, title: `Kit page ${n}` }),
+  update: { title: 'Kit page renamed', notice: 'Back at six', show_logo: false, groups: [{ name: 'Empty group', monitors: [] }] },
+  invalid: [[{ slug: 'Kit Page' }, 'slug'], [{ title: '' }, 'title'],
+    [{ groups: [{ name: 'g', monitors: [{ id: '00000000-0000-4000-8000-000000000000' }] }] }, 'groups.0.monitors.0.id']],
+});

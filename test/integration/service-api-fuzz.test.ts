@@ -123,6 +123,7 @@ async function snapshot(): Promise<string> {
     user: [u.username, u.role, u.updated_at],
     credential: [c.name, c.kind ?? c.type, c.updated_at],
     template: [tpl.name, tpl.target, tpl.oids, tpl.updated_at],
+    statusPage: await get(`/api/monitors/status-pages/${made.statusPage}`),
     monitors: (await get('/api/monitors')).monitors.length,
     vault: (await get('/api/brain/vault/status')),
   });
@@ -146,6 +147,8 @@ before(async () => {
   await ok('POST', '/api/brain/vault/setup', { passphrase: 'a passphrase long enough for the vault' });
   made.credential = (await ok('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'keep-cred', kind: 'snmp_v2c', community: 'keep' })).id;
   made.template = (await ok('POST', '/api/snmp/templates', { name: 'keep-template', target: '127.0.0.1', credential_id: made.credential, oids: ['sysDescr'] })).id;
+  made.statusPage = (await ok('POST', '/api/monitors/status-pages', { slug: 'keep-page', title: 'keep-page',
+    groups: [{ name: 'keep', monitors: [{ id: made.monitor, alias: 'kept' }] }] })).id;
 });
 after(() => t.close());
 
@@ -189,6 +192,7 @@ test('malformed input on every route gets a 4xx problem, never a 500, and the da
   const real: Record<string, string> = {
     '/api/monitors/:id': made.monitor!, '/api/brain/:type/:id': `endpoints/${made.endpoint}`, '/api/webhooks/:id': made.webhook!,
     '/api/users/:id': made.user!, '/api/brain/credentials/:id': made.credential!, '/api/snmp/templates/:id': made.template!,
+    '/api/monitors/status-pages/:id': made.statusPage!,
   };
   for (const r of routes.filter((r) => r.body && real[r.path])) {
     const path = r.path.replace(/:type\/:id|:id/, real[r.path]!);

@@ -103,3 +103,28 @@ test('unknown /api paths give a problem+json 404', async () => {
     assertProblem(await t.request('POST', p, { key: a.key, body: {} }), 404, `admin POST ${p}`);
   }
 });
+
+// The routes open to all, named: a new one must be added here on purpose (and say in its docs what it shows).
+const OPEN_TO_ALL = [
+  'GET /api/auth/forgot-password', 'POST /api/auth/forgot-password', 'POST /api/auth/login', 'GET /api/auth/session',
+  'GET /api/metrics', 'GET /api/openapi.json', 'GET /api/request-schema', 'POST /api/setup/bootstrap',
+  'GET /api/setup/bootstrap-needed', 'GET /api/setup/needed', 'GET /api/v1sion/monitor/status', 'GET /api/v1sion/monitor/status/by-ip',
+  'GET /api/version', 'GET /api/web-identity', 'GET /api/web-identity/favicon', 'GET /api/web-identity/logo',
+  // Public status pages (docs/monitors.md, "Status pages"): the JSON form and the HTML (also at /status/<slug>).
+  'GET /api/monitors/status-pages/public/:slug', 'GET /api/monitors/status-pages/public/:slug/page',
+];
+
+test('the routes open to all are exactly the listed ones', () => {
+  assert.deepEqual(routes.filter((r) => r.auth === 'none').map(label).sort(), [...OPEN_TO_ALL].sort());
+});
+
+test('a public status page answers without credentials, and its editors\' routes do not', async () => {
+  const a = await t.admin();
+  const made = await t.request('POST', '/api/monitors/status-pages', { key: a.key, body: { slug: 'matrix', title: 'Matrix' } });
+  assert.equal(made.status, 201, made.text);
+  for (const p of ['/api/monitors/status-pages/public/matrix', '/api/monitors/status-pages/public/matrix/page', '/status/matrix']) {
+    assert.equal((await t.request('GET', p)).status, 200, p);
+  }
+  assertProblem(await t.request('GET', `/api/monitors/status-pages/${made.body.id}`), 401, 'the page as its editors see it');
+  assertProblem(await t.request('GET', '/api/monitors/status-pages'), 401, 'the list of pages');
+});

@@ -126,6 +126,10 @@ const FORMS: Record<string, FormNotes> = {
     dynamic: { settings: 'the check type\'s settings, each held to the server\'s by ui-contract.test.ts' },
   },
   'ui/pages/monitors/maintenance.js#WindowForm': {},
+  'ui/pages/monitors/status-pages.js#PageForm': {
+    opaque: { GroupsField: 'groups' },
+    dynamic: { groups: 'each group\'s name and its monitors (id, alias), edited as rows by GroupsField' },
+  },
   'ui/pages/inventory/form.js#RecordForm': {
     noBody: 'its fields are the type\'s (ui/pages/inventory/types.js), compared below type by type',
   },

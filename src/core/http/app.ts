@@ -27,6 +27,15 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
  * rule, validation and OpenAPI entry): Prometheus scrapes /metrics by default.
  */
 const ROOT_ALIASES = new Map([['/metrics', '/api/metrics']]);
+/** A public status page's address, /status/<slug>: its HTML route (modules/monitors/status-pages/routes.ts). */
+const STATUS_PAGE = /^\/status\/([^/]+)\/?$/;
+
+function rootAlias(path: string): string {
+  const exact = ROOT_ALIASES.get(path);
+  if (exact) return exact;
+  const page = STATUS_PAGE.exec(path);
+  return page ? `/api/monitors/status-pages/public/${page[1]}/page` : path;
+}
 
 export interface HttpApp {
   server: Server;
@@ -90,7 +99,7 @@ export function createHttpApp(app: AppContext, opts: { uiDir: string }): HttpApp
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('X-Frame-Options', 'DENY');
     const requested = (req.originalUrl ?? req.url ?? '/').split('?')[0]!;
-    const pathname = ROOT_ALIASES.get(requested) ?? requested;
+    const pathname = rootAlias(requested);
     if (!isApiPath(pathname)) {
       // The ACME HTTP-01 responder, and the UI's move to HTTPS once a trusted certificate is installed.
       const tls = tlsHooks.get(app);

@@ -5,6 +5,10 @@ import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { checkTypeRoutes } from './check-types/routes.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
+import { StatusDocuments } from './status-pages/documents.js';
+import { StatusPages } from './status-pages/pages.js';
+import { statusPageRoutes } from './status-pages/routes.js';
+import { brandingOf } from '../system/contracts.js';
 import type { MonitorGlance } from './contracts.js';
 import { watchedAddress } from './queries.js';
 import { RetentionJob } from './retention.js';
@@ -18,13 +22,17 @@ import { monitorConfig, monitorsConfig } from './config.js';
 
 export type { MonitorBusEvent, MonitorGlance } from './contracts.js';
 
-const services = serviceSlot<{ service: MonitorService; retention: RetentionJob }>('monitors', 'The monitors service');
+const services = serviceSlot<{ service: MonitorService; retention: RetentionJob; statusPages: StatusDocuments }>('monitors',
+  'The monitors service');
 
 /** The module's service for an app (tests and other modules' services use it; never the tables). */
 export const monitorsServiceOf = (app: AppContext): MonitorService => services.of(app).service;
 
 /** The module's retention job for an app (tests run a pass on demand). */
 export const monitorsRetentionOf = (app: AppContext): RetentionJob => services.of(app).retention;
+
+/** The status pages' cached documents for an app (tests and the bench count how often they are made). */
+export const statusDocumentsOf = (app: AppContext): StatusDocuments => services.of(app).statusPages;
 
 /**
  * Every monitor in list order, each with the address it watches: the inventory matches them to endpoints by
@@ -42,6 +50,8 @@ export function monitorGlances(app: AppContext): MonitorGlance[] {
 
 export const monitorsModule: Module = {
   name: 'monitors',
+  // The branding (the logo a status page shows), when the system module is registered.
+  uses: ['system'],
   migrations: monitorMigrations,
   config: { monitors: monitorsConfig },
   async register(app: AppContext) {
@@ -49,8 +59,16 @@ export const monitorsModule: Module = {
     const service = new MonitorService(app);
     await service.init(); // rows, results and state into memory
     const retention = new RetentionJob(app, service);
-    services.set(app, { service, retention });
-    app.routes.add(...monitorRoutes(service), ...checkTypeRoutes(), ...maintenanceRoutes(service.maintenance));
+    // Public status pages (status-pages/): the pages in memory, readers served from cached documents.
+    const pages = new StatusPages(app, service.registry);
+    pages.load();
+    const statusPages = new StatusDocuments({
+      registry: service.registry, storage: service.storage, maintenance: service.maintenance, pages,
+      logoUrl: () => brandingOf(app)?.logoUrl() ?? null, timezone: () => app.config.get().probe.timezone,
+    }, () => app.clock.now());
+    services.set(app, { service, retention, statusPages });
+    app.routes.add(...monitorRoutes(service), ...checkTypeRoutes(), ...maintenanceRoutes(service.maintenance),
+      ...statusPageRoutes(pages, statusPages));
     app.bus.on('config.changed', ({ keys }) => {
       if (!keys.some((k) => k.startsWith('monitors'))) return;
       service.scheduler.setMaxConcurrent(monitorConfig(app).max_concurrent_checks);

@@ -309,6 +309,26 @@ export const monitorMigrations: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 215,
+    name: 'monitors: public status pages',
+    // A page names its monitors by id in `groups` (JSON: [{name, monitors: [{id, alias}]}]); a monitor deleted
+    // since is left out when the page is read (status-pages/pages.ts). See docs/monitors.md, "Status pages".
+    up: `
+      CREATE TABLE monitor_status_pages (
+        id               TEXT PRIMARY KEY,
+        slug             TEXT NOT NULL UNIQUE,
+        title            TEXT NOT NULL,
+        description      TEXT NOT NULL DEFAULT '',
+        show_logo        INTEGER NOT NULL DEFAULT 1,
+        show_maintenance INTEGER NOT NULL DEFAULT 1,
+        notice           TEXT NOT NULL DEFAULT '',
+        groups_json      TEXT NOT NULL DEFAULT '[]',
+        created_at       INTEGER NOT NULL,
+        updated_at       INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The part of a rollup row's degraded time that failed checks account for (migration 212). */

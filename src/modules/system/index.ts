@@ -21,7 +21,7 @@ import { uploadRoutes } from './upload/routes.js';
 import { TwoFactorService } from './auth/two-factor.js';
 import { twoFactorRequiredGuard } from './auth/two-factor-required.js';
 import { Mailer } from './auth/mailer.js';
-import { setOutgoingEmail } from './contracts.js';
+import { setBranding, setOutgoingEmail } from './contracts.js';
 import { PasswordRecovery } from './auth/recovery.js';
 import { RuntimeStats } from './runtime.js';
 import { StatusService } from './status/service.js';
@@ -54,6 +54,7 @@ export const systemModule: Module = {
     const brand = new BrandService(app);
     await brand.init();
     app.routes.add(...configRoutes(app), ...webIdentityRoutes(brand), ...uploadRoutes(brand));
+    setBranding(app, { logoUrl: () => brand.identity().logo_url }); // the monitors' public status pages
     const twoFactor = new TwoFactorService({
       store: app.store, clock: app.clock, secretbox: app.secretbox,
       issuer: () => app.config.get().two_factor.issuer || `netprobe (${app.config.get().probe.name})`,

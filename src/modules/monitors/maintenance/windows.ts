@@ -134,6 +134,24 @@ export class MaintenanceWindows {
     return this.openFor(m, this.app.clock.now());
   }
 
+  /**
+   * The occurrences open at `now` or opening before `now + horizonMs` of the enabled windows that apply to
+   * any of `monitors`, each with those of them it applies to; soonest first, one per window (its open one,
+   * else its next). What a status page's notice says; the window's own name and description stay out of it.
+   */
+  touching<M extends { row: { id: string }; tags: readonly string[] }>(monitors: readonly M[], now: number, horizonMs: number):
+    { from: number; to: number; open: boolean; monitors: M[] }[] {
+    const out: { from: number; to: number; open: boolean; monitors: M[] }[] = [];
+    for (const w of this.windows.values()) {
+      if (!w.row.enabled) continue;
+      const o = [w.current, w.next].find((x) => x && x.to > now && x.from < now + horizonMs);
+      if (!o) continue;
+      const hit = monitors.filter((m) => this.applies(w, m));
+      if (hit.length) out.push({ from: o.from, to: o.to, open: o.from <= now, monitors: hit });
+    }
+    return out.sort((a, b) => a.from - b.from || a.to - b.to);
+  }
+
   // ---- the API --------------------------------------------------------------------------------------
 
   list(): WindowOut[] {

@@ -342,6 +342,32 @@ export class SeriesStore {
     return { day24, week: days(7), month: days(30), p95: quantile(hist, 0.95, min, max), measures24h };
   }
 
+  /**
+   * Each of the last `n` UTC days (today's last, partly over) for series `key`: the day rows, with the hours
+   * not yet written (from the watermark on) added from memory, so that nothing is counted twice; null for a
+   * day with neither checks nor time. What a status page's 90-day bar draws.
+   */
+  days(key: number, n: number, now: number): (Aggregate | null)[] {
+    const DAY_S = 86_400;
+    const day0 = bucketStart(KIND.day, now) - (n - 1) * DAY_S;
+    const out: (Aggregate | null)[] = new Array<Aggregate | null>(n).fill(null);
+    for (const r of this.app.store.all<Aggregate & { b: number }>(`SELECT b, checks, up, degraded, down, rt_sum, rt_count, rt_min,
+        rt_max, ms_up, ms_degraded, ms_down, ms_maint FROM ${this.names.rollups} WHERE m = ? AND k = ? AND b >= ?`,
+      [key, KIND.day, day0])) {
+      const i = (r.b - day0) / DAY_S;
+      if (i >= 0 && i < n) out[i] = sum([r]);
+    }
+    const last = hourOf(now), hoursPerDay = DAY_S / 3600;
+    for (let hour = Math.max(this.closer.watermark, (day0 * 1000) / HOUR_MS); hour <= last;) {
+      const i = Math.floor((hour * 3600 - day0) / DAY_S);
+      const end = Math.min(last, (day0 / 3600) + (i + 1) * hoursPerDay - 1);
+      const a = this.hours.sum(key, hour, end);
+      if (a.checks || a.ms_up || a.ms_degraded || a.ms_down || a.ms_maint) out[i] = sum(out[i] ? [out[i], a] : [a]);
+      hour = end + 1;
+    }
+    return out;
+  }
+
   /** Raw results held and their memory (the bench). */
   stats(): { series: number; results: number; pages: number; bytes: number } {
     const s = this.history.stats();
