@@ -2,6 +2,7 @@
 // the decisive fact for the maker and the kind without the OIDs behind them, all of it in the title.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+// @ts-expect-error plain browser JavaScript without type declarations
 import { identifiedBy, identifiedByLines } from '../../ui/pages/discovery/model.js';
 
 test('identified by: the enterprise or the sysDescr pattern that named the maker, and why this kind', () => {
