@@ -42,7 +42,8 @@ const OWN: Record<string, Expected> = {
   'cisco-ios-c2960x': e('cisco', 'ios', 'switch', 'IOS', 'Cisco', 'WS-C2960X-48TS-L', 'FOC1911X0AB', '15.2(7)E4', null),
   'cisco-iosxe-c9300': e('cisco', 'ios-xe', 'switch', 'IOS-XE', 'Cisco', 'C9300-48P', 'FCW2233G0XY', '17.9.4a', '17.9.1r[FC2]'),
   'cisco-nxos-n9k': e('cisco', 'nx-os', 'switch', 'NX-OS', 'Cisco', 'N9K-C93180YC-FX', 'FDO22230ABC', '9.3(10)', null),
-  'cisco-iosxr-asr9k': e('generic', 'mib-2', 'device', null, 'Cisco', 'ASR-9006-AC-V2', 'FOX1234ABCD', null, null),
+  // IOS XR is no product line of the Cisco profile: Cisco's other products, by its enterprise number.
+  'cisco-iosxr-asr9k': e('cisco', 'other', 'device', null, 'Cisco', 'ASR-9006-AC-V2', 'FOX1234ABCD', '6.5.3[Default]', null),
   'juniper-ex2300': e('juniper', 'junos', 'router', 'Junos', 'Juniper Networks', 'EX2300-24T', 'JW3619AB0CD', '21.4R3-S4.9', 'REV 17'),
   'aruba-cx-6300m': e('aruba', 'aos-cx', 'switch', 'ArubaOS-CX', 'HPE Aruba Networking', 'JL659A', 'SG12KMA0AB', 'CL.10.10.1040', 'FL.01.09.0003'),
   'aruba-procurve-2930f': e('aruba', 'procurve', 'switch', 'ArubaOS-Switch', 'HPE Aruba Networking', 'JL253A', 'CN12HPX0AB', 'WC.16.11.0015', 'WC.16.01'),
@@ -53,7 +54,8 @@ const OWN: Record<string, Expected> = {
   'ubnt-edgeswitch-24-lite': e('ubiquiti', 'edgeswitch', 'switch', 'EdgeSwitch', 'Ubiquiti', 'ES-24-Lite', '802AA8D1E2F3', '1.9.3.5371658', null),
   'realtek-rtl8380-switch': e('generic', 'mib-2', 'device', null, 'Realtek Semiconductor', 'GS1900-10HP', 'S202L12345678', 'V2.70(AAZI.2)', 'V2.70'),
   'tplink-t2600g-28sq': e('tplink', 'jetstream', 'switch', 'JetStream', 'TP-Link', 'T2600G-28SQ', '2203591000123', '1.0.2', '1.0.2 Build 20210406 Rel.39580'),
-  'tplink-eap245': e('generic', 'mib-2', 'device', null, 'TP-Link', null, null, null, null),
+  // An access point: not JetStream, but TP-Link's by its enterprise number; its model is nowhere to read.
+  'tplink-eap245': e('tplink', 'other', 'device', null, 'TP-Link', null, null, null, null),
   'fortinet-fortigate-60f': e('fortinet', 'fortios', 'firewall', 'FortiOS', 'Fortinet', 'FGT_60F', 'FGT60FTK2109AB12', '7.2.8', 'v7.2.8,build1639,240313 (GA.M)'),
   'mikrotik-ccr2004': e('mikrotik', 'routeros', 'router', 'RouterOS', 'MikroTik', 'CCR2004-16G-2S+', 'HE408XYZ1AB', '7.15.3', '7.15.3'),
   'linux-netsnmp-debian': e('generic', 'net-snmp', 'server', 'Linux', 'net-snmp', null, null, '6.6.31+rpt-rpi-v8', null),

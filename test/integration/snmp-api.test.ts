@@ -146,7 +146,9 @@ test('eight vendor profiles, generic last; vendor cards; unknown vendor is 404',
   const keys = v.body.items.map((p: any) => p.key);
   assert.equal(keys.at(-1), 'generic');
   const aruba = v.body.items.find((p: any) => p.name.includes('Aruba'));
-  assert.equal(aruba.variants.length, 2);
+  assert.deepEqual(aruba.variants.map((x: any) => [x.key, x.fallback]), [['aos-cx', null], ['procurve', null], ['other', 'enterprise']]);
+  assert.deepEqual(aruba.enterprises.map((e: any) => e.oid), ['1.3.6.1.4.1.14823', '1.3.6.1.4.1.47196'], 'the arcs Aruba owns');
+  assertMatchesResponse(t, 'GET', '/api/snmp/vendors', v.body);
   // Names in profiles are shown beside their numeric OIDs.
   const rule = aruba.variants.flatMap((x: any) => x.match).find((m: any) => m.sys_object_id);
   assert.match(rule.sys_object_id[0].oid, /^1\.3\.6\.1\.4\.1\.\d+/);

@@ -118,6 +118,20 @@ describe('subnet scans in the lab', { skip: skip ?? false }, () => {
     }
   });
 
+  test('the switches are switches (issue 35 §4): sw1 by BRIDGE-MIB, sw2 by LLDP\'s bridge capability, and the result says so', () => {
+    const kinds = Object.fromEntries(['sw1', 'sw2', 'router', 'snmp2'].map((n) => [n, deviceOf(n)!.kind]));
+    assert.deepEqual(kinds, { sw1: 'switch', sw2: 'switch', router: 'server', snmp2: 'server' });
+    const evidence = (name: string) => host(lab.host(name).addresses[0]!)!.snmp!.evidence!;
+    assert.match(evidence('sw1').kind, /^BRIDGE-MIB answers \(dot1dBaseNumPorts \d+, dot1dBaseBridgeAddress [0-9a-f:]{17}\)$/);
+    assert.equal(evidence('sw2').kind, 'LLDP system capabilities enabled: bridge');
+    assert.match(evidence('router').kind, /^no bridging or LLDP evidence: server/);
+    assert.match(evidence('sw1').manufacturer ?? '', /^enterprise 8072 \(net-snmp\)/);
+    for (const h of lab.hosts.filter((x) => x.subnet === 'lan' && x.snmp?.expect)) {
+      const e = host(h.addresses[0]!)!.snmp!.evidence;
+      assert.ok(e?.kind && e.variant, `${h.name} says which evidence decided`);
+    }
+  });
+
   test('one device per box: the router answers on two addresses', () => {
     const router = deviceOf('router')!;
     assert.ok(router);

@@ -46,9 +46,15 @@ describe('the built-in profiles', () => {
   test('eight profiles in match order, generic MIB-II last', () => {
     assert.deepEqual(VENDOR_PROFILES.map((p) => p.key), ['cisco', 'juniper', 'aruba', 'ubiquiti', 'tplink', 'fortinet', 'mikrotik', 'generic']);
     assert.deepEqual(VENDOR_PROFILES.map((p) => p.kind), ['switch', 'router', 'switch', 'switch', 'switch', 'firewall', 'router', 'device']);
-    assert.deepEqual(profileByKey('aruba')!.variants.map((v) => [v.key, v.os]), [['aos-cx', 'ArubaOS-CX'], ['procurve', 'ArubaOS-Switch']]);
-    assert.deepEqual(profileByKey('cisco')!.variants.map((v) => v.os), ['NX-OS', 'IOS-XE', 'IOS']);
-    assert.deepEqual([...new Set(profileByKey('ubiquiti')!.variants.map((v) => v.os))], ['EdgeOS', 'UniFi', 'EdgeSwitch']);
+    assert.deepEqual(profileByKey('aruba')!.variants.map((v) => [v.key, v.os]),
+      [['aos-cx', 'ArubaOS-CX'], ['procurve', 'ArubaOS-Switch'], ['other', null]]);
+    assert.deepEqual(profileByKey('cisco')!.variants.map((v) => v.os), ['NX-OS', 'IOS-XE', 'IOS', null]);
+    assert.deepEqual([...new Set(profileByKey('ubiquiti')!.variants.map((v) => v.os))], ['EdgeOS', 'UniFi', 'EdgeSwitch', null]);
+    for (const p of VENDOR_PROFILES.filter((x) => x.key !== 'generic')) {
+      const last = p.variants.at(-1)!;
+      assert.ok(p.enterprises?.length, `${p.key} names the enterprise arcs its maker owns`);
+      assert.deepEqual([last.key, last.fallback, last.match], ['other', 'enterprise', [{ sys_object_id: p.enterprises }]], `${p.key}: other products last`);
+    }
     assert.deepEqual(profileByKey('generic')!.variants.at(-1)!.match, [{}], 'the last rule holds for every agent');
     assert.equal(profileByKey('nope'), undefined);
   });
@@ -95,7 +101,7 @@ describe('match rules', () => {
   test('sysObjectID prefixes end at an arc boundary; sysDescr patterns are needed where given', async () => {
     assert.equal(await key(sys('1.3.6.1.4.1.9.1.1208', 'Cisco IOS Software, C2960X Software, Version 15.2(7)E4')), 'cisco/ios');
     assert.equal(await key(sys('1.3.6.1.4.1.90.1', 'Cisco IOS Software, Version 15.2(7)E4')), 'generic/mib-2', 'enterprise 90 is not 9');
-    assert.equal(await key(sys('1.3.6.1.4.1.9.1.1208', '')), 'generic/mib-2', 'Cisco needs an OS it knows');
+    assert.equal(await key(sys('1.3.6.1.4.1.9.1.1208', '')), 'cisco/other', 'no OS it knows: Cisco\'s other products, not generic');
     assert.equal(await key(sys('1.3.6.1.4.1.9.1.1208', '"Cisco IOS Software, IOS-XE Software, Version 16.12.4')), 'cisco/ios-xe', 'NX-OS, IOS-XE, then IOS');
     assert.equal(await key(sys('1.3.6.1.4.1.41112', 'UAP-AC-Lite 6.6.77.15402')), 'ubiquiti/unifi-ap', 'a prefix matches itself');
     // UniFi access points answer with net-snmp's linux sysObjectID (NET-SNMP-TC, not UCD-SNMP-MIB's).
@@ -106,8 +112,10 @@ describe('match rules', () => {
   });
 
   test('exclusions win over a matching rule', async () => {
-    assert.equal(await key(sys('1.3.6.1.4.1.9.1.1639', 'Cisco IOS XR Software (Cisco ASR9K Series), Version 6.5.3')), 'generic/mib-2');
-    assert.equal(await key(sys('1.3.6.1.4.1.11.2.3.7.11.153', 'HPE OfficeConnect Switch 1820 24G J9980A, PT.02.12')), 'generic/mib-2');
+    assert.equal(await key(sys('1.3.6.1.4.1.9.1.1639', 'Cisco IOS XR Software (Cisco ASR9K Series), Version 6.5.3')), 'cisco/other',
+      'excluded from IOS, still Cisco\'s');
+    assert.equal(await key(sys('1.3.6.1.4.1.11.2.3.7.11.153', 'HPE OfficeConnect Switch 1820 24G J9980A, PT.02.12')), 'generic/mib-2',
+      'HP\'s enterprise 11 is not Aruba\'s alone');
     assert.equal(await key(sys('1.3.6.1.4.1.11.2.3.7.11.181.17', 'Aruba JL253A 2930F-24G-4SFP+ Switch, revision WC.16.11.0015, ROM WC.16.01.0010')), 'aruba/procurve');
   });
 
@@ -133,7 +141,8 @@ describe('identification of recordings (in-process)', () => {
       const objectId = recording.vars.find((v) => v.oid === '1.3.6.1.2.1.1.2.0')!.ref!;
       assert.equal(id.sys.object_id, objectId);
       assert.equal(id.enterprise?.number, Number(objectId.split('.')[6]));
-      assert.equal(id.vendor, profileByKey(id.vendor_key)!.name);
+      const profile = profileByKey(id.vendor_key)!;
+      assert.equal(id.vendor, id.variant === 'other' ? profile.manufacturer : profile.name);
     });
   }
 

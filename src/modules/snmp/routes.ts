@@ -13,10 +13,17 @@ const OidEntryOut = z.object({
   enums: z.record(z.string(), z.string()).optional(), units: z.string().optional(), description: z.string().optional(),
 });
 const VendorOut = z.object({
-  key: z.string(), name: z.string(), kind: z.string(), manufacturer: z.string().nullable(), description: z.string(),
+  key: z.string(), name: z.string(), kind: z.string(), manufacturer: z.string().nullable(),
+  enterprises: z.array(z.object({ name: z.string(), oid: z.string().nullable() }))
+    .describe('Enterprise arcs the maker owns: a sysObjectID under one is its product (variant "other") when no product line matches'),
+  description: z.string(),
   identity: z.unknown(),
   variants: z.array(z.object({
-    key: z.string(), os: z.string().nullable(), kind: z.string(), match: z.array(z.unknown()), exclude: z.array(z.unknown()),
+    key: z.string(), os: z.string().nullable(), kind: z.string(),
+    fallback: z.enum(['enterprise', 'any']).nullable()
+      .describe('null: a product line, tried first; enterprise: the maker\'s other products; any: generic MIB-II, last'),
+    kind_from_evidence: z.boolean().describe('Bridging and LLDP evidence decide the kind; the variant\'s is the default'),
+    match: z.array(z.unknown()), exclude: z.array(z.unknown()),
     identity: z.unknown().optional(), cards: z.array(z.string()),
   })),
 });

@@ -87,6 +87,11 @@ export class SourceReader {
     return oid;
   }
 
+  /** A variable already read, by numeric OID (undefined when it was not read). */
+  value(oid: string): RawVarbind | undefined {
+    return this.values.get(oid);
+  }
+
   /** Variables already read elsewhere (identification's system group). */
   remember(vbs: RawVarbind[], at: number): void {
     for (const vb of vbs) {

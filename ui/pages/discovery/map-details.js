@@ -10,6 +10,7 @@ import { DEVICE_KINDS, LINK_SOURCES, MATCH_REASONS, NODE_SCAN_STATES } from '../
 import { Badge } from '../../components/badge.js';
 import { Icon } from '../../components/icons.js';
 import { deviceOfNode, neighboursOf, serviceBadge, servicesText } from './map-model.js';
+import { identifiedBy, identifiedByLines } from './model.js';
 import { Addresses, KindBadge, LinkSource, none, RecordRef } from './section.js';
 
 const MARKS = {
@@ -55,6 +56,9 @@ function Identification({ node, device, host }) {
     <${Row} label="Addresses"><${Addresses} list=${node.addresses} max=${6} /><//>
     <${Row} label="MAC">${node.mac ? html`<span class="mono">${node.mac}</span>` : null}<//>
     <${Row} label="Vendor profile">${node.vendor_key ? html`<span class="mono small">${node.vendor_key}</span>` : null}<//>
+    <${Row} label="Identified by">${identifiedBy(snmp) ? html`<details class="disc-evidence">
+      <summary>${identifiedBy(snmp)}</summary>
+      <ul class="small">${identifiedByLines(snmp).map((l) => html`<li key=${l}>${l}</li>`)}</ul></details>` : null}<//>
     <${Row} label="Node id"><span class="mono small">${node.id}</span><//>
   </dl>`;
 }

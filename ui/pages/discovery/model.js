@@ -171,6 +171,26 @@ export function snmpTitle(s) {
   return [s.vendor, s.model].filter(Boolean).join(' ') || null;
 }
 
+/**
+ * The short "identified by" line of SNMP facts: the decisive fact for the maker and for the kind, each
+ * without the OIDs it rests on (`identifiedByTitle` has them all), or null for facts without evidence.
+ */
+export function identifiedBy(s) {
+  const e = s?.evidence;
+  if (!e) return null;
+  const maker = e.manufacturer?.split(/; | \(sysObjectID|, owned by|, from IANA/)[0];
+  const kind = e.kind.split(/ \(/)[0];
+  return [maker, kind].filter(Boolean).join('; ');
+}
+
+/** All of the evidence, one line each, for a title or a list. */
+export function identifiedByLines(s) {
+  const e = s?.evidence;
+  if (!e) return [];
+  return [['Maker', e.manufacturer], ['Profile', e.variant], ['Model', e.model], ['Kind', e.kind]]
+    .filter(([, v]) => v).map(([k, v]) => `${k}: ${v}`);
+}
+
 /** "IOS 15.2(7)E" from the SNMP facts, or null. */
 export function snmpOs(s) {
   if (!s) return null;

@@ -9,7 +9,7 @@ import { Badge } from '../../components/badge.js';
 import { SearchBox } from '../../components/controls.js';
 import { EmptyState } from '../../components/empty.js';
 import { Pager, Table } from '../../components/table.js';
-import { HOST_SORTS, hostName, hostsCsv, hostText, snmpOs, snmpTitle, sortByIp, sortHosts } from './model.js';
+import { HOST_SORTS, hostName, hostsCsv, hostText, identifiedBy, identifiedByLines, snmpOs, snmpTitle, sortByIp, sortHosts } from './model.js';
 import { Addresses, CredentialRef, KindBadge, LinkSource, MacCell, none, PortChips, RecordRef, SourceChips } from './section.js';
 
 const PAGE = 100;
@@ -18,10 +18,12 @@ function SnmpCell({ s }) {
   if (!s) return none;
   const title = snmpTitle(s);
   const os = snmpOs(s);
+  const by = identifiedBy(s);
   return html`<div class="disc-snmp">
     ${title ? html`<div class="disc-snmp-title">${title}</div>` : s.sys_name ? html`<div>${s.sys_name}</div>` : null}
     ${os ? html`<div class="cell-sub">${os}</div>` : null}
     ${s.serial ? html`<div class="cell-sub">Serial <span class="mono">${s.serial}</span></div>` : null}
+    ${by ? html`<div class="cell-sub disc-evidence" title=${identifiedByLines(s).join('\n')}>Identified by ${by}</div>` : null}
     ${s.note ? html`<div class="cell-sub disc-note">${s.note}</div>` : null}
     ${!title && !os && !s.note && !s.sys_name ? html`<span class="muted">Answered${s.version ? ` (${s.version})` : ''}</span>` : null}
   </div>`;

@@ -27,7 +27,8 @@ const DeviceCards = z.object({
   target: z.string().nullable(), port: z.number().int(),
   credential: z.object({ id: z.string(), short_id: z.string(), name: z.string() }).nullable(),
   vendor: z.object({ key: z.string(), name: z.string(), variant: z.string().nullable(), from: z.enum(['saved', 'identified', 'default']) }),
-  identification: z.record(z.string(), z.unknown()).nullable().describe('What live identification found, when it ran'),
+  identification: z.record(z.string(), z.unknown()).nullable()
+    .describe('What live identification found (profile, variant, model, kind, and the evidence that decided), when it ran'),
   selection: z.object({ custom: z.boolean(), cards: z.array(z.string()), extra_oids: z.array(ExtraOid) }),
   available_cards: z.array(z.object({ key: z.string(), title: z.string() })),
   live: z.object({ attempted: z.boolean(), ok: z.boolean(), error: z.string().optional(), error_code: z.string().optional() }),

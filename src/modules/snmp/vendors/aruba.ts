@@ -4,16 +4,20 @@
 // ROM KA.16.01 ..."; CPU and memory from HP's STATISTICS-MIB and NETSWITCH-MIB). Aruba wireless
 // (enterprise 14823) and HPE Comware switches (H3C, 25506) are other families.
 import {
-  cpuCard, entityIdentity, entitySensorTemperatures, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr,
-  systemCard, temperatureCard
+  cpuCard, entityIdentity, entitySensorTemperatures, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, otherProducts,
+  sysDescr, systemCard, temperatureCard
 } from './common.js';
 import type { VendorProfile } from './types.js';
+
+// Aruba's arcs (14823, 47196): not HP's 11, which holds printers and servers as well as switches.
+const enterprises = ['enterprises.14823', 'enterprises.47196'];
 
 export const aruba: VendorProfile = {
   key: 'aruba',
   name: 'Aruba / HPE switches',
   kind: 'switch',
   manufacturer: 'HPE Aruba Networking',
+  enterprises,
   description: 'HPE Aruba Networking switches: ArubaOS-CX, and ProCurve / ArubaOS-Switch.',
   variants: [
     {
@@ -61,6 +65,7 @@ export const aruba: VendorProfile = {
         },
       ],
     },
+    otherProducts(enterprises, entityIdentity),
   ],
   identity: entityIdentity,
   cards: [

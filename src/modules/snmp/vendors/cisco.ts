@@ -2,16 +2,30 @@
 // version from sysDescr ("..., Version 15.2(7)E4, ..."), CPU from CISCO-PROCESS-MIB, memory from
 // CISCO-MEMORY-POOL-MIB (IOS, IOS-XE) or CISCO-PROCESS-MIB's per-CPU memory (NX-OS), temperatures from
 // CISCO-ENVMON-MIB.
-import { cpuCard, entityIdentity, interfacesCard, memoryCard, sysDescr, systemCard, temperatureCard } from './common.js';
-import type { VendorProfile } from './types.js';
+import {
+  cpuCard, entityIdentity, interfacesCard, memoryCard, otherProducts, sysDescr, systemCard, temperatureCard, withEntity
+} from './common.js';
+import type { IdentitySpec, VendorProfile } from './types.js';
 
 const processorPool = { column: 'ciscoMemoryPoolName', match: /^Processor$/i } as const;
+
+// Cisco's arcs: its own (9), and those of companies it bought that IANA lists under its name (Altiga,
+// Cerent, Cisco Systems, Airespace, Meraki).
+const enterprises = ['cisco', 'enterprises.3076', 'enterprises.3607', 'enterprises.5771', 'enterprises.14179', 'enterprises.29671'];
+
+const identity: IdentitySpec = {
+  model: entityIdentity.model,
+  serial: entityIdentity.serial,
+  version: [sysDescr(/\bVersion ([^\s,]+)/)],
+  firmware: entityIdentity.firmware,
+};
 
 export const cisco: VendorProfile = {
   key: 'cisco',
   name: 'Cisco',
   kind: 'switch',
   manufacturer: 'Cisco',
+  enterprises,
   description: 'Cisco switches and routers running IOS, IOS-XE or NX-OS.',
   variants: [
     { key: 'nx-os', os: 'NX-OS', match: [{ sys_object_id: ['cisco'], sys_descr: [/\bNX-OS\b/i] }] },
@@ -22,13 +36,9 @@ export const cisco: VendorProfile = {
       match: [{ sys_object_id: ['cisco'], sys_descr: [/\bCisco IOS Software\b/i, /\bCisco Internetwork Operating System\b/i] }],
       exclude: [{ sys_descr: [/\bIOS[ -]?XR\b/i] }],
     },
+    otherProducts(enterprises, withEntity(identity)),
   ],
-  identity: {
-    model: entityIdentity.model,
-    serial: entityIdentity.serial,
-    version: [sysDescr(/\bVersion ([^\s,]+)/)],
-    firmware: entityIdentity.firmware,
-  },
+  identity,
   cards: [
     systemCard,
     cpuCard([

@@ -1,6 +1,6 @@
 // Cards and identity sources that read standard MIBs (SNMPv2-MIB, IF-MIB, ENTITY-MIB, ENTITY-SENSOR-MIB,
 // HOST-RESOURCES-MIB, UCD-SNMP-MIB), shared by the profiles whose devices implement them.
-import type { Card, CardItem, IdentitySpec, ValueSource } from './types.js';
+import type { Card, CardItem, IdentitySpec, ValueSource, VendorVariant } from './types.js';
 
 export const systemCard: Card = {
   key: 'system',
@@ -72,3 +72,27 @@ export const entitySensorTemperatures: CardItem = {
 export const cpuCard = (items: CardItem[]): Card => ({ key: 'cpu', title: 'CPU', items });
 export const memoryCard = (items: CardItem[]): Card => ({ key: 'memory', title: 'Memory', items });
 export const temperatureCard = (items: CardItem[]): Card => ({ key: 'temperature', title: 'Temperature', items });
+
+/** The key of a maker's variant for products no product line's rule describes. */
+export const OTHER_PRODUCTS = 'other';
+
+/**
+ * A maker's other products: any sysObjectID under the enterprise arcs it owns, tried after every
+ * profile's product lines. Model and the rest come from the profile's sources and ENTITY-MIB's chassis
+ * row; the OS is unknown, and what the device does is told by bridging and LLDP evidence.
+ */
+export function otherProducts(enterprises: string[], identity: IdentitySpec): VendorVariant {
+  return { key: OTHER_PRODUCTS, os: null, kind: 'device', kind_from_evidence: true, fallback: 'enterprise',
+    match: [{ sys_object_id: enterprises }], identity };
+}
+
+/** A profile's identity sources with ENTITY-MIB's chassis row after each field's own (for its other products). */
+export function withEntity(identity: IdentitySpec): IdentitySpec {
+  const out: IdentitySpec = { ...identity };
+  for (const field of ['model', 'serial', 'version', 'firmware'] as const) {
+    const own = identity[field] ?? [];
+    const more = entityIdentity[field].filter((e) => !own.some((s) => JSON.stringify(s) === JSON.stringify(e)));
+    out[field] = [...own, ...more];
+  }
+  return out;
+}

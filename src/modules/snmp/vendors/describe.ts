@@ -77,12 +77,15 @@ export function describeProfile(profile: VendorProfile, store: OidLookup) {
     name: profile.name,
     kind: profile.kind,
     manufacturer: profile.manufacturer ?? null,
+    enterprises: (profile.enterprises ?? []).map((n) => named(n, store)),
     description: profile.description,
     identity: identityJson(profile.identity, store),
     variants: profile.variants.map((v) => ({
       key: v.key,
       os: v.os,
       kind: v.kind ?? profile.kind,
+      fallback: v.fallback ?? null,
+      kind_from_evidence: v.kind_from_evidence ?? false,
       match: v.match.map((r) => ruleJson(r, store)),
       exclude: (v.exclude ?? []).map((r) => ruleJson(r, store)),
       ...(v.identity ? { identity: identityJson(v.identity, store) } : {}),
@@ -111,6 +114,7 @@ export function profileOidNames(profile: VendorProfile): string[] {
   const names = new Set<string>();
   const idNames = (id: IdentitySpec | undefined) => Object.values(id ?? {}).flatMap((l) => (l as ValueSource[]).flatMap(sourceNames));
   idNames(profile.identity).forEach((n) => names.add(n));
+  profile.enterprises?.forEach((n) => names.add(n));
   for (const v of profile.variants) {
     for (const r of [...v.match, ...(v.exclude ?? [])]) {
       r.sys_object_id?.forEach((n) => names.add(n));

@@ -1,22 +1,33 @@
 // Fortinet FortiGate firewalls (FortiOS). The sysObjectID is the model under fgModel; FortiOS leaves
 // sysDescr empty, so the model and serial come from the ENTITY-MIB chassis row (FORTINET-CORE-MIB's
-// fnSysSerial as a fallback) and the version from fgSysVersion ("v6.4.8,build1914,211117 (GA)").
-import { cpuCard, entityIdentity, interfacesCard, memoryCard, systemCard, temperatureCard } from './common.js';
-import type { VendorProfile } from './types.js';
+// fnSysSerial as a fallback) and the version from fgSysVersion ("v6.4.8,build1914,211117 (GA)"). Other
+// Fortinet products (FortiSwitch, FortiAP) are Fortinet's `other` products, by its enterprise number.
+import {
+  cpuCard, entityIdentity, interfacesCard, memoryCard, otherProducts, systemCard, temperatureCard, withEntity
+} from './common.js';
+import type { IdentitySpec, VendorProfile } from './types.js';
+
+const enterprises = ['enterprises.12356'];
+
+const identity: IdentitySpec = {
+  model: entityIdentity.model,
+  serial: [...entityIdentity.serial, { get: 'fnSysSerial.0' }],
+  version: [{ get: 'fgSysVersion.0', pattern: /^v?(\d+\.\d+\.\d+)/ }],
+  firmware: [{ get: 'fgSysVersion.0' }],
+};
 
 export const fortinet: VendorProfile = {
   key: 'fortinet',
   name: 'Fortinet FortiGate',
   kind: 'firewall',
   manufacturer: 'Fortinet',
+  enterprises,
   description: 'Fortinet FortiGate firewalls running FortiOS.',
-  variants: [{ key: 'fortios', os: 'FortiOS', match: [{ sys_object_id: ['fgModel'] }] }],
-  identity: {
-    model: entityIdentity.model,
-    serial: [...entityIdentity.serial, { get: 'fnSysSerial.0' }],
-    version: [{ get: 'fgSysVersion.0', pattern: /^v?(\d+\.\d+\.\d+)/ }],
-    firmware: [{ get: 'fgSysVersion.0' }],
-  },
+  variants: [
+    { key: 'fortios', os: 'FortiOS', match: [{ sys_object_id: ['fgModel'] }] },
+    otherProducts(enterprises, withEntity(identity)),
+  ],
+  identity,
   cards: [
     systemCard,
     cpuCard([{ key: 'cpu', label: 'CPU usage', value: { get: 'fgSysCpuUsage.0' }, unit: '%' }]),

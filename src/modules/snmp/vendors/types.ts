@@ -97,6 +97,17 @@ export interface VendorVariant {
   identity?: IdentitySpec;
   /** Replaces the profile's card with the same key; others are added after the profile's. */
   cards?: Card[];
+  /**
+   * When the variant is tried: a product line's own rules first, across every profile (absent); then
+   * 'enterprise', a maker's other products, recognised by the enterprise number it owns alone; last
+   * 'any', generic MIB-II's rule that holds for every agent.
+   */
+  fallback?: 'enterprise' | 'any';
+  /**
+   * The variant says nothing of what the device does (a maker's other products, generic agents): its
+   * `kind` is only the default, and bridging or LLDP evidence read with the system group decides.
+   */
+  kind_from_evidence?: true;
 }
 
 export interface VendorProfile {
@@ -105,6 +116,12 @@ export interface VendorProfile {
   kind: DeviceKind;
   /** Who makes it; absent for generic MIB-II, which names the maker from the enterprise number. */
   manufacturer?: string;
+  /**
+   * The private enterprise arcs this maker owns (IANA's registry names the maker for each): a
+   * sysObjectID under one is this maker's product even when no product line's rule holds. Its variant
+   * `other` (otherProducts() in common.ts) matches them.
+   */
+  enterprises?: string[];
   description: string;
   /** Tried in order; the first variant that matches wins, and with it this profile. */
   variants: VendorVariant[];

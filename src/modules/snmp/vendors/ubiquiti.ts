@@ -4,17 +4,22 @@
 // ES-10X) keep Realtek's sysObjectID and a chip name as sysDescr, and are recognised by the model name
 // in their ENTITY-MIB chassis row (one extra read, only for that sysObjectID).
 import {
-  cpuCard, entityIdentity, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, sysDescr, systemCard, ucdMemory
+  cpuCard, entityIdentity, hostResourcesCpu, hostResourcesMemory, interfacesCard, memoryCard, otherProducts, sysDescr, systemCard, ucdMemory
 } from './common.js';
 import type { VendorProfile } from './types.js';
 
 const broadcomOrUbiquiti = ['enterprises.4413', 'ubnt'];
+
+// Ubiquiti's own arc (41112), and Frogfoot's .1, which Ubiquiti's airOS and UniFi firmware answer with
+// (the unifi-ap variant above already names it).
+const enterprises = ['ubnt', 'enterprises.10002.1'];
 
 export const ubiquiti: VendorProfile = {
   key: 'ubiquiti',
   name: 'Ubiquiti',
   kind: 'switch',
   manufacturer: 'Ubiquiti',
+  enterprises,
   description: 'Ubiquiti EdgeOS routers, UniFi access points and switches, and EdgeSwitch.',
   variants: [
     {
@@ -62,6 +67,7 @@ export const ubiquiti: VendorProfile = {
         firmware: entityIdentity.firmware,
       },
     },
+    otherProducts(enterprises, entityIdentity),
   ],
   identity: entityIdentity,
   cards: [

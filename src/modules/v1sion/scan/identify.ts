@@ -37,6 +37,7 @@ export function factsOf(id: Identification | null, c: ScanCredential | null, ans
     sys_services: sys?.services ?? null,
     engine_id: answer?.engine?.id ?? null,
     note,
+    evidence: id?.evidence ?? null,
   };
 }
 

@@ -18,6 +18,17 @@ export const CredentialLabel = z.union([
 ]);
 export type CredentialLabel = z.infer<typeof CredentialLabel>;
 
+/** Which facts decided an identification (snmp/identify.ts IdentificationEvidence), as text for people. */
+export const IdentificationEvidence = z.strictObject({
+  manufacturer: z.string().nullable()
+    .describe('Why this maker: the enterprise number it owns in the sysObjectID, a sysDescr pattern, or null'),
+  variant: z.string().describe('What held of the vendor profile variant\'s rule: sysObjectID prefix, sysDescr pattern, probe'),
+  model: z.string().nullable().describe('The OID the model was read from (null: model unknown)'),
+  kind: z.string()
+    .describe('Why this kind: bridging evidence (BRIDGE-MIB, Q-BRIDGE-MIB, a forwarding table), LLDP capabilities, or the product line'),
+});
+export type IdentificationEvidence = z.infer<typeof IdentificationEvidence>;
+
 export const SnmpFacts = z.strictObject({
   credential: CredentialLabel.nullable(),
   version: SnmpVersion.nullable(),
@@ -36,6 +47,8 @@ export const SnmpFacts = z.strictObject({
     .describe('sysServices bits (2 layer 2, 4 layer 3, 64 applications), when the agent has it (absent in older results)'),
   engine_id: z.string().nullable(),
   note: z.string().nullable().describe('Why identification stopped short (an agent that answered the engine probe only, a read error)'),
+  evidence: IdentificationEvidence.nullable().optional()
+    .describe('Which facts decided manufacturer, variant, model and kind (null when not identified; absent in older results)'),
 });
 export type SnmpFacts = z.infer<typeof SnmpFacts>;
 

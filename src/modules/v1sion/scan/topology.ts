@@ -58,7 +58,25 @@ class UnionFind {
 const lower = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
 const shortName = (s: string | null | undefined) => lower(s).split('.')[0] ?? '';
 
+/**
+ * A device identification left as a server or a plain host (a generic agent, a maker's other product:
+ * no product line says what it is) that forwards frames is a switch: its forwarding table, read for the
+ * topology anyway, is the evidence (identification asked only BRIDGE-MIB's scalars, which some agents
+ * leave out while serving the table).
+ */
+export function bridgingFromTables(hosts: ScanHost[], tables: Map<string, DeviceTables>): void {
+  for (const h of hosts) {
+    const t = tables.get(h.ip);
+    if (!h.snmp || !t?.fdb.length || (h.snmp.kind !== 'server' && h.snmp.kind !== 'host')) continue;
+    h.snmp.kind = 'switch';
+    const macs = new Set(t.fdb.map((e) => e.mac)).size;
+    const why = `forwarding table: ${macs} MAC address${macs === 1 ? '' : 'es'} learned (BRIDGE-MIB/Q-BRIDGE-MIB)`;
+    if (h.snmp.evidence) h.snmp.evidence = { ...h.snmp.evidence, kind: why };
+  }
+}
+
 export function buildTopology(hosts: ScanHost[], tables: Map<string, DeviceTables>): { devices: ScanDevice[]; links: ScanLink[] } {
+  bridgingFromTables(hosts, tables);
   // ---- merge hosts into devices ---------------------------------------------------------------------
   const uf = new UnionFind();
   const reasons = new Map<string, Set<string>>();
