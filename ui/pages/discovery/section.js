@@ -15,7 +15,7 @@ await loadStylesheet(new URL('./discovery.css', import.meta.url).pathname);
 
 export function DiscoveryTabs({ active }) {
   return html`<${Tabs} label="Discovery views" active=${active}
-    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/devices', label: 'Devices', icon: 'search' },
+    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/devices', label: 'Known devices', icon: 'search' },
       { href: '/discovery/sessions', label: 'Sessions', icon: 'log' },
       { href: '/discovery/ssh-targets', label: 'SSH targets', icon: 'key' }, { href: '/discovery/routes', label: 'Routes', icon: 'send' }]} />`;
 }
