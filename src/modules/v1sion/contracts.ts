@@ -25,11 +25,27 @@ export interface ScanFinished {
   actor: string | null;
 }
 
+/** A scan profile's run ended and its results are merged into its session (profiles/service.ts). */
+export interface ProfileRun {
+  profile_id: string;
+  name: string;
+  session_id: string | null;
+  state: 'completed' | 'failed' | 'cancelled';
+  job_ids: string[];
+  counts: ScanCounts;
+  new_nodes: number;
+  missing_nodes: number;
+  updated_nodes: number;
+  error: string | null;
+}
+
 declare module '../../core/events.js' {
   interface EventMap {
     /** A scan classified a live host (one event per host, as it is found). */
     'v1sion.device.discovered': DeviceDiscovered;
     /** A scan ended (completed, failed or cancelled) and its result is kept. */
     'v1sion.scan.completed': ScanFinished;
+    /** A scheduled (or started-now) run of a scan profile ended. */
+    'v1sion.profile.run': ProfileRun;
   }
 }
