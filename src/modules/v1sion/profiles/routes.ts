@@ -13,11 +13,12 @@ export function profileRoutes(profiles: ScanProfiles): AnyRoute[] {
       summary: 'Scan profiles, each with its next and last run',
       response: z.object({
         items: z.array(ProfileSchema),
+        total: z.number().int(),
         timezone: z.string().describe("The probe's time zone: a profile created without one takes it"),
         stages: z.array(z.object({ name: z.string(), phase: z.string() }))
           .describe('The stages a profile may choose, in the order they run'),
       }),
-      handler: () => ({ items: profiles.list(), timezone: profiles.defaultTimezone(), stages: profiles.stages() }),
+      handler: () => ({ ...profiles.list(), timezone: profiles.defaultTimezone(), stages: profiles.stages() }),
     }),
     route({
       method: 'POST', path: '/api/v1sion/profiles', scope: 'v1sion:write', status: 201,

@@ -75,7 +75,10 @@ export class ScanProfiles {
     return nextRun(p.schedule, p.row.timezone, p.row.id, p.row.anchor_at, p.row.jitter_seconds);
   }
 
-  list(): ProfileOut[] { return this.all().map((p) => this.out(p)); }
+  list(): { items: ProfileOut[]; total: number } {
+    const items = this.all().map((p) => this.out(p));
+    return { items, total: items.length };
+  }
   get(id: string): ProfileOut { return this.out(this.must(id)); }
 
   async create(body: CreateProfile, by: Actor): Promise<ProfileOut> {
