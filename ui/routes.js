@@ -30,6 +30,7 @@ export const routes = [
   { path: '/inventory/:type/:id/edit', load: () => import('./pages/inventory/form.js') },
   { path: '/discovery', load: () => import('./pages/discovery/scan.js') },
   { path: '/discovery/sessions', load: () => import('./pages/discovery/sessions.js') },
+  { path: '/discovery/profiles', load: () => import('./pages/discovery/profiles.js') },
   { path: '/discovery/sessions/:id', load: () => import('./pages/discovery/session.js') },
   { path: '/discovery/sessions/:id/inventory', load: () => import('./pages/discovery/session-inventory.js') },
   { path: '/discovery/sessions/:id/map', load: () => import('./pages/discovery/map.js') },
