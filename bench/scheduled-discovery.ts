@@ -73,10 +73,12 @@ async function main(): Promise<void> {
       return j;
     };
     await call('POST', '/api/brain/vault/setup', { passphrase: 'bench passphrase long enough' });
-    const c1 = await call('POST', '/api/brain/credentials', { name: 'lab', kind: 'snmp_v2c', community: lab.snmp.community });
-    const c2 = await call('POST', '/api/brain/credentials', { name: 'second', kind: 'snmp_v2c', community: lab.snmp.community2 });
+    // Each may go to the lab's subnet only (a stored credential goes nowhere outside its scope).
+    const scope = [lan.cidr];
+    const c1 = await call('POST', '/api/brain/credentials', { name: 'lab', kind: 'snmp_v2c', community: lab.snmp.community, scope });
+    const c2 = await call('POST', '/api/brain/credentials', { name: 'second', kind: 'snmp_v2c', community: lab.snmp.community2, scope });
     const v3 = await call('POST', '/api/brain/credentials', {
-      name: 'v3', kind: 'snmp_v3', username: lab.snmp.v3.username, snmpv3_level: 'authPriv', snmpv3_auth_protocol: 'sha',
+      name: 'v3', kind: 'snmp_v3', scope, username: lab.snmp.v3.username, snmpv3_level: 'authPriv', snmpv3_auth_protocol: 'sha',
       snmpv3_auth_key: lab.snmp.v3.auth_key, snmpv3_priv_protocol: 'aes', snmpv3_priv_key: lab.snmp.v3.priv_key,
     });
     await call('POST', '/api/v1sion/credentials', { credentials: [c1, c2, v3].map((c) => ({ credential_id: c.id })) });
