@@ -11,7 +11,6 @@ import { notFound } from '../../../core/errors.js';
 import { canonicalIp } from '../../../core/ip.js';
 import { raiseAlert } from '../../webhooks/index.js';
 import type { ScanResult } from '../scan/result.js';
-import type { ScanResults } from '../scan/results.js';
 import { mergeScan, type DeviceChange, type KnownDevice, type MergeOutcome, type Presence } from './merge.js';
 import {
   addHistory, CHANGED_KINDS, historyOf, isSubnetKnown, lastChanges, loadDevice, loadDevices, thinHistory, writeDevice, writeMerge,
@@ -47,22 +46,18 @@ export class DeviceWatch {
   private chain: Promise<unknown> = Promise.resolve();
   private thinnedAt = 0;
 
-  constructor(private readonly app: AppContext, private readonly results: ScanResults) {
-    app.bus.on('v1sion.scan.completed', ({ job_id, state }) => {
-      if (state !== 'completed') return; // a cancelled or failed scan saw part of the subnet: it cannot say who is missing
-      this.chain = this.chain.then(() => this.mergeJob(job_id)).catch((e: Error) => {
-        app.log.child('v1sion').warn('scan not merged into the known devices', { job_id, error: e.message });
+  /** `scans`: every finished scan's result is handed here as it ends, kept or not (ScanService.onFinished). */
+  constructor(private readonly app: AppContext, scans: { onFinished(fn: (result: ScanResult) => void): void }) {
+    scans.onFinished((result) => {
+      if (result.state !== 'completed') return; // a cancelled or failed scan saw part of the subnet: it cannot say who is missing
+      this.chain = this.chain.then(() => this.merge(result)).catch((e: Error) => {
+        app.log.child('v1sion').warn('scan not merged into the known devices', { job_id: result.job_id, error: e.message });
       });
     });
   }
 
   /** Resolves once every merge asked for so far is done (tests, and a clean stop). */
   settled(): Promise<unknown> { return this.chain; }
-
-  private async mergeJob(jobId: string): Promise<void> {
-    const result = await this.results.load(jobId);
-    if (result) await this.merge(result);
-  }
 
   async merge(result: ScanResult): Promise<MergeOutcome> {
     const now = this.app.clock.now();
