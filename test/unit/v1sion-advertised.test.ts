@@ -177,3 +177,14 @@ test('facts: the printer is named and placed by its telling service; kinds stay 
     ['host', 'server', 'router', 'access_point', 'host']);
   assert.equal(advertisedFacts(null, null), null);
 });
+
+test('the scan page names a host by what it advertises when DNS and SNMP give no name, and filters on it', async () => {
+  // @ts-expect-error plain browser JavaScript without type declarations
+  const { hostName, hostText } = await import('../../ui/pages/discovery/model.js');
+  const advertised = { name: 'Lab Printer', host_name: 'npl0-printer', category: 'printer', vendor: 'NPL', model: 'LaserJet 400',
+    services: [{ type: '_ipp._tcp', instance: 'Lab Printer', port: 631, txt: {} }], upnp: null };
+  const h = { ip: '10.77.0.63', hostname: null, mac: null, mac_vendor: null, open_ports: [], snmp: null, advertised };
+  assert.equal(hostName(h), 'Lab Printer');
+  assert.equal(hostName({ ...h, hostname: 'printer.lab.test' }), 'printer.lab.test');
+  assert.match(hostText(h), /printer.*npl laserjet 400.*_ipp\._tcp/);
+});
