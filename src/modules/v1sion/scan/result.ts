@@ -102,7 +102,8 @@ export const ScanHost = z.strictObject({
   snmp: SnmpFacts.nullable(),
   device_id: z.string().nullable().describe('The device this address belongs to'),
   advertised: AdvertisedFacts.nullable().optional()
-    .describe('What it advertises over mDNS/DNS-SD and SSDP on the probe\'s own links (null: nothing; absent in older results)'),
+    .describe('What it advertises over mDNS/DNS-SD and SSDP on the probe\'s own links '
+      + '(null: nothing, or not on one of them; absent in older results)'),
 });
 export type ScanHost = z.infer<typeof ScanHost>;
 

@@ -55,7 +55,10 @@ export class ScanState {
   alive(ip: string, source: LivenessSource): ScanHost {
     let h = this.hosts.get(ip);
     if (!h) {
-      h = { ip, alive_by: [], rtt_ms: null, mac: null, mac_vendor: null, hostname: null, open_ports: [], snmp: null, device_id: null };
+      h = {
+        ip, alive_by: [], rtt_ms: null, mac: null, mac_vendor: null, hostname: null, open_ports: [], snmp: null, device_id: null,
+        advertised: null,
+      };
       this.hosts.set(ip, h);
     }
     if (!h.alive_by.includes(source)) h.alive_by.push(source);
