@@ -265,4 +265,21 @@ describe('snmp check', () => {
     assert.equal(r.details.refused, true);
     assert.equal(heard.length, reachable, 'nothing reached the host outside the scope');
   });
+
+  test('a locked vault is down with the vault\'s words, and nothing read', async () => {
+    const id = await monitor(simTarget(), { credential_id: creds.sim.id, oid: BATTERY });
+    await settled(id);
+    const before = sim.devices[0]!.requests;
+    assert.equal((await api('POST', '/api/brain/vault/lock')).status, 200);
+    try {
+      const r = await checkNow(id);
+      assert.equal(r.status, 'down');
+      assert.match(r.message, /^The credential vault is locked/);
+      assert.equal(r.details.code, 'vault_locked');
+      assert.equal(sim.devices[0]!.requests, before);
+    } finally {
+      assert.equal((await api('POST', '/api/brain/vault/unlock', { passphrase: PASSPHRASE })).status, 200);
+    }
+    assert.equal((await checkNow(id)).status, 'up');
+  });
 });
