@@ -77,7 +77,11 @@ test('secrets are writeOnly in the description, and the defaults are the setting
     assert.deepEqual(d.defaults, def.settings.parse({}));
     for (const [k, v] of Object.entries(d.defaults)) assert.deepEqual((d.settings.properties as Json)[k].default, v, `${d.type}: ${k} default`);
     assert.deepEqual(d.monitor_fields, def.degradeReads ?? []);
-    assert.deepEqual(d.measurements, def.measurements ?? []);
+    assert.deepEqual(d.measurements, (def.measurements ?? []).map(({ unitSetting, ...m }) => ({ ...m, ...(unitSetting ? { unit_setting: unitSetting } : {}) })));
+    // A unit the monitor chooses comes from a text setting of the type's own.
+    for (const m of def.measurements ?? []) {
+      if (m.unitSetting) assert.equal((d.settings.properties as Json)[m.unitSetting]?.type, 'string', `${d.type}: ${m.name}.unitSetting`);
+    }
   }
 });
 

@@ -21,6 +21,9 @@ import { MonitorService } from './service.js';
 import { monitorConfig, monitorsConfig } from './config.js';
 
 export type { MonitorBusEvent, MonitorGlance } from './contracts.js';
+/** Other modules lend check types what they need (the SNMP module: reading an OID with a stored credential). */
+export { provideCheckServices } from './check-services.js';
+export type { CheckServices, SnmpCheckService, SnmpReading } from './checks/services.js';
 
 const services = serviceSlot<{ service: MonitorService; retention: RetentionJob; statusPages: StatusDocuments }>('monitors',
   'The monitors service');

@@ -36,6 +36,11 @@ export interface LiveMonitor {
   closed: number[];
   /** The problem alert the alert gate holds back until its rule lets go (alert-gate/gate.ts). */
   hold: Hold | null;
+  /**
+   * What its last check kept for the next (CheckContext.memory: snmp's "changed"), with the target and settings it
+   * was read under: in memory only, and not handed to a check of other target or settings.
+   */
+  memory: { of: string; value: unknown } | null;
 }
 
 const DAY = 86_400_000;
@@ -104,7 +109,7 @@ export class Registry {
     const old = this.byPk.get(row.pk);
     const m: LiveMonitor = { row, key: row.name.replace(/[A-Z]+/g, (c) => c.toLowerCase()), tags: parseTags(row.tags), shown: null,
       view: null, line: null, prepared: null, parents: old?.parents ?? [], open: old?.open ?? null, closed: old?.closed ?? [],
-      hold: old?.hold ?? null };
+      hold: old?.hold ?? null, memory: old?.memory ?? null };
     this.gen++;
     if (old) this.changedSet.delete(old);
     this.byPk.set(row.pk, m);

@@ -4,6 +4,7 @@ import type { Store } from '../../core/store/types.js';
 import { canonicalIp } from '../../core/ip.js';
 import { CHECKS, redactSettings, type CheckType } from './checks/index.js';
 import type { IncidentRow, LiveMonitor, Registry } from './live.js';
+import type { MeasurementDecl } from './checks/types.js';
 import { declaredOf } from './measurements.js';
 import {
   degradedReason, monitorOut, parseJsonObject, type IncidentOut, type MonitorDetail, type MonitorOut, type MonitorStatus,
@@ -124,6 +125,13 @@ export function incidentOut(r: IncidentRow, monitorId: string, now: number, fail
   };
 }
 
+/** A measurement's unit for this monitor: its setting's value where the type lets the monitor choose (snmp: `unit`). */
+function unitOf(d: MeasurementDecl, settings: string): string {
+  if (!d.unitSetting) return d.unit;
+  const v = parseJsonObject(settings)[d.unitSetting];
+  return typeof v === 'string' && v !== '' ? v : d.unit;
+}
+
 /** A monitor with its figures: uptime over 24 hours, 7 and 30 days, response times, the last result. */
 export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail {
   const pk = m.row.pk;
@@ -143,7 +151,8 @@ export function detail(p: ReadParts, m: LiveMonitor, now: number): MonitorDetail
       last_result: last ? resultOut(last) : null,
       measurements_24h: declaredOf(m.row.check_type).map((d) => {
         const x = s.measures24h[d.name];
-        return { ...d, count: x?.count ?? 0, min: x?.min ?? null, avg: x?.avg ?? null, max: x?.max ?? null };
+        return { name: d.name, unit: unitOf(d, m.row.settings), label: d.label,
+          count: x?.count ?? 0, min: x?.min ?? null, avg: x?.avg ?? null, max: x?.max ?? null };
       }),
     },
     beats: p.storage.beats(pk),

@@ -8,8 +8,9 @@ import type { Logger } from '../../core/log.js';
 import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Tx } from '../../core/store/types.js';
 import { SEND, type AlertDecision, type AlertGate, type GateEvent } from './alert-gate/gate.js';
+import { checkServicesOf } from './check-services.js';
 import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
-import type { CheckResult } from './checks/types.js';
+import type { CheckMemory, CheckResult } from './checks/types.js';
 import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
 import { insertEvent } from './events-log.js';
 import { applyResult, applyState, capMsOf, type IncidentRow, type LiveMonitor, type Registry } from './live.js';
@@ -60,6 +61,7 @@ export class ResultRecorder {
     let guard: NodeJS.Timeout | undefined;
     const check = runPrepared(row.check_type, row.target, this.prepared(m), {
       timeout: row.timeout_s, degraded_ms: row.degraded_ms, max_loss_pct: row.max_loss_pct, signal,
+      services: checkServicesOf(this.app), memory: memoryOf(this.registry, m),
     });
     const limit = new Promise<CheckResult>((resolve) => {
       guard = setTimeout(() => {
@@ -209,6 +211,20 @@ export class ResultRecorder {
     for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
     if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
   }
+}
+
+/**
+ * A monitor's memory between its checks (CheckContext.memory), bound to its target, type and settings: a
+ * check after a change of any of them starts with none. The monitor object carries it, so a manual check
+ * and a scheduled one share it; a restart empties it.
+ */
+function memoryOf(registry: Registry, m: LiveMonitor): CheckMemory {
+  const of = `${m.row.check_type}\n${m.row.target}\n${m.row.settings}`;
+  return {
+    previous: m.memory?.of === of ? m.memory.value : undefined,
+    // Into the monitor as it is now: a pause or an edit during the check put a new object in its place.
+    keep: (value) => { const cur = registry.get(m.row.pk); if (cur) cur.memory = { of, value }; },
+  };
 }
 
 /**

@@ -11,9 +11,10 @@ import { badRequest, HttpError, notFound, unavailable, type FieldError } from '.
 import type { Logger } from '../../core/log.js';
 import type { Store, Tx } from '../../core/store/types.js';
 import {
-  CHECK_TYPES, CHECKS, mergeSecrets, minimumTimeout, movesSecrets, readsThreshold, redactSettings, secretsNotResent,
+  CHECK_TYPES, CHECKS, checkReferences, mergeSecrets, minimumTimeout, movesSecrets, readsThreshold, redactSettings, secretsNotResent,
   settingsShapeErrors, validateCheck, type CheckType,
 } from './checks/index.js';
+import { checkServicesOf } from './check-services.js';
 import { monitorConfig } from './config.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
@@ -310,6 +311,7 @@ export class MonitorService {
     const settings = this.validate(
       { check_type: input.check_type, target: input.target, interval, timeout, max_loss_pct, settings: input.settings ?? {} },
       { timeout: 'timeout', max_loss_pct: 'max_loss_pct' });
+    await checkReferences(input.check_type, input.target, settings, checkServicesOf(this.app));
     const id = randomUUID();
     const now = this.now();
     const tags = normaliseTags(input.tags ?? []);
@@ -371,6 +373,10 @@ export class MonitorService {
       { check_type: type, target, interval, timeout, max_loss_pct, settings: rawSettings },
       { timeout: input.timeout !== undefined ? 'timeout' : 'interval',
         max_loss_pct: input.max_loss_pct != null ? 'max_loss_pct' : 'check_type' }, dropped);
+    // What the settings refer to (snmp: a stored credential within its scope), when what refers changes.
+    if (input.target !== undefined || input.check_type !== undefined || input.settings !== undefined) {
+      await checkReferences(type, target, settings, checkServicesOf(this.app));
+    }
     const next = {
       name: input.name ?? old.name,
       target,

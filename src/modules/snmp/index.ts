@@ -4,6 +4,8 @@
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { addCredentialUsageSource } from '../brain/index.js';
+import { provideCheckServices } from '../monitors/index.js';
+import { snmpCheckService } from './monitor-checks.js';
 import { snmpCredentialUsage } from './credential-usage.js';
 import { snmpConfig } from './config.js';
 import { deviceCardRoutes } from './device-cards/routes.js';
@@ -37,6 +39,8 @@ export const snmpModule: Module = {
   config: { snmp: snmpConfig },
   // Stored credentials (the vault) and inventory endpoints as device targets.
   needs: ['brain'],
+  // Lends the monitors' snmp check type its reads (monitor-checks.ts) when the monitors module is there.
+  uses: ['monitors'],
   migrations: snmpMigrations,
   register(app: AppContext) {
     const snmp = new SnmpService(app);
@@ -49,6 +53,7 @@ export const snmpModule: Module = {
     );
     // A credential's page lists the templates and device cards that use it.
     addCredentialUsageSource(app, snmpCredentialUsage(app));
+    provideCheckServices(app, { snmp: snmpCheckService(app, snmp) });
     app.bus.on('config.changed', ({ keys }) => {
       if (keys.some((k) => k.startsWith('snmp'))) snmp.reconfigure();
     });

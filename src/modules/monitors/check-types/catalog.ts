@@ -24,7 +24,9 @@ export const CheckTypeSchema = z.object({
   defaults: z.record(z.string(), z.unknown()).describe('The settings a monitor of this type gets when it sends none'),
   monitor_fields: z.array(z.enum(TYPE_MONITOR_FIELDS))
     .describe('Monitor fields that apply to this type and not to every type (max_loss_pct: partial ping loss up to it is up)'),
-  measurements: z.array(z.object({ name: z.string(), unit: z.string(), label: z.string() }))
+  measurements: z.array(z.object({ name: z.string(), unit: z.string(), label: z.string(),
+    unit_setting: z.string().optional()
+      .describe('The setting whose value is the unit, for a measurement whose unit the monitor chooses (`unit` while it is empty)') }))
     .describe('Numbers its results carry besides the response time (a result\'s measurements, keyed by name); see docs/monitors.md'),
 });
 export type CheckTypeDescription = z.infer<typeof CheckTypeSchema>;
@@ -36,7 +38,8 @@ function describe(type: CheckType): CheckTypeDescription {
     settings: formSchema(def.settings, def.secretPaths),
     defaults: def.settings.parse({}) as Record<string, unknown>,
     monitor_fields: [...(def.degradeReads ?? [])],
-    measurements: (def.measurements ?? []).map((m) => ({ ...m })),
+    measurements: (def.measurements ?? []).map((m) => ({ name: m.name, unit: m.unit, label: m.label,
+      ...(m.unitSetting ? { unit_setting: m.unitSetting } : {}) })),
   };
 }
 

@@ -10,12 +10,14 @@ import { check as http } from './http.js';
 import { check as ping } from './ping.js';
 import { check as tcp } from './tcp.js';
 import { check as dns } from './dns.js';
+import { check as snmp } from './snmp.js';
+import type { CheckServices } from './services.js';
 import { decideDegraded } from './degrade.js';
 
 export type { CheckDefinition } from './types.js';
 
 /** Every check type: adding one is its file (checks/<type>.ts) and its entry here. */
-const REGISTRY = { http, ping, tcp, dns };
+const REGISTRY = { http, ping, tcp, dns, snmp };
 
 export type CheckType = keyof typeof REGISTRY;
 export const CHECKS: Record<CheckType, CheckDefinition> = REGISTRY;
@@ -40,10 +42,20 @@ export function validateCheck(type: CheckType, target: string, rawSettings: unkn
     }
   } else if (!targetProblem && def.validateWithSettings) {
     const p = def.validateWithSettings(target, parsed.data);
-    if (p) errors.push({ path: 'target', message: p });
+    if (typeof p === 'string') errors.push({ path: 'target', message: p });
+    else if (p) errors.push({ path: `settings.${p.path}`, message: p.message });
   }
   if (errors.length || !parsed.success) return { ok: false, errors };
   return { ok: true, settings: parsed.data as Record<string, unknown> };
+}
+
+/**
+ * What valid settings refer to outside the monitor (CheckDefinition.checkReferences: snmp's stored credential and
+ * its scope); throws the HttpError to answer with. Nothing for the types that refer to nothing.
+ */
+export async function checkReferences(type: CheckType, target: string, settings: Record<string, unknown>,
+  services: CheckServices): Promise<void> {
+  await CHECKS[type]?.checkReferences?.(target, settings, services);
 }
 
 /** Settings checked once for many runs (runPrepared): validated and defaulted, or the result every run gives. */

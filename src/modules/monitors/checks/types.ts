@@ -3,6 +3,9 @@
 // reports what it saw. The service turns results into status transitions, incidents and history.
 
 import type { z } from 'zod';
+import type { CheckServices } from './services.js';
+
+export type { CheckServices } from './services.js';
 
 /**
  * One check's outcome. `up`: the target answered as expected. `degraded`: it answered as expected, but
@@ -33,6 +36,11 @@ export interface MeasurementDecl {
   unit: string;
   /** What a person reads: "Packet loss". */
   label: string;
+  /**
+   * The setting that holds the unit when the monitor chooses it (snmp: `unit`, "%" for a battery, "°C"); `unit`
+   * is then what applies while that setting is empty. The monitor's figures and chart show the setting's value.
+   */
+  unitSetting?: string;
 }
 
 /** What run() reports: whether the target answered as expected. Degraded is degrade()'s to decide. */
@@ -44,6 +52,20 @@ export interface CheckContext {
   timeout: number;
   /** Aborted when the monitor is deleted or the service stops. */
   signal?: AbortSignal;
+  /** What other modules lend the check types (checks/services.ts); absent where nothing is provided. */
+  services?: CheckServices;
+  /**
+   * The monitor's memory between its own checks, for a type that compares with its last reading (snmp:
+   * "changed"). In memory only: empty after a restart and after the monitor's target or settings change.
+   */
+  memory?: CheckMemory;
+}
+
+/** A value a check left for the monitor's next check (CheckContext.memory). */
+export interface CheckMemory {
+  /** What the previous check kept; undefined when there is none. */
+  previous: unknown;
+  keep(value: unknown): void;
 }
 
 /** The monitor's fields that degrade() decides from (SPEC keeps them on the monitor, not in settings). */
@@ -86,8 +108,17 @@ export interface CheckDefinition<S = any> {
   settings: z.ZodType<S>;
   /** null when the target is fine for this type, else a message for a person. */
   validateTarget(target: string): string | null;
-  /** Target and parsed settings together, when one constrains the other (dns: an IP address needs PTR). */
-  validateWithSettings?(target: string, settings: S): string | null;
+  /**
+   * Target and parsed settings together, when one constrains the other (dns: an IP address needs PTR). A
+   * string is a problem with the target; `{path, message}` one with a setting (`path` within settings: "value").
+   */
+  validateWithSettings?(target: string, settings: S): string | { path: string; message: string } | null;
+  /**
+   * What the settings refer to outside the monitor, checked on create and on an update that changes the
+   * target, type or settings (snmp: a stored credential, and that the target lies within its scope). Throws the
+   * HttpError to answer with (400 naming `settings.<field>`, 403); run() checks again, as what it refers to changes.
+   */
+  checkReferences?(target: string, settings: S, services: CheckServices): Promise<void>;
   /** Settings already parsed by `settings`. Never throws for a failing target. Up or down, never degraded. */
   run(target: string, settings: S, ctx: CheckContext): Promise<RunReport>;
   /**
