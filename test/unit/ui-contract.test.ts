@@ -240,7 +240,9 @@ test('check types: the UI keeps no copy of them, its monitor pages render from G
     }
     for (const t of CHECK_TYPES) {
       for (const w of new Set(settingsWords(describedType(t).settings))) {
-        const asSetting = `settings\\??\\.${w}\\b|\\$\\{S\\}${w}\\b`;
+        // `${S}<word>` is the schema form's field key (lib/schema-form.js): a setting only in the monitor pages (other
+        // forms, a scan profile's, use the same prefix for their own fields).
+        const asSetting = path.startsWith('ui/pages/monitors/') ? `settings\\??\\.${w}\\b|\\$\\{S\\}${w}\\b` : `settings\\??\\.${w}\\b`;
         const named = !ALSO_ELSEWHERE.has(w) ? new RegExp(`['"\`.]${w}\\b(?![-(])|\\b${w}\\s*:|${asSetting}`)
           : path.startsWith('ui/pages/monitors/') ? new RegExp(`['"\`]${w}['"\`]|${asSetting}`) : new RegExp(asSetting);
         if (named.test(code)) problems.push(`${path} names "${w}" of the ${t} check's settings`);
