@@ -7,6 +7,8 @@ import type { MonitorMaintenance } from './maintenance/schemas.js';
 import type { DegradedReason, IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';
+/** Parents proposed from discovery's topology: MonitorService.parentsSetBy() and applyProposedParents(). */
+export type { ParentsSetBy, ProposedParents, ProposedParentsOutcome } from './service.js';
 export type { AlertDecision, Hold } from './alert-gate/gate.js';
 export type { MonitorDetail } from './schemas.js';
 /** A monitor's statuses and why a degraded one is degraded (slow, loss, failing), for other modules' response schemas. */
