@@ -34,8 +34,8 @@ describe('monitor parents proposed from a session', () => {
     const node = (id: string, address: string) => ({ id, label: id, addresses: [address] });
     const s = await api('POST', '/api/v1sion/sessions', {
       name: 'office',
-      nodes: [node('probe', '192.0.2.1'), node('sw1', '192.0.2.2'), node('sw2', '192.0.2.3'), node('h1', '192.0.2.61'),
-        node('h2', '192.0.2.62'), node('h3', '192.0.2.63')],
+      nodes: [node('probe', '127.0.0.1'), node('sw1', '127.0.0.2'), node('sw2', '127.0.0.3'), node('h1', '127.0.0.61'),
+        node('h2', '127.0.0.62'), node('h3', '127.0.0.63')],
       edges: [
         { from: 'sw1', to: 'probe', from_port: 'ge1', source: 'fdb' },
         { from: 'sw1', to: 'sw2', from_port: 'ge2', to_port: 'ge1', source: 'lldp' },
@@ -46,10 +46,10 @@ describe('monitor parents proposed from a session', () => {
     });
     assert.equal(s.status, 201, s.text);
     session = s.body.id;
-    // Never checked during the test (an hour apart); documentation addresses answer nothing anyway.
-    for (const [name, target, type] of [['sw1', '192.0.2.2', 'ping'], ['sw2', '192.0.2.3', 'ping'], ['h1', '192.0.2.61', 'ping'],
-      ['h2', '192.0.2.62', 'ping'], ['h3', '192.0.2.63', 'ping'], ['h1-web', 'http://192.0.2.61/', 'http'],
-      ['elsewhere', '198.51.100.7', 'ping']] as const) {
+    // Checked once when made, then an hour apart: loopback addresses, so nothing leaves the machine.
+    for (const [name, target, type] of [['sw1', '127.0.0.2', 'ping'], ['sw2', '127.0.0.3', 'ping'], ['h1', '127.0.0.61', 'ping'],
+      ['h2', '127.0.0.62', 'ping'], ['h3', '127.0.0.63', 'ping'], ['h1-web', 'http://127.0.0.61:9/', 'http'],
+      ['elsewhere', '127.0.1.7', 'ping']] as const) {
       const r = await api('POST', '/api/monitors', { name, check_type: type, target, interval: 3600 });
       assert.equal(r.status, 201, r.text);
       ids[name] = r.body.id;
@@ -65,7 +65,7 @@ describe('monitor parents proposed from a session', () => {
       sw1: ['none', []], sw2: ['new', ['sw1']], h1: ['new', ['sw2']], h2: ['new', ['sw2']], h3: ['new', ['sw2']],
       'h1-web': ['new', ['h1']],
     });
-    assert.equal(byName(list, 'h2').why, '192.0.2.62 (h2) is behind sw2 port ge6 (FDB); sw2\'s ping "sw2" is the nearest monitor ' +
+    assert.equal(byName(list, 'h2').why, '127.0.0.62 (h2) is behind sw2 port ge6 (FDB); sw2\'s ping "sw2" is the nearest monitor ' +
       'toward the probe (probe)');
     assert.equal(list.counts.not_in_session, 1, 'the monitor of an address outside the session');
     assert.deepEqual(await parentsOf('h2'), []);

@@ -147,9 +147,10 @@ export function parentTree(nodes: readonly TreeNode[], edges: readonly TreeEdge[
     const up = upIndex >= 0 ? pings(path[upIndex]!.node) : [];
     const passed = path.slice(Math.max(upIndex, 0) + 1, -1).map((s) => s.label);
     const hop = path.length > 1 ? path[path.length - 1]! : null;
+    const before = path[path.length - 2]?.label;
     const behind = !hop ? `is ${root.label}, where the probe is`
-      : hop.port ? `is behind ${path[path.length - 2]!.label} port ${hop.port} (${SOURCE_TEXT[hop.source!]})`
-        : `is behind ${path[path.length - 2]!.label}${hop.own_port ? `, on its own port ${hop.own_port}` : ''} (${SOURCE_TEXT[hop.source!]})`;
+      : hop.port ? `is behind ${before} port ${hop.port} (${SOURCE_TEXT[hop.source!]})`
+        : `is behind ${before}${hop.own_port ? `, on its own port ${hop.own_port}` : ''} (${SOURCE_TEXT[hop.source!]})`;
     const passedText = passed.length ? `; passed over, without a ping monitor: ${passed.join(', ')}` : '';
     const own = pings(nodeId);
     for (const m of ms) {
@@ -190,6 +191,6 @@ function findRoot(byId: Map<string, TreeNode>, holders: Map<string, string[]>, p
   }
   return {
     problem: 'The probe is not in this session: none of its addresses' +
-      (position.gateways.length ? ' nor its gateway' : '') + ' is a node of it. Choose the node where the probe is (root).',
+      (position.gateways.length ? ' nor its gateway' : '') + ' is a node of it. Choose the node where the probe is.',
   };
 }
