@@ -15,6 +15,7 @@ import {
   settingsShapeErrors, validateCheck, type CheckType,
 } from './checks/index.js';
 import { monitorConfig } from './config.js';
+import type { ParentsSetBy, ProposedParents, ProposedParentsOutcome } from './contracts.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
 import { ListImage } from './list-image.js';
@@ -40,12 +41,6 @@ export { nextState, type MachineState, type Transition } from './state.js';
 export type { DependencyNode } from './dependencies.js';
 
 // ---- helpers -----------------------------------------------------------------------------------
-
-/** Who set a monitor's parents (parentsSetBy). */
-export interface ParentsSetBy { parents: string[]; set_by: 'person' | 'proposal'; proposed_from: string | null }
-/** Parents proposed for a monitor, and why (applyProposedParents). */
-export interface ProposedParents { id: string; parents: string[]; why: string }
-export interface ProposedParentsOutcome { id: string; outcome: 'applied' | 'unchanged' | 'kept' | 'refused'; message?: string }
 
 const HOUR = 3_600_000;
 const STATE_SAVED = 'state_saved_at';
