@@ -86,7 +86,9 @@ cmd_test() {
   export NETPROBE_RELEASE=$ROOT/$BUNDLE_DIR
   log "tests"
   mapfile -t files < <(find test -name '*.test.ts' -not -path '*/node_modules/*' -not -path 'test/image/*' | sort)
-  node --import tsx --test --test-concurrency=2 "${files[@]}"
+  # --test-force-exit: a test file whose test failed before it closed its service (a server, a timer) would
+  # otherwise keep its process, and the whole run, waiting for ever; its failure is reported either way.
+  node --import tsx --test --test-concurrency=2 --test-force-exit "${files[@]}"
 }
 
 # Lets this machine run arm64 programs: natively, or through qemu-user-static registered with binfmt_misc.

@@ -33,6 +33,7 @@ export const routes = [
   { path: '/discovery/devices', load: () => import('./pages/discovery/devices.js') },
   { path: '/discovery/devices/:id', load: () => import('./pages/discovery/device.js') },
   { path: '/discovery/sessions', load: () => import('./pages/discovery/sessions.js') },
+  { path: '/discovery/profiles', load: () => import('./pages/discovery/profiles.js') },
   { path: '/discovery/sessions/:id', load: () => import('./pages/discovery/session.js') },
   { path: '/discovery/sessions/:id/inventory', load: () => import('./pages/discovery/session-inventory.js') },
   { path: '/discovery/sessions/:id/map', load: () => import('./pages/discovery/map.js') },

@@ -3,7 +3,8 @@
 //
 // The lab range 10.77.0.0/16 is cut into 16 slots of a /20 each, one per running lab, so two labs
 // (tests run two at a time) never share a name or an address. Slot s owns 10.77.(16s).0/20:
-//   lan   10.77.(16s).0/24    the probe's own subnet: 16 live hosts (7 answer SNMP) on two switches
+//   lan   10.77.(16s).0/24    the probe's own subnet: 16 live hosts (7 answer SNMP, 1 advertises itself
+//                             over mDNS/SSDP) on two switches
 //   far   10.77.(16s+1).0/24  behind the router: one server
 //   corp  10.77.(16s+2).0/24  behind the router: one simulated agent per recording of the shared
 //                             corpus (one namespace, one address each); empty without the corpus
@@ -23,7 +24,7 @@ export const SILENT_HOSTS = { first: 100, last: 199 } as const;
 const CORP_FIRST = 10;
 export const CORP_MAX = SILENT_HOSTS.first - CORP_FIRST;
 
-export type Role = 'switch' | 'router' | 'ssh' | 'silent' | 'dns' | 'server' | 'agent' | 'simulator' | 'plain' | 'corp';
+export type Role = 'switch' | 'router' | 'ssh' | 'silent' | 'dns' | 'server' | 'agent' | 'simulator' | 'plain' | 'printer' | 'corp';
 export type SubnetName = 'lan' | 'far' | 'corp';
 
 export interface IfacePlan {
@@ -210,7 +211,10 @@ export function plan(slot: number, opts: PlanOptions = {}): Plan {
     ...LAN_SIMS.map((s, k) => host(s.name, 'simulator', eth0(lan(40 + k)), {
       routes: viaRouter, sims: [{ name: s.name, address: lan(40 + k), file: `${FIXTURES_DIR}/${s.recording}.snmprec` }],
     })),
-    ...[1, 2, 3, 4, 5].map((k) => host(`plain${k}`, 'plain', eth0(lan(59 + k)), { routes: viaRouter })),
+    // .63 is a printer that says what it is over mDNS/DNS-SD and SSDP (advertiser.ts), and serves HTTP.
+    ...[1, 2, 3, 4, 5].map((k) => (k === 4
+      ? host('printer', 'printer', eth0(lan(63)), { routes: viaRouter, tcp: [80] })
+      : host(`plain${k}`, 'plain', eth0(lan(59 + k)), { routes: viaRouter }))),
     // One namespace for all corpus agents, one address each; without the corpus, an empty segment.
     host('corp', 'corp', [{ name: 'eth0', more: corpus.map((_, k) => `${corp(CORP_FIRST + k)}/24`) }], {
       routes: corpus.length ? [{ to: range, via: corp(1) }] : [],
@@ -244,7 +248,7 @@ export function plan(slot: number, opts: PlanOptions = {}): Plan {
       [{ host: 'sw2', ifname: 'swp4' }, { host: 'access-sw1', ifname: 'eth0' }],
       [{ host: 'sw2', ifname: 'swp5' }, { host: 'ap-lobby', ifname: 'eth0' }],
       [{ host: 'sw2', ifname: 'swp6' }, { host: 'plain3', ifname: 'eth0' }],
-      [{ host: 'sw2', ifname: 'swp7' }, { host: 'plain4', ifname: 'eth0' }],
+      [{ host: 'sw2', ifname: 'swp7' }, { host: 'printer', ifname: 'eth0' }],
       [{ host: 'sw2', ifname: 'swp8' }, { host: 'plain5', ifname: 'eth0' }],
       [{ host: 'router', ifname: 'eth1' }, { host: 'srv', ifname: 'eth0' }],
       [{ host: 'router', ifname: 'eth2' }, { host: 'corp', ifname: 'eth0' }],

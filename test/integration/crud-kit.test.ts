@@ -87,6 +87,15 @@ crudSuite(app, {
 });
 
 crudSuite(app, {
+  name: 'scan profiles', path: '/api/v1sion/profiles', scopes: { read: 'v1sion:read', write: 'v1sion:write' }, paging: false,
+  create: (n) => ({ name: `kit profile ${n}`, subnets: [`127.0.${n}.0/29`], schedule: { kind: 'interval', every: 15, unit: 'minutes' },
+    enabled: false }),
+  update: { name: 'kit profile renamed', schedule: { kind: 'cron', cron: '0 3 * * *' }, jitter_seconds: 120 },
+  invalid: [[{ subnets: ['not a network'] }, 'subnets.0'], [{ schedule: { kind: 'cron', cron: 'daily' } }, 'schedule.cron'],
+    [{ stages: ['no-such-stage'] }, 'stages.0']],
+});
+
+crudSuite(app, {
   name: 'webhooks', path: '/api/webhooks', scopes: { read: 'webhooks:read', write: 'webhooks:write' }, get: false, paging: false,
   create: (n) => ({ name: `kit hook ${n}`, url: `http://127.0.0.1:9/hook-${n}`, type: 'generic' }),
   update: { name: 'kit hook renamed', cooldown: 600, enabled: false },

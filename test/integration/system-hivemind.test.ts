@@ -194,6 +194,17 @@ describe('controller pairing (hivemind) against mosquitto', { skip: missing ?? f
     assert.equal(started[0].actor, actor);
   });
 
+  test('the known devices\' changes go to the controller as device.new, device.missing and device.changed', async () => {
+    const device = { id: 'dev-1', name: 'printer-2f', addresses: ['10.9.0.40'], macs: ['ac:de:48:00:11:22'] };
+    for (const [alert, type] of [['device_discovered', 'device.new'], ['device_missing', 'device.missing'], ['device_changed', 'device.changed']] as const) {
+      t.service.app.bus.emit('v1sion.device.changed', { alert, device, change: { kind: 'moved', from: null, to: null }, text: 'x',
+        job_id: 'job-1', subnet: '10.9.0.0/24' });
+      const got = await broker.waitFor((m) => m.topic === `netprobe/${probe.id}/events` && JSON.parse(m.payload).type === type, type, 10_000);
+      const e = JSON.parse(got.payload);
+      assert.deepEqual([e.device.id, e.subnet, e.job_id, typeof e.id, typeof e.seq], ['dev-1', '10.9.0.0/24', 'job-1', 'string', 'number']);
+    }
+  });
+
   test('the broker\'s ACLs confine a probe to its own topics', async () => {
     const other = await broker.addProbe();
     const c = await broker.connectAs(other.id, other.secret);

@@ -18,7 +18,8 @@ const skip = labSkipReason();
 /** discovery.tcp_ports by default. */
 const SCANNED_PORTS = [22, 23, 53, 80, 135, 139, 443, 445, 3389, 8080, 8443];
 
-interface Host { ip: string; alive_by: string[]; mac: string | null; hostname: string | null; open_ports: number[]; snmp: any; device_id: string }
+interface Host { ip: string; alive_by: string[]; mac: string | null; hostname: string | null; open_ports: number[]; snmp: any; device_id: string;
+  advertised?: any }
 interface Device { id: string; name: string; addresses: string[]; kind: string; seen: string }
 interface Link { from: string; to: string; from_port: string | null; to_port: string | null; source: string }
 
@@ -185,7 +186,47 @@ describe('subnet scans in the lab', { skip: skip ?? false }, () => {
     assert.match(r.text, /success/);
   });
 
-  test('hosts behind the router are found by TCP', async () => {
+  test('the printer names itself over mDNS/DNS-SD and SSDP (issue 35 §6): its services, TXT facts and UPnP description', () => {
+    const printer = lab.host('printer');
+    const a = host(printer.addresses[0]!)?.advertised;
+    assert.ok(a, `advertised facts of the printer: ${JSON.stringify(host(printer.addresses[0]!))} ${JSON.stringify(result.warnings)}`);
+    assert.equal(a.name, `Lab Printer NPL-P${lab.slot}`);
+    assert.equal(a.host_name, printer.ns);
+    assert.equal(a.category, 'printer');
+    assert.deepEqual(a.services.map((x: { type: string }) => x.type), ['_ipp._tcp', '_http._tcp']);
+    const ipp = a.services[0];
+    assert.equal(ipp.port, 631);
+    assert.equal(ipp.txt.ty, 'NPL LaserJet 400 M401dn');
+    assert.equal(ipp.txt.usb_mdl, 'LaserJet 400 M401dn');
+    // The _http._tcp instance's PTR came without SRV and TXT: the stage asked for them.
+    assert.deepEqual({ port: a.services[1].port, txt: a.services[1].txt }, { port: 80, txt: { path: '/' } });
+    assert.deepEqual(a.upnp, { server: 'Linux/6.1 UPnP/1.1 netprobe-lab-printer/1.0',
+      location: `http://${printer.addresses[0]}:80/description.xml`, device_types: ['Printer:1'],
+      friendly_name: `Lab Printer NPL-P${lab.slot}`, manufacturer: 'NPL', model_name: 'LaserJet 400 M401dn', model_number: 'M401dn',
+      serial: `NPL${lab.slot}PRN` });
+    // Its device is named, made and placed by it; no other lan host advertises anything.
+    const d = deviceOf('printer')!;
+    assert.deepEqual([d.name, d.kind, (d as unknown as { category: string }).category], [`Lab Printer NPL-P${lab.slot}`, 'host', 'printer']);
+    const others = result.hosts.filter((h) => h.ip !== printer.addresses[0] && h.advertised);
+    assert.deepEqual(others.map((h) => h.ip), []);
+  });
+
+  test('mDNS and SSDP were asked from the probe\'s lan address on ephemeral ports, and only on the scanned link', async () => {
+    const log = await readFile(join(lab.host('printer').dir, 'advertiser.log'), 'utf8');
+    const sources = [...log.matchAll(/^(mdns query|ssdp search) from ([\d.]+):(\d+)/gm)].map((m) => ({ what: m[1], ip: m[2], port: Number(m[3]) }));
+    assert.ok(sources.some((x) => x.what === 'mdns query') && sources.some((x) => x.what === 'ssdp search'), log);
+    for (const x of sources) {
+      assert.equal(x.ip, lab.probe.address, `${x.what} from the probe's lan address`);
+      assert.ok(x.port !== 5353 && x.port !== 1900 && x.port >= 1024, `${x.what} from an ephemeral port, not ${x.port}`);
+    }
+    assert.match(log, /mdns query from [\d.]+:\d+ id \d+: _services\._dns-sd\._udp\.local\/12\/QU/);
+    assert.match(log, /ssdp search from [\d.]+:\d+ st ssdp:all mx 1/);
+    assert.match(log, /http GET \/description\.xml from/);
+  });
+
+  test('hosts behind the router are found by TCP; no mDNS or SSDP is sent for a subnet off the probe\'s links', async () => {
+    const logFile = join(lab.host('printer').dir, 'advertiser.log');
+    const before = (await readFile(logFile, 'utf8')).length;
     const far = lab.subnets.find((s) => s.name === 'far')!;
     const r = await api('POST', '/api/v1sion/scan', { subnet: far.cidr, community: lab.snmp.community });
     assert.equal(r.status, 202, r.text);
@@ -199,6 +240,8 @@ describe('subnet scans in the lab', { skip: skip ?? false }, () => {
     const srv = got!.body.hosts.find((h: Host) => h.ip === lab.host('srv').addresses[0]);
     assert.ok(srv, `srv found in ${JSON.stringify(got!.body.hosts.map((h: Host) => h.ip))}`);
     assert.ok(srv.open_ports.includes(80));
+    assert.equal(srv.advertised, null, 'not asked: far is no link of the probe');
+    assert.equal((await readFile(logFile, 'utf8')).slice(before), '', 'the lan\'s printer heard nothing of the far scan');
   });
 
   test('a device by SNMP: identification, interfaces and neighbours', async () => {

@@ -196,9 +196,10 @@ function settingsWords(schema: any): string[] {
 }
 
 // Words that are check settings and also the UI's ordinary vocabulary (a login's username, an SSH target's
-// port, a fetch's headers and body, JSON Schema's type, an input of type password): for these only
-// `settings.<word>` counts, and in the monitor pages a string of the word too.
-const ALSO_ELSEWHERE = new Set(['method', 'headers', 'body', 'auth', 'type', 'username', 'password', 'token', 'count', 'tls', 'port', 'match']);
+// port, a fetch's headers and body, JSON Schema's type, an input of type password, a known device's
+// "expected" presence): for these only `settings.<word>` counts, and in the monitor pages a string of the word too.
+const ALSO_ELSEWHERE = new Set(['method', 'headers', 'body', 'auth', 'type', 'username', 'password', 'token', 'count', 'tls', 'port', 'match',
+  'expected']);
 // The one place outside the monitor pages that names a check type: an endpoint's "New monitor" offers a
 // ping of its address (the form falls back to the first type should ping ever go).
 const NAMES_A_TYPE = { path: 'ui/pages/inventory/endpoint-extras.js', type: 'ping' };

@@ -184,6 +184,7 @@ const FORMS: Record<string, FormNotes> = {
     local: { 'device.kind': 'chooses what holds the route: a session\'s node or an inventory endpoint (its picker sets device)' },
   },
   'ui/pages/discovery/ssh-target-form.js#TargetDialog': {},
+  'ui/pages/discovery/profile-form.js#ProfileDialog': {},
   'ui/pages/discovery/reconcile.js#LinkDialog': { noBody: 'no field of its own: it links the device and record chosen on the page' },
   'ui/pages/discovery/route-import.js#ImportRouteDialog': { noBody: 'no field of its own: it imports the routes ticked in it' },
 };

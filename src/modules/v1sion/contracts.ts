@@ -35,6 +35,20 @@ export interface KnownDeviceChanged {
   subnet: string;
 }
 
+/** A scan profile's run ended and its results are merged into its session (profiles/service.ts). */
+export interface ProfileRun {
+  profile_id: string;
+  name: string;
+  session_id: string | null;
+  state: 'completed' | 'failed' | 'cancelled';
+  job_ids: string[];
+  counts: ScanCounts;
+  new_nodes: number;
+  missing_nodes: number;
+  updated_nodes: number;
+  error: string | null;
+}
+
 declare module '../../core/events.js' {
   interface EventMap {
     /** A scan classified a live host (one event per host, as it is found). */
@@ -43,5 +57,7 @@ declare module '../../core/events.js' {
     'v1sion.scan.completed': ScanFinished;
     /** A completed scan merged into the known devices found one new, missing or changed (moved, readdressed, an address claimed). */
     'v1sion.device.changed': KnownDeviceChanged;
+    /** A scheduled (or started-now) run of a scan profile ended. */
+    'v1sion.profile.run': ProfileRun;
   }
 }

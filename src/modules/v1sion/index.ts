@@ -20,6 +20,8 @@ import { bridgeRoutes } from './brain/routes.js';
 import { BridgeService } from './brain/service.js';
 import { v1sionMigrations } from './migrations.js';
 import { monitorStatusRoutes } from './monitor/routes.js';
+import { profileRoutes } from './profiles/routes.js';
+import { ScanProfiles } from './profiles/service.js';
 import { MonitorStatusService } from './monitor/service.js';
 import { routeRoutes } from './routes/routes.js';
 import { RouteService } from './routes/service.js';
@@ -34,6 +36,7 @@ import { SshTargetService } from './ssh-targets/service.js';
 const scans = serviceSlot<ScanService>('v1sion', 'Discovery');
 // At load, as the built-in types are: a channel form lists them before any scan has run.
 registerDiscoveryAlerts();
+const profilesSlot = serviceSlot<ScanProfiles>('v1sion', 'Discovery');
 
 export type { DeviceDiscovered, ScanFinished, ScanRequest } from './contracts.js';
 /** Discovery's scans, for other modules (a controller's scan command): the same checks and audit as the API's. */
@@ -51,11 +54,14 @@ export const v1sionModule: Module = {
     const credentials = new DiscoveryCredentials(app);
     const scan = new ScanService(app, credentials);
     scans.set(app, scan);
-    const known = new DeviceWatch(app, scan.results);
+    const known = new DeviceWatch(app, scan);
     const routes = new RouteService(app);
     // Sessions draw layer-3 edges from the documented routes of their nodes.
     const sessions = new SessionService(app, scan.results, (id, endpoints) => routes.forSession(id, endpoints));
     setSessionSource(app, sessions);
+    // Scheduled scans run through the same scan service and merge into sessions.
+    const profiles = new ScanProfiles(app, scan, sessions);
+    profilesSlot.set(app, profiles);
     // A credential's page in the inventory lists the discovery list and the SSH targets that use it.
     addCredentialUsageSource(app, discoveryCredentialUsage(app));
     app.routes.add(
@@ -64,6 +70,7 @@ export const v1sionModule: Module = {
       ...sessionRoutes(sessions),
       // Monitor parents proposed from a session's graph and the probe's place in it.
       ...parentProposalRoutes(new ParentProposals(app, sessions)),
+      ...profileRoutes(profiles),
       ...credentialRoutes(credentials),
       ...monitorStatusRoutes(new MonitorStatusService(app)),
       ...routeRoutes(routes),
@@ -76,5 +83,8 @@ export const v1sionModule: Module = {
   },
   async start(app: AppContext) {
     await scans.of(app).recover();
+    const scheduler = profilesSlot.of(app).scheduler;
+    scheduler.start();
+    app.onShutdown(() => scheduler.stop());
   },
 };

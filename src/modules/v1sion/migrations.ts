@@ -186,6 +186,42 @@ export const v1sionMigrations: Migration[] = [
     `,
   },
   {
+    version: 416,
+    name: 'v1sion: scheduled scan profiles',
+    up: `
+      -- A scan profile (profiles/): what to scan (subnets: JSON array of canonical CIDRs), with which stored
+      -- credentials (credentials: JSON array of inventory credential UUIDs, references only, never a secret;
+      -- NULL: the saved discovery credentials), which stages (stages: JSON array of stage names; NULL: all),
+      -- on what schedule (schedule: JSON {kind: interval, every, unit} or {kind: cron, cron}, in timezone),
+      -- jittered by up to jitter_seconds, merged into session_id (NULL until its first run creates one).
+      -- anchor_at: the scheduled time the last run or skip stood for (epoch ms; the time the schedule was
+      -- set before the first): the next run is the schedule's first time after it, so a restart keeps it.
+      -- skipped_at: the scheduled time last skipped. last_run: JSON summary of the last run (profiles/runs.ts).
+      CREATE TABLE v1sion_scan_profiles (
+        id             TEXT PRIMARY KEY,
+        name           TEXT NOT NULL,
+        subnets        TEXT NOT NULL,
+        snmp_enabled   INTEGER NOT NULL DEFAULT 1,
+        credentials    TEXT,
+        stages         TEXT,
+        schedule       TEXT NOT NULL,
+        timezone       TEXT NOT NULL,
+        jitter_seconds INTEGER NOT NULL DEFAULT 0,
+        session_id     TEXT,
+        enabled        INTEGER NOT NULL DEFAULT 1,
+        anchor_at      INTEGER NOT NULL,
+        skipped_at     INTEGER,
+        last_run       TEXT,
+        created_at     INTEGER NOT NULL,
+        updated_at     INTEGER NOT NULL,
+        created_by     TEXT
+      );
+      -- The profile a kept scan ran for (NULL: a person's scan): a profile keeps its newest results apart
+      -- from people's, so a schedule never pushes a person's scans out of discovery.results_kept.
+      ALTER TABLE v1sion_scans ADD COLUMN profile_id TEXT;
+    `,
+  },
+  {
     version: 417,
     name: 'v1sion: devices known over time, their identity keys and history',
     up: `

@@ -28,7 +28,7 @@ function Device({ d, writable, onSaved }) {
     setBusy(false);
     if (r) { onSaved(r); toast.ok(said); } else setPresence(d.presence);
   };
-  const crumbs = [{ href: '/discovery', label: 'Discovery' }, { href: '/discovery/devices', label: 'Devices' }, { label: d.name }];
+  const crumbs = [{ href: '/discovery', label: 'Discovery' }, { href: '/discovery/devices', label: 'Known devices' }, { label: d.name }];
   const actions = writable && d.states.includes('new') ? html`<button type="button" class="btn btn-primary" disabled=${busy}
     onClick=${() => patch({ acknowledged: true }, `Acknowledged ${d.name}`)}><${Icon} name="check" size=${16} />Acknowledge</button>` : null;
   return html`<${Page} title=${d.name} subtitle=${html`<${Crumbs} items=${crumbs} />`} actions=${actions}>

@@ -163,7 +163,7 @@ export const PORT_NAMES = {
 };
 
 /** A host's best name: reverse DNS, else the agent's sysName. */
-export const hostName = (h) => h.hostname || h.snmp?.sys_name || null;
+export const hostName = (h) => h.hostname || h.snmp?.sys_name || h.advertised?.name || null;
 
 /** "Cisco C2960X" from the SNMP facts (vendor and model), or null. */
 export function snmpTitle(s) {
@@ -200,7 +200,9 @@ export function snmpOs(s) {
 /** Text a host matches a filter on: address, names, MAC and vendors, ports, SNMP facts. */
 export function hostText(h) {
   const s = h.snmp ?? {};
-  return [h.ip, h.hostname, h.mac, h.mac_vendor, ...(h.open_ports ?? []), s.sys_name, s.vendor, s.model, s.os, s.os_version, s.serial]
+  const a = h.advertised ?? {};
+  return [h.ip, h.hostname, h.mac, h.mac_vendor, ...(h.open_ports ?? []), s.sys_name, s.vendor, s.model, s.os, s.os_version, s.serial,
+    a.name, a.category, a.vendor, a.model, ...(a.services ?? []).map((x) => x.type)]
     .filter((x) => x !== null && x !== undefined).join(' ').toLowerCase();
 }
 

@@ -29,11 +29,26 @@ function SnmpCell({ s }) {
   </div>`;
 }
 
+/** What a host advertises over mDNS/SSDP (scan/advertised/): its own name, category, maker and services. */
+function AdvertisedCell({ a, shown }) {
+  const title = a.services.map((x) => `${x.type} ${x.instance}${x.port ? ` :${x.port}` : ''}`).join('\n');
+  return html`<div class="cell-sub disc-advertised" title=${title || null}>
+    ${a.name && a.name !== shown ? html`<div>${a.name}</div>` : null}
+    <div>${[a.category ? CATEGORY_LABELS[a.category] ?? a.category : null, [a.vendor, a.model].filter(Boolean).join(' ') || null,
+      a.services.length ? `${a.services.length} service${a.services.length === 1 ? '' : 's'} (mDNS)` : null,
+      a.upnp ? 'UPnP' : null].filter(Boolean).join(' · ')}</div></div>`;
+}
+
+const CATEGORY_LABELS = { printer: 'Printer', scanner: 'Scanner', storage: 'Storage', camera: 'Camera', media: 'Media player',
+  computer: 'Computer', router: 'Router', access_point: 'Access point', iot: 'Smart-home device' };
+
 const HOST_COLUMNS = [
   { key: 'ip', label: 'Address', class: 'nowrap', render: (h) => html`<div>
     <span class="cell-title mono">${h.ip}</span>
     ${Number.isFinite(h.rtt_ms) ? html`<div class="cell-sub" title="Round-trip time of a ping">${h.rtt_ms < 1 ? '< 1 ms' : ms(h.rtt_ms)}</div>` : null}</div>` },
-  { key: 'name', label: 'Name', render: (h) => (hostName(h) ? html`<span class="disc-name">${hostName(h)}</span>` : none) },
+  { key: 'name', label: 'Name', render: (h) => (hostName(h) || h.advertised ? html`<div>
+    ${hostName(h) ? html`<span class="disc-name">${hostName(h)}</span>` : null}
+    ${h.advertised ? html`<${AdvertisedCell} a=${h.advertised} shown=${hostName(h)} />` : null}</div>` : none) },
   { key: 'mac', label: 'MAC', render: (h) => html`<${MacCell} mac=${h.mac} vendor=${h.mac_vendor} />` },
   { key: 'alive_by', label: 'Found by', render: (h) => html`<${SourceChips} sources=${h.alive_by} />` },
   { key: 'ports', label: 'Open ports', render: (h) => html`<${PortChips} ports=${h.open_ports} />` },
@@ -117,7 +132,8 @@ export function DevicesTable({ devices }) {
       ${d.seen === 'neighbour' ? html`<div class="disc-flags"><${Badge} tone="warn" title="Named by another device's LLDP or CDP table; it did not answer in the subnet">Neighbour only<//></div>` : null}
       ${d.merged_by?.length ? html`<div class="cell-sub">Merged by ${d.merged_by.map((k) => DEVICE_MERGE_KEYS[k] ?? k).join(', ')}</div>` : null}
     </div>` },
-    { key: 'kind', label: 'Kind', render: (d) => html`<${KindBadge} kind=${d.kind} />` },
+    { key: 'kind', label: 'Kind', render: (d) => html`<div><${KindBadge} kind=${d.kind} />
+      ${d.category ? html`<div class="cell-sub" title="What it advertises over mDNS or SSDP">${CATEGORY_LABELS[d.category] ?? d.category}</div>` : null}</div>` },
     { key: 'addresses', label: 'Addresses', render: (d) => html`<${Addresses} list=${d.addresses} />` },
     { key: 'mac', label: 'MAC', render: (d) => (d.macs?.length ? html`<div><span class="mono">${d.macs[0]}</span>${d.macs.length > 1
       ? html`<div class="cell-sub" title=${d.macs.join(', ')}>and ${d.macs.length - 1} more</div>` : null}</div>` : none) },

@@ -1,6 +1,6 @@
 // What the discovery pages share: the section's stylesheet (awaited, so a page renders styled), the
-// tabs between scanning, the devices known over time, the saved sessions, SSH targets and routes, a part of a page loaded on first use
-// (Lazy), and the small cells the tables have in common.
+// tabs between scanning, the devices known over time, the saved sessions, scheduled scans, SSH targets and
+// routes, a part of a page loaded on first use (Lazy), and the small cells the tables have in common.
 import { html, useEffect, useState } from '../../lib/html.js';
 import { loadStylesheet } from '../../lib/stylesheet.js';
 import { DEVICE_KINDS, LINK_SOURCES, ROUTE_SOURCES, SCAN_SOURCES } from '../../lib/vocabulary.js';
@@ -15,8 +15,8 @@ await loadStylesheet(new URL('./discovery.css', import.meta.url).pathname);
 
 export function DiscoveryTabs({ active }) {
   return html`<${Tabs} label="Discovery views" active=${active}
-    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/devices', label: 'Devices', icon: 'search' },
-      { href: '/discovery/sessions', label: 'Sessions', icon: 'log' },
+    tabs=${[{ href: '/discovery', label: 'Scan', icon: 'discovery' }, { href: '/discovery/devices', label: 'Known devices', icon: 'search' },
+      { href: '/discovery/sessions', label: 'Sessions', icon: 'log' }, { href: '/discovery/profiles', label: 'Scheduled', icon: 'clock' },
       { href: '/discovery/ssh-targets', label: 'SSH targets', icon: 'key' }, { href: '/discovery/routes', label: 'Routes', icon: 'send' }]} />`;
 }
 

@@ -11,15 +11,16 @@ import { notFound } from '../../../core/errors.js';
 import { canonicalIp } from '../../../core/ip.js';
 import { raiseAlert } from '../../webhooks/index.js';
 import type { ScanResult } from '../scan/result.js';
-import type { ScanResults } from '../scan/results.js';
 import { mergeScan, type DeviceChange, type KnownDevice, type MergeOutcome, type Presence } from './merge.js';
 import {
-  addHistory, CHANGED_KINDS, historyOf, isSubnetKnown, lastChanges, loadDevice, loadDevices, writeDevice, writeMerge,
+  addHistory, CHANGED_KINDS, historyOf, isSubnetKnown, lastChanges, loadDevice, loadDevices, thinHistory, writeDevice, writeMerge,
 } from './store.js';
 
 /** A device is "changed" for this long after it moved or changed address. */
 const CHANGED_FOR_MS = 24 * 3_600_000;
 const HISTORY_SHOWN = 200;
+/** The history is thinned at most this often (with a merge: a probe that never scans has nothing to thin). */
+const THIN_EVERY_MS = 86_400_000;
 
 export const DEVICE_STATES = ['new', 'missing', 'changed'] as const;
 export type DeviceState = (typeof DEVICE_STATES)[number];
@@ -43,23 +44,20 @@ const MAC_LIKE = /^[0-9a-f]{2}([:.-]?[0-9a-f]{2})*$|^[0-9a-f]{4}(\.[0-9a-f]{0,4}
 export class DeviceWatch {
   /** Merges run one after another (two scans ending together must not both read the same known state). */
   private chain: Promise<unknown> = Promise.resolve();
+  private thinnedAt = 0;
 
-  constructor(private readonly app: AppContext, private readonly results: ScanResults) {
-    app.bus.on('v1sion.scan.completed', ({ job_id, state }) => {
-      if (state !== 'completed') return; // a cancelled or failed scan saw part of the subnet: it cannot say who is missing
-      this.chain = this.chain.then(() => this.mergeJob(job_id)).catch((e: Error) => {
-        app.log.child('v1sion').warn('scan not merged into the known devices', { job_id, error: e.message });
+  /** `scans`: every finished scan's result is handed here as it ends, kept or not (ScanService.onFinished). */
+  constructor(private readonly app: AppContext, scans: { onFinished(fn: (result: ScanResult) => void): void }) {
+    scans.onFinished((result) => {
+      if (result.state !== 'completed') return; // a cancelled or failed scan saw part of the subnet: it cannot say who is missing
+      this.chain = this.chain.then(() => this.merge(result)).catch((e: Error) => {
+        app.log.child('v1sion').warn('scan not merged into the known devices', { job_id: result.job_id, error: e.message });
       });
     });
   }
 
   /** Resolves once every merge asked for so far is done (tests, and a clean stop). */
   settled(): Promise<unknown> { return this.chain; }
-
-  private async mergeJob(jobId: string): Promise<void> {
-    const result = await this.results.load(jobId);
-    if (result) await this.merge(result);
-  }
 
   async merge(result: ScanResult): Promise<MergeOutcome> {
     const now = this.app.clock.now();
@@ -68,7 +66,12 @@ export class DeviceWatch {
       known: loadDevices(this.app.store), result, subnetKnown: isSubnetKnown(this.app.store, result.subnet), now,
       missing: { after_ms: cfg.missing_after_minutes * 60_000, after_runs: cfg.missing_after_scans }, newId: randomUUID,
     });
-    await this.app.store.write((tx) => writeMerge(tx, out, result.subnet, result.job_id, now));
+    const thin = now - this.thinnedAt >= THIN_EVERY_MS;
+    await this.app.store.write((tx) => {
+      writeMerge(tx, out, result.subnet, result.job_id, now);
+      if (thin) thinHistory(tx, now);
+    });
+    if (thin) this.thinnedAt = now;
     const byId = new Map(out.upserts.map((d) => [d.id, d]));
     for (const c of out.changes) {
       const d = byId.get(c.device_id);

@@ -89,4 +89,35 @@ export function writeMerge(tx: Tx, out: MergeOutcome, subnet: string, jobId: str
     ON CONFLICT (subnet) DO UPDATE SET last_scan = excluded.last_scan, scans = scans + 1`, [subnet, now, now]);
 }
 
+const DAY = 86_400_000;
+/** History older than this keeps the first and last change of each kind per device and day… */
+export const THIN_DAILY_AFTER_MS = 30 * DAY;
+/** …and older than this, per device and 30 days. */
+export const THIN_MONTHLY_AFTER_MS = 365 * DAY;
+/** A device no scan has found for this long goes, with its history (a phone's random MAC of last year). */
+export const FORGET_AFTER_MS = 400 * DAY;
+
+/**
+ * Keeps the history bounded as years pass (docs/discovery.md, "Devices over time"): recent changes all,
+ * older ones thinned to the first and last of each kind per day, then per month; devices unseen for 400
+ * days forgotten. One transaction; returns the rows it removed.
+ */
+export function thinHistory(tx: Tx, now: number): { history: number; devices: number } {
+  let history = 0;
+  // CAST: sql.js binds a number beyond 32 bits (30 days in ms) as a double, and t / 2.592e9 would be no bucket at all.
+  for (const [olderThan, bucket] of [[now - THIN_MONTHLY_AFTER_MS, 30 * DAY], [now - THIN_DAILY_AFTER_MS, DAY]] as const) {
+    history += tx.run(`DELETE FROM v1sion_device_history WHERE t < ? AND id NOT IN (
+        SELECT min(id) FROM v1sion_device_history WHERE t < ? GROUP BY device_id, kind, CAST(t / ? AS INTEGER)
+        UNION ALL SELECT max(id) FROM v1sion_device_history WHERE t < ? GROUP BY device_id, kind, CAST(t / ? AS INTEGER))`,
+    [olderThan, olderThan, bucket, olderThan, bucket]).changes;
+  }
+  const gone = tx.all<{ id: string }>('SELECT id FROM v1sion_devices WHERE last_seen < ?', [now - FORGET_AFTER_MS]).map((r) => r.id);
+  for (const id of gone) {
+    history += tx.run('DELETE FROM v1sion_device_history WHERE device_id = ?', [id]).changes;
+    tx.run('DELETE FROM v1sion_device_keys WHERE device_id = ?', [id]);
+    tx.run('DELETE FROM v1sion_devices WHERE id = ?', [id]);
+  }
+  return { history, devices: gone.length };
+}
+
 export type { DeviceChange };

@@ -52,6 +52,45 @@ export const SnmpFacts = z.strictObject({
 });
 export type SnmpFacts = z.infer<typeof SnmpFacts>;
 
+/** What a device says it is in mDNS/DNS-SD and SSDP (scan/advertised/): printers, NAS boxes, cameras, TVs. */
+export const ADVERTISED_CATEGORIES = [
+  'printer', 'scanner', 'storage', 'camera', 'media', 'computer', 'router', 'access_point', 'iot',
+] as const;
+export type AdvertisedCategory = (typeof ADVERTISED_CATEGORIES)[number];
+
+export const AdvertisedService = z.strictObject({
+  type: z.string().describe('The DNS-SD service type, as _ipp._tcp'),
+  instance: z.string().describe('The service instance\'s name, as the device advertises it'),
+  port: z.number().int().nullable().describe('From its SRV record (null: none came)'),
+  txt: z.record(z.string(), z.string()).describe('Its TXT record: keys in lower case (at most 32), values cut at 200 characters'),
+});
+export type AdvertisedService = z.infer<typeof AdvertisedService>;
+
+export const UpnpFacts = z.strictObject({
+  server: z.string().nullable().describe('The SSDP answer\'s SERVER header'),
+  location: z.string().nullable().describe('Where its description document is (LOCATION)'),
+  device_types: z.array(z.string()).describe('UPnP device types it answered the search for, as Printer:1'),
+  friendly_name: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  model_name: z.string().nullable(),
+  model_number: z.string().nullable(),
+  serial: z.string().nullable(),
+}).describe('SSDP: the answer to M-SEARCH ssdp:all, and the root device\'s description when LOCATION could be read');
+export type UpnpFacts = z.infer<typeof UpnpFacts>;
+
+export const AdvertisedFacts = z.strictObject({
+  name: z.string().nullable()
+    .describe('The name it gives itself: TXT fn, UPnP friendlyName, a service instance\'s name, or its mDNS host name'),
+  host_name: z.string().nullable().describe('Its mDNS host name, without .local'),
+  category: z.enum(ADVERTISED_CATEGORIES).nullable()
+    .describe('What its services make it (docs/discovery.md says which service makes what)'),
+  vendor: z.string().nullable().describe('UPnP manufacturer, or TXT usb_MFG / manufacturer'),
+  model: z.string().nullable().describe('UPnP modelName, or TXT ty / usb_MDL / md / model'),
+  services: z.array(AdvertisedService),
+  upnp: UpnpFacts.nullable(),
+});
+export type AdvertisedFacts = z.infer<typeof AdvertisedFacts>;
+
 export const ScanHost = z.strictObject({
   ip: z.string(),
   alive_by: z.array(z.enum(LIVENESS_SOURCES)).describe('The liveness sources that found it'),
@@ -62,6 +101,9 @@ export const ScanHost = z.strictObject({
   open_ports: z.array(z.number().int()),
   snmp: SnmpFacts.nullable(),
   device_id: z.string().nullable().describe('The device this address belongs to'),
+  advertised: AdvertisedFacts.nullable().optional()
+    .describe('What it advertises over mDNS/DNS-SD and SSDP on the probe\'s own links '
+      + '(null: nothing, or not on one of them; absent in older results)'),
 });
 export type ScanHost = z.infer<typeof ScanHost>;
 
@@ -84,6 +126,8 @@ export const ScanDevice = z.strictObject({
   seen: z.enum(['scan', 'neighbour'])
     .describe('scan: it answered in the subnet; neighbour: only another device\'s LLDP/CDP table names it'),
   merged_by: z.array(z.string()).describe('What merged its addresses into one device'),
+  category: z.enum(ADVERTISED_CATEGORIES).nullable().optional()
+    .describe('What its advertised services make it (printer, storage, camera, media...), when it advertises any; absent in older results'),
 });
 export type ScanDevice = z.infer<typeof ScanDevice>;
 

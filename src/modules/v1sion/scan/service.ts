@@ -1,7 +1,8 @@
 // Scans as jobs: start (after checking the range, its size and the credentials), follow (SSE), read the
 // result (live while it runs, from disk once kept), cancel. At most `max_concurrent_scans` run at once;
 // more are refused with 429 rather than queued, so a person is never left watching a scan that has not
-// started.
+// started. A scan profile's run (profiles/scheduler.ts) starts here too, with the same checks, and never
+// counts against that limit: a person's scan takes precedence (the scheduler waits for it instead).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Actor } from '../../../core/audit/types.js';
 import type { AppContext } from '../../../core/context.js';
@@ -15,15 +16,28 @@ import { resolveCredentials, type CredentialFieldValues } from './request.js';
 import type { ScanResult } from './result.js';
 import { ScanResults } from './results.js';
 import { ScanState, type ScanPlan } from './state.js';
+import { STAGES } from './stages/index.js';
 
 export const SCAN_JOB = 'v1sion.scan';
 const ACTIVE = new Set(['queued', 'running']);
 
 export interface ScanRequest extends CredentialFieldValues { subnet: string }
 
+/** What a scan profile's run adds to a request (profiles/scheduler.ts); a person's scan has none of it. */
+export interface ScanOptions {
+  /** The profile it runs for: kept apart from people's results, not audited per run (the profile is). */
+  profileId?: string;
+  /** The stages to run (names in scan/stages/); all without it. */
+  stages?: readonly string[];
+  /** Whether to keep the result: false for one identical to the profile's last (nothing is rewritten). */
+  keep?: (result: ScanResult) => boolean;
+}
+
 export class ScanService {
   readonly results: ScanResults;
   private readonly live = new Map<string, ScanState>();
+  /** Told of every finished scan's result, kept or not (the known devices merge each completed one). */
+  private readonly finishedHooks: ((result: ScanResult) => void)[] = [];
 
   constructor(private readonly app: AppContext, private readonly saved: DiscoveryCredentials) {
     this.results = new ScanResults(app);
@@ -32,9 +46,10 @@ export class ScanService {
   private settings() { return this.app.config.get().discovery; }
 
   /** Checks the request and starts the scan; the job id is the result's id. */
-  async start(body: ScanRequest, by: Actor): Promise<{ job_id: string; subnet: string }> {
+  async start(body: ScanRequest, by: Actor, opts: ScanOptions = {}): Promise<{ job_id: string; subnet: string }> {
     const settings = this.settings();
-    const active = this.app.jobs.list(SCAN_JOB).filter((j) => ACTIVE.has(j.state)).length;
+    // Scheduled runs never hold a person back (they run one at a time, and only while no person's scan does).
+    const active = opts.profileId ? 0 : this.personsJobs().length;
     if (active >= settings.max_concurrent_scans) {
       throw tooMany(`${active} scans are running; at most ${settings.max_concurrent_scans} run at once. ` +
         'Try again when one has finished', 5);
@@ -49,6 +64,7 @@ export class ScanService {
     }
     const credentials = resolveCredentials(this.app, body, () => this.saved.ids());
     const subnetText = formatCidr(cidr);
+    const stages = opts.stages ? STAGES.filter((s) => opts.stages!.includes(s.name)) : STAGES;
     let jobId = '';
     const job = this.app.jobs.start(SCAN_JOB, async (ctl) => {
       const plan: ScanPlan = {
@@ -65,29 +81,47 @@ export class ScanService {
             tcpPorts: settings.tcp_ports, reverseDns: settings.reverse_dns, dnsServers: settings.dns_servers,
             snmpTiming: { timeout_ms: settings.snmp_timeout_ms, retries: settings.snmp_retries },
           },
-        }, state, ctl);
+        }, state, ctl, stages);
       } catch (e) {
         failure = e;
       }
       const result = this.finish(state, ctl.signal.aborted ? 'cancelled' : failure ? 'failed' : 'completed');
       if (failure && !ctl.signal.aborted) result.warnings.push(`scan failed: ${errorText(failure)}`);
+      const keep = opts.keep?.(result) ?? true;
       try {
-        await this.results.save(result, by.actor);
+        if (keep) await this.results.save(result, by.actor, opts.profileId ?? null);
       } finally {
         this.live.delete(jobId);
       }
+      for (const fn of this.finishedHooks) fn(result);
       this.app.bus.emit('v1sion.scan.completed', {
         job_id: jobId, subnet: subnetText, state: result.state, counts: result.counts,
         error: failure && !ctl.signal.aborted ? errorText(failure) : null, actor: by.actor,
       });
       if (failure) throw failure;
-      return { counts: result.counts, path: `/api/v1sion/scan/${jobId}/result` };
-    }, { meta: { subnet: subnetText } });
+      // A result not kept (the same as the profile's last) has no path of its own.
+      return { counts: result.counts, path: keep ? `/api/v1sion/scan/${jobId}/result` : null };
+    }, { meta: { subnet: subnetText, ...(opts.profileId ? { profile_id: opts.profileId } : {}) } });
     jobId = job.id;
-    await this.app.audit.record(by.auditEntry('v1sion.scan_start', job.id, {
-      subnet: subnetText, snmp: body.snmp_enabled, credentials: credentials.map((c) => c.label),
-    }));
+    if (!opts.profileId) {
+      await this.app.audit.record(by.auditEntry('v1sion.scan_start', job.id, {
+        subnet: subnetText, snmp: body.snmp_enabled, credentials: credentials.map((c) => c.label),
+      }));
+    }
     return { job_id: job.id, subnet: subnetText };
+  }
+
+  /**
+   * `fn` gets every finished scan's result as it ends, kept or not: a scheduled run whose result matched
+   * the last one is not kept, and what it saw still counts (the known devices were seen again).
+   */
+  onFinished(fn: (result: ScanResult) => void): void {
+    this.finishedHooks.push(fn);
+  }
+
+  /** The job ids of people's scans queued or running now (not a profile's). */
+  personsJobs(): string[] {
+    return this.app.jobs.list(SCAN_JOB).filter((j) => ACTIVE.has(j.state) && !j.meta?.profile_id).map((j) => j.id);
   }
 
   private finish(state: ScanState, how: ScanResult['state']): ScanResult {

@@ -3,6 +3,7 @@
 // for a result while the scan runs.
 import type { Cidr } from '../../../core/ip.js';
 import type { SweepAnswer } from '../../snmp/index.js';
+import type { LinkAnswers } from './advertised/ask.js';
 import type { DeviceTables } from './neighbours/index.js';
 import { compareIps } from './order.js';
 import type { LocalLink } from './ranges.js';
@@ -33,11 +34,13 @@ export interface ScanWork {
   agents: ScanAgent[];
   /** Neighbour, bridge and ARP tables of each agent, by address. */
   tables: Map<string, DeviceTables>;
+  /** What mDNS/DNS-SD and SSDP answered on the probe's links, by answering address (null: not asked). */
+  advertised: LinkAnswers | null;
 }
 
 export class ScanState {
   readonly hosts = new Map<string, ScanHost>();
-  readonly work: ScanWork = { answers: new Map(), agents: [], tables: new Map() };
+  readonly work: ScanWork = { answers: new Map(), agents: [], tables: new Map(), advertised: null };
   result: ScanResult;
 
   constructor(readonly plan: ScanPlan) {
@@ -52,7 +55,10 @@ export class ScanState {
   alive(ip: string, source: LivenessSource): ScanHost {
     let h = this.hosts.get(ip);
     if (!h) {
-      h = { ip, alive_by: [], rtt_ms: null, mac: null, mac_vendor: null, hostname: null, open_ports: [], snmp: null, device_id: null };
+      h = {
+        ip, alive_by: [], rtt_ms: null, mac: null, mac_vendor: null, hostname: null, open_ports: [], snmp: null, device_id: null,
+        advertised: null,
+      };
       this.hosts.set(ip, h);
     }
     if (!h.alive_by.includes(source)) h.alive_by.push(source);

@@ -10,6 +10,7 @@
 //   attachment; a port with an LLDP/CDP neighbour is described by that neighbour instead.
 import type { AppContext } from '../../../core/context.js';
 import { snmpServicesOf } from '../../snmp/index.js';
+import { kindOfCategory } from './advertised/facts.js';
 import { ouiVendor } from './oui.js';
 import { NEIGHBOUR_ROOTS, parseDeviceTables, samePort, uplinkPorts, type DeviceTables } from './neighbours/index.js';
 import { compareIps } from './order.js';
@@ -116,17 +117,21 @@ export function buildTopology(hosts: ScanHost[], tables: Map<string, DeviceTable
       for (const i of t.interfaces) if (i.mac) macs.add(i.mac);
     }
     const s = lead.snmp;
+    // What a member advertises (mDNS/SSDP) names and places a box that no SNMP agent describes.
+    const adv = members.find((m) => m.advertised)?.advertised ?? null;
     const d: ScanDevice = {
       id: `d${devices.length + 1}`,
-      name: s?.sys_name || lead.hostname || lead.ip,
-      kind: (s?.kind as DeviceKind | null) ?? 'host',
+      name: s?.sys_name || adv?.name || lead.hostname || lead.ip,
+      kind: (s?.kind as DeviceKind | null) ?? kindOfCategory(adv?.category ?? null) ?? 'host',
       addresses: members.map((m) => m.ip),
       macs: [...macs].sort(),
-      vendor_key: s?.vendor_key ?? null, vendor: s?.vendor ?? (lead.mac_vendor ?? null), model: s?.model ?? null,
+      vendor_key: s?.vendor_key ?? null, vendor: s?.vendor ?? adv?.vendor ?? (lead.mac_vendor ?? null),
+      model: s?.model ?? adv?.model ?? null,
       serial: s?.serial ?? null, sys_name: s?.sys_name ?? null, engine_id: s?.engine_id ?? null,
       chassis_id: ts.find((t) => t.lldp_chassis_id)?.lldp_chassis_id ?? null,
       seen: 'scan',
       merged_by: [...new Set(members.flatMap((m) => [...(reasons.get(m.ip) ?? [])]))].sort(),
+      ...(adv?.category ? { category: adv.category } : {}),
     };
     devices.push(d);
     tablesOf.set(d, ts);

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../../core/audit/types.js';
 import type { AppContext } from '../../../core/context.js';
 import { invalid, notFound, type FieldError } from '../../../core/errors.js';
-import { canonicalIp, cidrOverlaps, formatCidr, normaliseMac, parseCidr, type Cidr } from '../../../core/ip.js';
+import { canonicalIp, cidrContains, cidrOverlaps, formatCidr, normaliseMac, parseCidr, parseIp, type Cidr } from '../../../core/ip.js';
 import type { Tx } from '../../../core/store/types.js';
 import { iso } from '../../../core/clock.js';
 import { brainServicesOf, type SessionSummary } from '../../brain/index.js';
@@ -49,6 +49,13 @@ interface EdgeRow {
   id: string; from_node: string; to_node: string; from_port: string | null; to_port: string | null; source: SessionEdge['source'];
 }
 
+/** What a merge did: nodes added as new, not seen (of which newly so), found again changed, links added. */
+export interface MergeCounts {
+  new_nodes: number; missing_nodes: number; newly_missing: number; updated_nodes: number; added_edges: number;
+  /** Whether anything was written (a quiet merge that changed nothing writes nothing). */
+  wrote: boolean;
+}
+
 const SESSION_COLUMNS = 'id, name, subnets, scan_job_id, notes, created_at, updated_at';
 
 /** Where kept scan results are read (the scan service). */
@@ -81,6 +88,10 @@ export class SessionService {
       ...sessionOut(row), nodes: out, edges: edges.map(edgeOut),
       l3_edges: layer3Edges(out, this.routesOf(row.id, endpoints), row.id),
     };
+  }
+
+  exists(id: string): boolean {
+    return !!this.app.store.get('SELECT 1 AS x FROM v1sion_sessions WHERE id = ?', [id.toLowerCase()]);
   }
 
   async create(body: CreateSession, by: Actor): Promise<Session> {
@@ -178,9 +189,21 @@ export class SessionService {
    * `missing`. Manual nodes and edges are never changed or dropped. New links are added.
    */
   async mergeScan(id: string, jobId: string, by: Actor): Promise<Session> {
-    const cur = this.get(id);
     const result = await this.scans.load(jobId);
     if (!result) throw notFound(`Scan result ${jobId}`);
+    await this.mergeResult(id, result, by);
+    return this.get(id);
+  }
+
+  /**
+   * mergeScan() of a result in hand, writing only what changed: a node found again as it was is not
+   * rewritten, one already missing is not marked again. `within`: only nodes with an address in these
+   * networks can turn missing (a profile scanning several subnets merges each on its own). `quiet`: a merge
+   * that changes nothing writes nothing but the session's newest scan, unaudited (scheduled runs).
+   */
+  async mergeResult(id: string, result: ScanResult, by: Actor, opts: { within?: Cidr[]; quiet?: boolean } = {}): Promise<MergeCounts> {
+    const jobId = result.job_id;
+    const cur = this.get(id);
     const graph = graphOf(result);
     const idMap = new Map<string, string>();
     const matched = new Set<string>();
@@ -188,6 +211,7 @@ export class SessionService {
     const updated: NodeInput[] = [];
     const taken = new Set(cur.nodes.map((n) => n.id));
     const unique = <T>(xs: T[]) => (xs.length === 1 ? xs[0] : undefined);
+    const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
     for (const sn of graph.nodes) {
       const hit = cur.nodes.find((n) => n.id === sn.id)
         ?? unique(cur.nodes.filter((n) => !matched.has(n.id) && n.addresses.some((a) => sn.addresses.includes(a))))
@@ -195,7 +219,11 @@ export class SessionService {
       if (hit) {
         matched.add(hit.id);
         idMap.set(sn.id, hit.id);
-        if (!hit.manual) updated.push({ ...hit, addresses: sn.addresses, mac: sn.mac, vendor_key: sn.vendor_key, kind: sn.kind });
+        const changed = !sameList(hit.addresses, sn.addresses) || hit.mac !== sn.mac || hit.vendor_key !== sn.vendor_key
+          || hit.kind !== sn.kind || hit.scan_state !== null;
+        if (!hit.manual && changed) {
+          updated.push({ ...hit, addresses: sn.addresses, mac: sn.mac, vendor_key: sn.vendor_key, kind: sn.kind });
+        }
         continue;
       }
       let nid = sn.id;
@@ -204,8 +232,10 @@ export class SessionService {
       idMap.set(sn.id, nid);
       added.push({ ...sn, id: nid });
     }
-    const missing = cur.nodes.filter((n) => !n.manual && !matched.has(n.id)).map((n) => n.id);
-    const seen = [...matched].filter((nid) => !cur.nodes.find((n) => n.id === nid)?.manual);
+    const inScope = (n: SessionNode) => !opts.within
+      || n.addresses.some((a) => { const ip = parseIp(a); return !!ip && opts.within!.some((c) => cidrContains(c, ip)); });
+    const missing = cur.nodes.filter((n) => !n.manual && !matched.has(n.id) && inScope(n));
+    const newlyMissing = missing.filter((n) => n.scan_state !== 'missing').map((n) => n.id);
     const same = (a: { from: string; to: string; from_port: string | null; to_port: string | null }, b: typeof a) =>
       (a.from === b.from && a.to === b.to && a.from_port === b.from_port && a.to_port === b.to_port)
       || (a.from === b.to && a.to === b.from && a.from_port === b.to_port && a.to_port === b.from_port);
@@ -216,8 +246,14 @@ export class SessionService {
       throw invalid('session merge', [{ path: 'merge_scan_job_id',
         message: `the merged session would hold ${nodeCount} nodes (at most ${LIMITS.nodes})` }]);
     }
+    const counts: MergeCounts = {
+      new_nodes: added.length, missing_nodes: missing.length, newly_missing: newlyMissing.length, updated_nodes: updated.length,
+      added_edges: newEdges.length, wrote: false,
+    };
+    const changes = added.length + newlyMissing.length + updated.length + newEdges.length;
     let next = cur.edges.reduce((m, e) => Math.max(m, Number(/^e(\d+)$/.exec(e.id)?.[1] ?? 0)), 0);
     const subnets = [...new Set([...cur.subnets, result.subnet])];
+    if (opts.quiet && !changes && cur.scan_job_id === jobId && subnets.length === cur.subnets.length) return counts;
     await this.app.store.write((tx) => {
       if (!tx.get('SELECT 1 AS x FROM v1sion_sessions WHERE id = ?', [cur.id])) throw notFound('Session');
       tx.run('UPDATE v1sion_sessions SET scan_job_id = ?, subnets = ?, updated_at = ? WHERE id = ?',
@@ -226,17 +262,19 @@ export class SessionService {
         tx.run(`UPDATE v1sion_session_nodes SET addresses = ?, mac = ?, vendor_key = ?, kind = ?, scan_state = NULL
                 WHERE session_id = ? AND id = ?`, [JSON.stringify(n.addresses), n.mac, n.vendor_key, n.kind, cur.id, n.id]);
       }
-      for (const nid of seen) tx.run('UPDATE v1sion_session_nodes SET scan_state = NULL WHERE session_id = ? AND id = ?', [cur.id, nid]);
-      for (const nid of missing) {
+      for (const nid of newlyMissing) {
         tx.run(`UPDATE v1sion_session_nodes SET scan_state = 'missing' WHERE session_id = ? AND id = ?`, [cur.id, nid]);
       }
       for (const n of added) insertNode(tx, cur.id, n, false, 'new');
       for (const e of newEdges) insertEdge(tx, cur.id, `e${++next}`, e);
-      this.app.audit.insert(tx, by.auditEntry('v1sion.session_merge', cur.name, {
-        id: cur.id, scan_job_id: jobId, new_nodes: added.length, missing_nodes: missing.length, added_edges: newEdges.length,
-      }));
+      if (!opts.quiet || changes) {
+        this.app.audit.insert(tx, by.auditEntry('v1sion.session_merge', cur.name, {
+          id: cur.id, scan_job_id: jobId, new_nodes: added.length, missing_nodes: missing.length, added_edges: newEdges.length,
+        }));
+      }
     }, 'sync');
-    return this.get(cur.id);
+    counts.wrote = true;
+    return counts;
   }
 
   async remove(id: string, by: Actor): Promise<void> {

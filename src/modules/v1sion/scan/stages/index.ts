@@ -1,5 +1,7 @@
 // The discovery stages, in order: one line per stage. Inside a phase a stage starts once the earlier
 // stages that add what it needs have finished (stages/types.ts); the phases run one after another.
+import { advertised } from './advertised.js';
+import { advertisedAsk } from './advertised-ask.js';
 import { deviceTables } from './device-tables.js';
 import { hostname } from './hostname.js';
 import { icmp } from './icmp.js';
@@ -22,10 +24,12 @@ export const STAGES: readonly Stage[] = [
   snmpRouted,
   snmpOnLink,
   neighbourMacs,
+  advertisedAsk,
   ports,
   snmpIdentity,
   macVendor,
   hostname,
+  advertised,
   deviceTables,
   topology,
   layer3Routes,

@@ -23,9 +23,9 @@ export type Input = (typeof INPUTS)[number];
  * What stages hand on: `hosts` (live hosts, ScanState.hosts), `neighbours` (hosts the kernel's neighbour
  * table confirmed), `macs` (every host's MAC that the neighbour table knows), `snmp_answers` (work.answers),
  * `agents` (work.agents), `tables` (work.tables), `devices` (result.devices, links and each host's
- * device_id), `routes` (result.routes).
+ * device_id), `routes` (result.routes), `advertised` (work.advertised: what mDNS/DNS-SD and SSDP answered on the links).
  */
-export const PRODUCTS = ['hosts', 'neighbours', 'macs', 'snmp_answers', 'agents', 'tables', 'devices', 'routes'] as const;
+export const PRODUCTS = ['hosts', 'neighbours', 'macs', 'snmp_answers', 'agents', 'tables', 'devices', 'routes', 'advertised'] as const;
 export type Product = (typeof PRODUCTS)[number];
 
 /** The discovery settings a stage may read (config `discovery`, read once at the scan's start). */
