@@ -1,8 +1,8 @@
 // Monitor parents from the topology, in the lab (docs/lab.md): scan the lan, save the session, ping sw1,
 // sw2 and the hosts behind sw2, apply the proposed parents, then take sw2 down. One alert goes out, sw2's,
 // naming the monitors it held; none per host. The probe is its own node (its address, on sw1's swp1 by
-// sw1's forwarding table). sw2 serves no forwarding table, so plain3-5 are joined to it by hand, as a person
-// would draw them; ssh (LLDP) and the router (CDP) are behind sw2 by what the scan read.
+// sw1's forwarding table). sw2 serves no forwarding table, so the hosts on swp6-8 are joined to it by hand, as a person
+// would draw them (plain3, the printer, plain5); ssh (LLDP) and the router (CDP) are behind sw2 by what the scan read.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -68,7 +68,7 @@ describe('monitor parents from the topology, in the lab', { skip: skip ?? false 
   });
 
   test('proposals: each host behind sw2 under sw2\'s ping, sw2 under sw1\'s; one alert when sw2 goes down', async () => {
-    for (const name of ['sw1', 'sw2', 'ssh', 'router', 'plain3', 'plain4', 'plain5']) {
+    for (const name of ['sw1', 'sw2', 'ssh', 'router', 'plain3', 'printer', 'plain5']) {
       const m = await api('POST', '/api/monitors', { name, check_type: 'ping', target: ip(name), interval: 5, timeout: 4, failure_threshold: 2 });
       assert.equal(m.status, 201, m.text);
       monitors[name] = m.body.id;
@@ -84,13 +84,13 @@ describe('monitor parents from the topology, in the lab', { skip: skip ?? false 
     const p = (name: string) => list.proposals.find((x: any) => x.monitor.name === name);
     assert.match(p('plain3').why, /is not joined to/, 'sw2 serves no forwarding table: the scan cannot place plain3');
 
-    // A person draws plain3-5's cables on sw2's ports (swp6-8, docs/lab.md).
-    const drawn = await api('PATCH', `/api/v1sion/sessions/${session.id}`, { add_edges: ['plain3', 'plain4', 'plain5'].map((h, i) =>
+    // A person draws the cables of plain3, the printer and plain5 on sw2's ports (swp6-8, docs/lab.md).
+    const drawn = await api('PATCH', `/api/v1sion/sessions/${session.id}`, { add_edges: ['plain3', 'printer', 'plain5'].map((h, i) =>
       ({ from: nodeOf('sw2').id, to: nodeOf(h).id, from_port: `swp${6 + i}`, to_port: 'eth0' })) });
     assert.equal(drawn.status, 200, drawn.text);
     list = (await api('GET', path)).body;
     const parents = Object.fromEntries(list.proposals.map((x: any) => [x.monitor.name, x.parents.map((m: any) => m.name)]));
-    assert.deepEqual(parents, { sw1: [], sw2: ['sw1'], ssh: ['sw2'], 'ssh port': ['ssh'], router: ['sw2'], plain3: ['sw2'], plain4: ['sw2'], plain5: ['sw2'] });
+    assert.deepEqual(parents, { sw1: [], sw2: ['sw1'], ssh: ['sw2'], 'ssh port': ['ssh'], router: ['sw2'], plain3: ['sw2'], printer: ['sw2'], plain5: ['sw2'] });
     assert.match(p('ssh').why, /^\S+ \(\S+\) is behind sw2 port swp2 \(LLDP\); sw2's ping "sw2" is the nearest monitor toward the probe/);
     assert.match(p('router').why, /is behind sw2 port swp3 \(CDP\)/);
     assert.match(p('sw2').why, /is behind sw1 port swp2 \(LLDP\); sw1's ping "sw1"/);
@@ -106,7 +106,7 @@ describe('monitor parents from the topology, in the lab', { skip: skip ?? false 
     const down = await lab.exec('sw2', 'ip', ['link', 'set', 'br0', 'down']);
     assert.equal(down.code, 0, down.stderr);
     try {
-      const behind = ['sw2', 'ssh', 'ssh port', 'router', 'plain3', 'plain4', 'plain5'];
+      const behind = ['sw2', 'ssh', 'ssh port', 'router', 'plain3', 'printer', 'plain5'];
       await until((s) => behind.every((n) => s[n] === 'down'), 'sw2 and everything behind it down');
       assert.equal((await statuses()).sw1, 'up');
       await sleep(6000); // another round of checks: nothing more may come
@@ -117,7 +117,7 @@ describe('monitor parents from the topology, in the lab', { skip: skip ?? false 
       const d = problems[0].details.dependents;
       assert.equal(d.total, 6);
       assert.deepEqual(d.monitors.filter((m: any) => m.status === 'down').map((m: any) => m.name).sort(),
-        ['plain3', 'plain4', 'plain5', 'router', 'ssh', 'ssh port']);
+        ['plain3', 'plain5', 'printer', 'router', 'ssh', 'ssh port']);
       assert.match(problems[0].message, /6 dependent monitors are affected/);
     } finally {
       await lab.exec('sw2', 'ip', ['link', 'set', 'br0', 'up']);
