@@ -128,3 +128,22 @@ test('a public status page answers without credentials, and its editors\' routes
   assertProblem(await t.request('GET', `/api/monitors/status-pages/${made.body.id}`), 401, 'the page as its editors see it');
   assertProblem(await t.request('GET', '/api/monitors/status-pages'), 401, 'the list of pages');
 });
+
+// Routes whose handler asks for a second scope besides the route's (docs/discovery.md, "Monitor parents from the
+// topology"): a key with the route's scope but not the other is refused before anything is read.
+const SECOND_SCOPE: { method: string; path: string; has: Scope[]; lacks: Scope; body?: unknown }[] = [
+  { method: 'GET', path: '/api/v1sion/sessions/:id/parent-proposals', has: ['v1sion:write'], lacks: 'monitors:read' },
+  { method: 'POST', path: '/api/v1sion/sessions/:id/parent-proposals/apply', has: ['monitors:write'], lacks: 'v1sion:read',
+    body: { monitor_ids: 'all' } },
+];
+
+test('routes that need two scopes refuse a key with only the route\'s', async () => {
+  for (const c of SECOND_SCOPE) {
+    const r = routes.find((x) => x.method === c.method && x.path === c.path);
+    assert.ok(r, `${c.method} ${c.path} is registered`);
+    const { key } = await t.user('operator', c.has);
+    const res = await t.request(c.method, pathOf(r), { key, body: c.body });
+    assertProblem(res, 403, `${c.method} ${c.path} without ${c.lacks}`);
+    assert.match(res.body.detail, new RegExp(c.lacks), `${c.method} ${c.path} names ${c.lacks}`);
+  }
+});

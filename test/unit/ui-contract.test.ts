@@ -552,6 +552,10 @@ test('discovery, part 2: SSH platforms, enrichment outcomes, route sources, diff
     routeEnum('POST', '/api/v1sion/brain/diff', 'response', ['items', '[]', 'candidates', '[]', 'reason']), ui.MATCH_REASONS);
   labelsFor(`bridge item results (${VOCAB} BRIDGE_RESULTS, server POST /api/v1sion/brain/bulk-create items[].status)`,
     routeEnum('POST', '/api/v1sion/brain/bulk-create', 'response', ['items', '[]', 'status']), ui.BRIDGE_RESULTS);
+  labelsFor(`parent proposal statuses (${VOCAB} PARENT_PROPOSAL_STATUSES, server GET /api/v1sion/sessions/:id/parent-proposals proposals[].status)`,
+    routeEnum('GET', '/api/v1sion/sessions/:id/parent-proposals', 'response', ['proposals', '[]', 'status']), ui.PARENT_PROPOSAL_STATUSES);
+  labelsFor(`parent apply outcomes (${VOCAB} PARENT_APPLY_OUTCOMES, server POST /api/v1sion/sessions/:id/parent-proposals/apply results[].outcome)`,
+    routeEnum('POST', '/api/v1sion/sessions/:id/parent-proposals/apply', 'response', ['results', '[]', 'outcome']), ui.PARENT_APPLY_OUTCOMES);
   labelsFor(`owned fields (${VOCAB} OWNED_FIELD_LABELS, server v1sion/brain/diff.ts OWNED_FIELDS)`,
     new Set(Object.values(OWNED_FIELDS).flat()), ui.OWNED_FIELD_LABELS);
 });

@@ -223,6 +223,20 @@ export const DIFF_STATUSES = {
   unchanged: { label: 'Unchanged', tone: 'ok', hint: 'Matches a record that already says what discovery found' },
 };
 
+/** A monitor's parents proposed from a session (GET /api/v1sion/sessions/:id/parent-proposals proposals[].status). */
+export const PARENT_PROPOSAL_STATUSES = {
+  new: { label: 'New', tone: 'info', hint: 'It has no parents: applying sets these' },
+  changed: { label: 'Changed', tone: 'warn', hint: 'An earlier proposal set other parents: applying replaces them' },
+  applied: { label: 'Applied', tone: 'ok', hint: 'It has these parents' },
+  conflict: { label: 'Kept', tone: 'neutral', hint: 'A person set other parents: a proposal never replaces them' },
+  none: { label: 'Nothing to apply', tone: 'neutral', hint: 'No monitor toward the probe to depend on' },
+};
+
+/** What applying a proposal did (POST .../parent-proposals/apply results[].outcome). */
+export const PARENT_APPLY_OUTCOMES = {
+  applied: 'Applied', unchanged: 'Already so', kept: 'Kept a person\'s parents', refused: 'Refused', not_proposed: 'Not proposed here',
+};
+
 /** Why a device was paired with an inventory record (a pairing's or candidate's `reason`), strongest first. */
 export const MATCH_REASONS = {
   linked: 'Linked before', asset_tag: 'Asset tag', serial: 'Serial number', mac: 'MAC address', engine_id: 'SNMP engine ID',

@@ -7,6 +7,14 @@ import type { MonitorMaintenance } from './maintenance/schemas.js';
 import type { DegradedReason, IncidentOut, MonitorStatus, ResultOut } from './schemas.js';
 
 export type { DependencyNode } from './dependencies.js';
+
+// ---- parents proposed from discovery's topology (MonitorService.parentsSetBy, applyProposedParents) ----
+
+/** Who set a monitor's parents: a person (the API's parents field), or a proposal (which one: "session:<id>"). */
+export interface ParentsSetBy { parents: string[]; set_by: 'person' | 'proposal'; proposed_from: string | null }
+/** Parents proposed for a monitor, and why (the monitor's event log says it). */
+export interface ProposedParents { id: string; parents: string[]; why: string }
+export interface ProposedParentsOutcome { id: string; outcome: 'applied' | 'unchanged' | 'kept' | 'refused'; message?: string }
 export type { AlertDecision, Hold } from './alert-gate/gate.js';
 export type { MonitorDetail } from './schemas.js';
 /** A monitor's statuses and why a degraded one is degraded (slow, loss, failing), for other modules' response schemas. */

@@ -8,9 +8,11 @@ import type { MonitorStatus } from './schemas.js';
 
 /**
  * Replaces a monitor's parents inside its write. Each must exist, differ from the monitor and not
- * depend on it (directly or through others): that would be a cycle. Errors name `parents.<i>`.
+ * depend on it (directly or through others): that would be a cycle. Errors name `parents.<i>`, and
+ * nothing is written before they are known. `proposedFrom`: null when a person set them, else the
+ * topology proposal that did (monitor_parents.proposed_from).
  */
-export function setParents(tx: Tx, registry: Registry, pk: number, ids: readonly string[]): void {
+export function setParents(tx: Tx, registry: Registry, pk: number, ids: readonly string[], proposedFrom: string | null = null): void {
   const errors: FieldError[] = [];
   const pks: number[] = [];
   const unique = [...new Set(ids)];
@@ -39,7 +41,9 @@ export function setParents(tx: Tx, registry: Registry, pk: number, ids: readonly
   });
   if (errors.length) throw badRequest(`Invalid monitor: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
   tx.run('DELETE FROM monitor_parents WHERE m = ?', [pk]);
-  for (const parent of pks) tx.run('INSERT INTO monitor_parents (m, parent) VALUES (?, ?)', [pk, parent]);
+  for (const parent of pks) {
+    tx.run('INSERT INTO monitor_parents (m, parent, proposed_from) VALUES (?, ?, ?)', [pk, parent, proposedFrom]);
+  }
   tx.onCommit(() => { const m = registry.get(pk); if (m) registry.setParents(m, pks); });
 }
 

@@ -329,6 +329,16 @@ export const monitorMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 216,
+    name: 'monitors: parents applied from a topology proposal',
+    // Where a parent link came from: NULL, a person (the API's parents field); else the proposal that set it
+    // ("session:<id>", discovery's parent proposals). A proposal may replace only links of its own kind, never
+    // a person's (docs/monitors.md, "Parents from the topology").
+    up: `
+      ALTER TABLE monitor_parents ADD COLUMN proposed_from TEXT;
+    `,
+  },
 ];
 
 /** The part of a rollup row's degraded time that failed checks account for (migration 212). */

@@ -16,6 +16,7 @@ import {
 } from './checks/index.js';
 import { checkServicesOf } from './check-services.js';
 import { monitorConfig } from './config.js';
+import type { ParentsSetBy, ProposedParents, ProposedParentsOutcome } from './contracts.js';
 import { setParents, walk, type DependencyNode } from './dependencies.js';
 import { insertEvent } from './events-log.js';
 import { ListImage } from './list-image.js';
@@ -266,6 +267,73 @@ export class MonitorService {
   descendants(id: string): DependencyNode[] {
     const m = this.registry.byId(id);
     return m ? walk(this.registry, m, 'down') : [];
+  }
+
+  // ---- parents proposed from elsewhere (discovery's topology) ------------------------------------
+
+  /**
+   * Who set each monitor's parents, by monitor id (monitors without parents are left out): `person` when
+   * any of its links came from the API's parents field, else `proposal` with the proposal that set them.
+   */
+  parentsSetBy(): Map<string, ParentsSetBy> {
+    const out = new Map<string, ParentsSetBy>();
+    const rows = this.store.all<{ m: number; proposed_from: string | null }>('SELECT m, proposed_from FROM monitor_parents');
+    const byPk = new Map<number, (string | null)[]>();
+    for (const r of rows) (byPk.get(r.m) ?? byPk.set(r.m, []).get(r.m)!).push(r.proposed_from);
+    for (const [pk, froms] of byPk) {
+      const m = this.registry.get(pk);
+      if (!m) continue;
+      const person = froms.some((f) => f === null);
+      out.set(m.row.id, { parents: this.registry.parentIds(m), set_by: person ? 'person' : 'proposal',
+        proposed_from: person ? null : froms[0]! });
+    }
+    return out;
+  }
+
+  /**
+   * Sets proposed parents in one write, never over a person's: a monitor whose parents a person set keeps
+   * them (`kept`); one without parents, or whose parents an earlier proposal set, gets the proposed ones
+   * (`applied`; an empty list clears a proposal's). A parent that is gone or would make a cycle refuses that
+   * monitor only (`refused`). Each change is in the monitor's event log with why; one audit entry for all.
+   */
+  async applyProposedParents(items: readonly ProposedParents[], origin: string, by: Actor): Promise<ProposedParentsOutcome[]> {
+    const now = this.now();
+    return this.store.write((tx) => {
+      const out: ProposedParentsOutcome[] = [];
+      for (const item of items) {
+        const m = this.registry.byId(item.id);
+        if (!m) { out.push({ id: item.id, outcome: 'refused', message: 'No monitor with this id' }); continue; }
+        const links = tx.all<{ parent: number; proposed_from: string | null }>(
+          'SELECT parent, proposed_from FROM monitor_parents WHERE m = ?', [m.row.pk]);
+        if (links.some((l) => l.proposed_from === null)) {
+          out.push({ id: item.id, outcome: 'kept', message: 'A person set its parents: they are kept' });
+          continue;
+        }
+        const before = this.registry.parentIds(m);
+        const want = [...new Set(item.parents)];
+        if (want.length === before.length && want.every((p) => before.includes(p))) {
+          out.push({ id: item.id, outcome: 'unchanged' });
+          continue;
+        }
+        try {
+          setParents(tx, this.registry, m.row.pk, want, origin);
+        } catch (e) {
+          if (!(e instanceof HttpError)) throw e;
+          out.push({ id: item.id, outcome: 'refused', message: e.message });
+          continue;
+        }
+        insertEvent(tx, { t: now, kind: 'updated', monitor_id: m.row.id, monitor_name: m.row.name, actor: by.actor,
+          message: `Parents from the topology: ${item.why}`,
+          details: { changes: { parents: { from: before, to: want } }, proposed_from: origin } });
+        out.push({ id: item.id, outcome: 'applied' });
+      }
+      const applied = out.filter((o) => o.outcome === 'applied').map((o) => o.id);
+      if (applied.length) {
+        this.app.audit.insert(tx, by.auditEntry('monitors.parents_proposed', origin,
+          { applied: applied.length, monitors: applied.slice(0, 100) }));
+      }
+      return out;
+    }, 'sync');
   }
 
   // ---- validation ------------------------------------------------------------------------------

@@ -27,7 +27,8 @@ import { routeRoutes } from './routes/routes.js';
 import { RouteService } from './routes/service.js';
 import { scanRoutes } from './scan/routes.js';
 import { ScanService } from './scan/service.js';
-import { sessionRoutes } from './sessions/routes.js';
+import { ParentProposals } from './sessions/parent-proposals.js';
+import { parentProposalRoutes, sessionRoutes } from './sessions/routes.js';
 import { SessionService } from './sessions/service.js';
 import { sshTargetRoutes } from './ssh-targets/routes.js';
 import { SshTargetService } from './ssh-targets/service.js';
@@ -67,6 +68,8 @@ export const v1sionModule: Module = {
       ...scanRoutes(scan),
       ...deviceRoutes(new DeviceProbe(app, credentials)),
       ...sessionRoutes(sessions),
+      // Monitor parents proposed from a session's graph and the probe's place in it.
+      ...parentProposalRoutes(new ParentProposals(app, sessions)),
       ...profileRoutes(profiles),
       ...credentialRoutes(credentials),
       ...monitorStatusRoutes(new MonitorStatusService(app)),

@@ -3,7 +3,8 @@
 // seen, new or missing, and the ones a person added; the inventory record that stands for each, linked
 // or only matched; what SSH enrichment learned, in a dialog per node) filtered by that and by text; its
 // edges, each end named by its node's
-// label, and its layer-3 edges drawn from the documented routes. Rename and notes, merge a newer scan,
+// label, and its layer-3 edges drawn from the documented routes; the monitor parents proposed from it
+// (session-parents.js). Rename and notes, merge a newer scan,
 // enrich over SSH (followed on the page, ?enrich=<job id>), compare with the inventory (its own page),
 // delete. The drawn map is its own page (map.js, /discovery/sessions/:id/map).
 import { api } from '../../lib/api.js';
@@ -29,6 +30,7 @@ import { EditDialog, MergeDialog } from './session-dialogs.js';
 import { EnrichSessionDialog, NodeFactsDialog } from './session-enrich.js';
 import { Addresses, KindBadge, LinkSource, none, RecordRef } from './section.js';
 import { useLoadedSession } from './session-load.js';
+import { ParentProposals } from './session-parents.js';
 
 const FILTERS = [
   { value: '', label: 'All' },
@@ -243,6 +245,7 @@ function Session({ session, query, replace, reload }) {
     <${Nodes} session=${session} query=${query} onFacts=${setFactsOf} />
     <${Edges} session=${session} />
     <${L3Edges} session=${session} writable=${writable} />
+    <${ParentProposals} session=${session} query=${query} />
     ${dialog === 'edit' ? html`<${EditDialog} session=${session} onDone=${done} onClose=${() => setDialog(null)} />` : null}
     ${dialog === 'merge' ? html`<${MergeDialog} session=${session} onDone=${done} onClose=${() => setDialog(null)} />` : null}
     ${dialog === 'enrich' ? html`<${EnrichSessionDialog} session=${session} onClose=${() => setDialog(null)}
