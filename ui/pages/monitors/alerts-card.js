@@ -14,7 +14,7 @@ const SHOWN = 5;
 export function AlertsCard({ id }) {
   // A state change may raise an alert (live), and deliveries move on without one (every 30 s).
   const r = useApi('/api/webhooks/alerts', { query: { monitor_id: id, limit: SHOWN }, live: true, every: 30 });
-  const actions = html`<a class="btn btn-sm btn-ghost" href=${`/alerts?monitor_id=${id}`}>All<${Icon} name="chevron" size=${14} /></a>`;
+  const actions = html`<a class="btn btn-sm btn-ghost" href=${`/alerts?monitor_id=${id}`} aria-label="All alerts of this monitor">All<${Icon} name="chevron" size=${14} /></a>`;
   return html`<${Card} title="Who was told" actions=${actions} pad=${false} class="mon-alerts">
     ${r.error ? html`<${ErrorState} error=${r.error} retry=${r.reload} />`
       : !r.data ? html`<${Loading} />`
