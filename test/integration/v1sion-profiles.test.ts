@@ -67,6 +67,8 @@ test('bad profiles are refused naming the field; a subnet outside the allowed ra
   await bad({ ...base, name: 'x', credentials: ['CR-999'] }, 400, 'credentials.0');
   await bad({ ...base, name: 'x', session_id: '7d0f7f44-0000-4000-8000-000000000000' }, 400, 'session_id');
   await bad({ ...base, name: 'x', jitter_seconds: 4000 }, 400, 'jitter_seconds');
+  await bad({ ...base, name: 'x', missing_after_scans: 0 }, 400, 'missing_after_scans');
+  await bad({ ...base, name: 'x', missing_after_minutes: -1 }, 400, 'missing_after_minutes');
   await bad({ ...base }, 400, 'name');
   const r = await api('POST', '/api/v1sion/profiles', { ...base, name: 'outside', subnets: ['127.0.0.0/29', '198.51.100.0/24'] });
   assertProblem(r, 403, 'subnets.1');

@@ -62,6 +62,7 @@ export const v1sionModule: Module = {
     // Scheduled scans run through the same scan service and merge into sessions.
     const profiles = new ScanProfiles(app, scan, sessions);
     profilesSlot.set(app, profiles);
+    known.useProfileRules((id) => profiles.missingRule(id));
     // A credential's page in the inventory lists the discovery list and the SSH targets that use it.
     addCredentialUsageSource(app, discoveryCredentialUsage(app));
     app.routes.add(

@@ -222,6 +222,15 @@ export const v1sionMigrations: Migration[] = [
     `,
   },
   {
+    version: 418,
+    name: 'v1sion: when a profile\'s devices count as missing',
+    up: `
+      -- Per scan profile (devices/merge.ts MissingRule): NULL takes discovery.missing_after_minutes / _scans.
+      ALTER TABLE v1sion_scan_profiles ADD COLUMN missing_after_minutes INTEGER;
+      ALTER TABLE v1sion_scan_profiles ADD COLUMN missing_after_scans INTEGER;
+    `,
+  },
+  {
     version: 417,
     name: 'v1sion: devices known over time, their identity keys and history',
     up: `

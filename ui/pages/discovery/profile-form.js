@@ -68,6 +68,12 @@ export function ProfileDialog({ profile, zone, stages, ownSubnets, onDone, onCan
         </div>`}
       <${Field} form=${form} name="jitter_seconds" label="Jitter (seconds)" type="number" min="0" max="3600" inputmode="numeric"
         hint="Each run starts up to this much after its time (at most half the time between runs)." />
+      <div class="grid-2">
+        <${Field} form=${form} name="missing_after_minutes" label="Missing after (minutes)" type="number" min="0" inputmode="numeric"
+          placeholder="Settings" hint="A known device is reported missing once it has not answered this long… Empty: Settings, Discovery." />
+        <${Field} form=${form} name="missing_after_scans" label="…and runs in a row" type="number" min="1" inputmode="numeric"
+          placeholder="Settings" hint="…in this many runs of this profile. Phones and laptops can be marked transient on Known devices." />
+      </div>
       <${SelectField} form=${form} name="session_id" label="Merge into session" options=${sessionOptions}
         hint="Each run adds what is new, marks what it no longer finds missing, and keeps positions and notes." />
       <${CheckField} form=${form} name="snmp_enabled" label="Identify SNMP agents"

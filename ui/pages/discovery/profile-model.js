@@ -20,8 +20,13 @@ export function toForm(p, zone, subnet = '') {
     jitter_seconds: String(p?.jitter_seconds ?? 60),
     session_id: p?.session_id ?? '',
     enabled: p?.enabled ?? true,
+    missing_after_minutes: p?.missing_after_minutes == null ? '' : String(p.missing_after_minutes),
+    missing_after_scans: p?.missing_after_scans == null ? '' : String(p.missing_after_scans),
   };
 }
+
+/** An optional number field: empty is null (the discovery settings apply). */
+const orNull = (x) => (String(x ?? '').trim() === '' ? null : Number(x));
 
 function scheduleOf(v) {
   return v[`${S}kind`] === 'cron' ? { kind: 'cron', cron: String(v[`${S}cron`]).trim() }
@@ -46,6 +51,8 @@ export function toBody(v, allStages, initial) {
     jitter_seconds: Number(v.jitter_seconds),
     session_id: v.session_id || null,
     enabled: v.enabled,
+    missing_after_minutes: orNull(v.missing_after_minutes),
+    missing_after_scans: orNull(v.missing_after_scans),
   };
   if (!initial) return full;
   const before = toBody(initial, allStages);

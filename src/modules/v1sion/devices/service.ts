@@ -46,25 +46,39 @@ export class DeviceWatch {
   private chain: Promise<unknown> = Promise.resolve();
   private thinnedAt = 0;
 
+  /** A scan profile's own missing rule (profiles/service.ts), the parts it sets. */
+  private profileRule: (profileId: string) => { after_minutes?: number; after_scans?: number } = () => ({});
+
   /** `scans`: every finished scan's result is handed here as it ends, kept or not (ScanService.onFinished). */
-  constructor(private readonly app: AppContext, scans: { onFinished(fn: (result: ScanResult) => void): void }) {
-    scans.onFinished((result) => {
+  constructor(private readonly app: AppContext,
+    scans: { onFinished(fn: (result: ScanResult, from: { profileId: string | null }) => void): void }) {
+    scans.onFinished((result, { profileId }) => {
       if (result.state !== 'completed') return; // a cancelled or failed scan saw part of the subnet: it cannot say who is missing
-      this.chain = this.chain.then(() => this.merge(result)).catch((e: Error) => {
+      this.chain = this.chain.then(() => this.merge(result, profileId)).catch((e: Error) => {
         app.log.child('v1sion').warn('scan not merged into the known devices', { job_id: result.job_id, error: e.message });
       });
     });
   }
 
+  /** Where a profile's scans take their missing rule from (set once the profiles exist). */
+  useProfileRules(fn: (profileId: string) => { after_minutes?: number; after_scans?: number }): void {
+    this.profileRule = fn;
+  }
+
   /** Resolves once every merge asked for so far is done (tests, and a clean stop). */
   settled(): Promise<unknown> { return this.chain; }
 
-  async merge(result: ScanResult): Promise<MergeOutcome> {
+  /** `profileId`: the scan profile it ran for, whose own missing rule (if it sets one) wins over the settings. */
+  async merge(result: ScanResult, profileId: string | null = null): Promise<MergeOutcome> {
     const now = this.app.clock.now();
     const cfg = this.app.config.get().discovery;
+    const own = profileId ? this.profileRule(profileId) : {};
     const out = mergeScan({
       known: loadDevices(this.app.store), result, subnetKnown: isSubnetKnown(this.app.store, result.subnet), now,
-      missing: { after_ms: cfg.missing_after_minutes * 60_000, after_runs: cfg.missing_after_scans }, newId: randomUUID,
+      missing: {
+        after_ms: (own.after_minutes ?? cfg.missing_after_minutes) * 60_000, after_runs: own.after_scans ?? cfg.missing_after_scans,
+      },
+      newId: randomUUID,
     });
     const thin = now - this.thinnedAt >= THIN_EVERY_MS;
     await this.app.store.write((tx) => {

@@ -35,6 +35,11 @@ const Fields = {
     .describe('Each run starts up to this much after its time (at most half the time between runs), so probes do not all scan at once'),
   session_id: z.uuid().nullable().describe('The session each run merges into; null: the first run saves one named after the profile'),
   enabled: z.boolean(),
+  missing_after_minutes: z.number().int().min(0).max(525_600).nullable()
+    .describe('A known device of its subnets is reported missing once it has not answered this long… '
+      + '(null: discovery.missing_after_minutes)'),
+  missing_after_scans: z.number().int().min(1).max(1000).nullable()
+    .describe('…and in this many of its runs in a row (null: discovery.missing_after_scans)'),
 };
 
 /** The rules across fields, whatever else is wrong (a missing field is the schema's to name). */
@@ -64,6 +69,8 @@ export const CreateProfileBody = z.object({
   jitter_seconds: Fields.jitter_seconds.default(60),
   session_id: Fields.session_id.default(null),
   enabled: Fields.enabled.default(true),
+  missing_after_minutes: Fields.missing_after_minutes.default(null),
+  missing_after_scans: Fields.missing_after_scans.default(null),
 }).strict().superRefine(crossFields, ALWAYS);
 export type CreateProfile = z.infer<typeof CreateProfileBody>;
 
@@ -79,6 +86,8 @@ export const UpdateProfileBody = z.object({
   jitter_seconds: Fields.jitter_seconds.optional(),
   session_id: Fields.session_id.optional(),
   enabled: Fields.enabled.optional(),
+  missing_after_minutes: Fields.missing_after_minutes.optional(),
+  missing_after_scans: Fields.missing_after_scans.optional(),
 }).strict().superRefine(crossFields, ALWAYS);
 export type UpdateProfile = z.infer<typeof UpdateProfileBody>;
 
@@ -111,6 +120,8 @@ export const ProfileSchema = z.object({
   jitter_seconds: z.number().int(),
   session_id: z.string().nullable(),
   enabled: z.boolean(),
+  missing_after_minutes: z.number().int().nullable(),
+  missing_after_scans: z.number().int().nullable(),
   state: z.enum(['idle', 'waiting', 'running', 'disabled'])
     .describe('waiting: due (or started now) and waiting for the scan before it, or a person\'s, to end; running: scanning'),
   next_run: z.string().nullable().describe('When it runs next, jitter included (null: disabled)'),

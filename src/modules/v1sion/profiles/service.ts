@@ -22,6 +22,7 @@ interface Row {
   id: string; name: string; subnets: string; snmp_enabled: number; credentials: string | null; stages: string | null;
   schedule: string; timezone: string; jitter_seconds: number; session_id: string | null; enabled: number; anchor_at: number;
   skipped_at: number | null; last_run: string | null; created_at: number; updated_at: number; created_by: string | null;
+  missing_after_minutes: number | null; missing_after_scans: number | null;
 }
 
 /** A row with its JSON read. */
@@ -81,6 +82,16 @@ export class ScanProfiles {
   }
   get(id: string): ProfileOut { return this.out(this.must(id)); }
 
+  /** What the profile says of missing devices (devices/merge.ts MissingRule), the parts it sets; {} for none or an unknown profile. */
+  missingRule(id: string): { after_minutes?: number; after_scans?: number } {
+    const r = this.app.store.get<Pick<Row, 'missing_after_minutes' | 'missing_after_scans'>>(
+      'SELECT missing_after_minutes, missing_after_scans FROM v1sion_scan_profiles WHERE id = ?', [id]);
+    return {
+      ...(r?.missing_after_minutes != null ? { after_minutes: r.missing_after_minutes } : {}),
+      ...(r?.missing_after_scans != null ? { after_scans: r.missing_after_scans } : {}),
+    };
+  }
+
   async create(body: CreateProfile, by: Actor): Promise<ProfileOut> {
     const checked = this.check(body);
     const id = randomUUID();
@@ -88,9 +99,11 @@ export class ScanProfiles {
     const tz = body.timezone ?? this.defaultTimezone();
     await this.app.store.write((tx) => {
       tx.run(`INSERT INTO v1sion_scan_profiles (id, name, subnets, snmp_enabled, credentials, stages, schedule, timezone, jitter_seconds,
-          session_id, enabled, anchor_at, created_at, updated_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+          session_id, enabled, anchor_at, created_at, updated_at, created_by, missing_after_minutes, missing_after_scans)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
         id, body.name, JSON.stringify(checked.subnets), body.snmp_enabled ? 1 : 0, json(checked.credentials), json(body.stages),
-        JSON.stringify(body.schedule), tz, body.jitter_seconds, body.session_id, body.enabled ? 1 : 0, now, now, now, by.actor]);
+        JSON.stringify(body.schedule), tz, body.jitter_seconds, body.session_id, body.enabled ? 1 : 0, now, now, now, by.actor,
+        body.missing_after_minutes, body.missing_after_scans]);
       this.app.audit.insert(tx, by.auditEntry('v1sion.profile_create', body.name,
         { id, subnets: checked.subnets, schedule: body.schedule }));
     }, 'sync');
@@ -106,6 +119,8 @@ export class ScanProfiles {
       stages: body.stages !== undefined ? body.stages : cur.stages, schedule: body.schedule ?? cur.schedule,
       timezone: body.timezone ?? cur.row.timezone, jitter_seconds: body.jitter_seconds ?? cur.row.jitter_seconds,
       session_id: body.session_id !== undefined ? body.session_id : cur.row.session_id, enabled: body.enabled ?? !!cur.row.enabled,
+      missing_after_minutes: body.missing_after_minutes !== undefined ? body.missing_after_minutes : cur.row.missing_after_minutes,
+      missing_after_scans: body.missing_after_scans !== undefined ? body.missing_after_scans : cur.row.missing_after_scans,
     };
     const checked = this.check(merged);
     // A new schedule (or zone, or re-enabling) counts from now: it does not run at once for times it never had.
@@ -115,10 +130,11 @@ export class ScanProfiles {
     await this.app.store.write((tx) => {
       if (!tx.get('SELECT 1 AS x FROM v1sion_scan_profiles WHERE id = ?', [cur.row.id])) throw notFound('Scan profile');
       tx.run(`UPDATE v1sion_scan_profiles SET name = ?, subnets = ?, snmp_enabled = ?, credentials = ?, stages = ?, schedule = ?,
-          timezone = ?, jitter_seconds = ?, session_id = ?, enabled = ?, anchor_at = ?, updated_at = ? WHERE id = ?`, [
+          timezone = ?, jitter_seconds = ?, session_id = ?, enabled = ?, anchor_at = ?, updated_at = ?, missing_after_minutes = ?,
+          missing_after_scans = ? WHERE id = ?`, [
         merged.name, JSON.stringify(checked.subnets), merged.snmp_enabled ? 1 : 0, json(checked.credentials), json(merged.stages),
         JSON.stringify(merged.schedule), merged.timezone, merged.jitter_seconds, merged.session_id, merged.enabled ? 1 : 0,
-        restart ? now : cur.row.anchor_at, now, cur.row.id]);
+        restart ? now : cur.row.anchor_at, now, merged.missing_after_minutes, merged.missing_after_scans, cur.row.id]);
       this.app.audit.insert(tx, by.auditEntry('v1sion.profile_update', merged.name, { id: cur.row.id, fields: Object.keys(body) }));
     }, 'sync');
     if (!merged.enabled) this.scheduler.drop(cur.row.id);
@@ -247,6 +263,7 @@ export class ScanProfiles {
     return {
       id: r.id, name: r.name, subnets: p.subnets, snmp_enabled: !!r.snmp_enabled, credentials: p.credentials, stages: p.stages,
       schedule: p.schedule, timezone: r.timezone, jitter_seconds: r.jitter_seconds, session_id: r.session_id, enabled: !!r.enabled,
+      missing_after_minutes: r.missing_after_minutes, missing_after_scans: r.missing_after_scans,
       state: live?.state ?? (r.enabled ? 'idle' : 'disabled'), next_run: n ? iso(n.at) : null, skipped: isoOrNull(r.skipped_at),
       last_run: lastRun, running_job_id: live?.jobId ?? null, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
     };

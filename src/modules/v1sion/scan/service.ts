@@ -37,7 +37,7 @@ export class ScanService {
   readonly results: ScanResults;
   private readonly live = new Map<string, ScanState>();
   /** Told of every finished scan's result, kept or not (the known devices merge each completed one). */
-  private readonly finishedHooks: ((result: ScanResult) => void)[] = [];
+  private readonly finishedHooks: ((result: ScanResult, from: { profileId: string | null }) => void)[] = [];
 
   constructor(private readonly app: AppContext, private readonly saved: DiscoveryCredentials) {
     this.results = new ScanResults(app);
@@ -93,7 +93,7 @@ export class ScanService {
       } finally {
         this.live.delete(jobId);
       }
-      for (const fn of this.finishedHooks) fn(result);
+      for (const fn of this.finishedHooks) fn(result, { profileId: opts.profileId ?? null });
       this.app.bus.emit('v1sion.scan.completed', {
         job_id: jobId, subnet: subnetText, state: result.state, counts: result.counts,
         error: failure && !ctl.signal.aborted ? errorText(failure) : null, actor: by.actor,
@@ -115,7 +115,7 @@ export class ScanService {
    * `fn` gets every finished scan's result as it ends, kept or not: a scheduled run whose result matched
    * the last one is not kept, and what it saw still counts (the known devices were seen again).
    */
-  onFinished(fn: (result: ScanResult) => void): void {
+  onFinished(fn: (result: ScanResult, from: { profileId: string | null }) => void): void {
     this.finishedHooks.push(fn);
   }
 
