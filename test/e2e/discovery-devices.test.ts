@@ -76,6 +76,7 @@ test('a device\'s page: now, its history, and marking it transient', async () =>
   const text = await history.innerText();
   assert.match(text, /Moved\s+moved from core-sw1 port Gi1\/0\/3 \(VLAN 10\) to core-sw1 port Gi1\/0\/7 \(VLAN 10\)/);
   assert.match(text, /First seen\s+first seen in the first scan of 10\.20\.0\.0\/24 \(baseline\)/);
+  assert.equal(await page.getByRole('link', { name: 'Look it up by MAC' }).getAttribute('href'), '/inventory?q=02%3A00%3A00%3A00%3A00%3A30');
   await page.getByRole('radio', { name: /Transient/ }).check();
   await page.getByText('nas.office.lan: transient').waitFor();
   await page.getByText(/marked transient by/).waitFor();

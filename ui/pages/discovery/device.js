@@ -44,6 +44,9 @@ function Device({ d, writable, onSaved }) {
           <dt>Vendor</dt><dd>${[d.vendor, d.model].filter(Boolean).join(' · ') || none}</dd>
           <dt>First seen</dt><dd><time datetime=${d.first_seen} title=${dateTime(d.first_seen)}>${relTime(d.first_seen)}</time></dd>
           <dt>Last seen</dt><dd><time datetime=${d.last_seen} title=${dateTime(d.last_seen)}>${relTime(d.last_seen)}</time></dd>
+          <dt>Inventory</dt><dd>${d.macs[0] || d.addresses[0]
+            ? html`<a href=${`/inventory?q=${encodeURIComponent(d.macs[0] ?? d.addresses[0])}`}>Look it up by ${d.macs[0] ? 'MAC' : 'address'}</a>
+              <span class="muted small"> · a session's Inventory tab links or creates records for what a scan found</span>` : none}</dd>
         </dl>
       <//>
       <${Card} title="When it is away">
