@@ -81,7 +81,7 @@ test('only declared measurements with a value the storage can hold are kept, to 
   assert.deepEqual(keptMeasurements('ping', undefined, log), null);
 });
 
-test('every check type declares its measurements well: names in lower_snake_case, once each, with a unit and a label', () => {
+test('every check type declares its measurements well: names in lower_snake_case, once each, with a unit (or the monitor\'s) and a label', () => {
   const declared: string[] = [];
   for (const type of CHECK_TYPES) {
     const list = CHECKS[type].measurements ?? [];
@@ -89,9 +89,10 @@ test('every check type declares its measurements well: names in lower_snake_case
     assert.equal(new Set(list.map((d) => d.name)).size, list.length, `${type}: a name twice`);
     for (const d of list) {
       assert.match(d.name, /^[a-z][a-z0-9_]{0,39}$/, `${type}.${d.name}`);
-      assert.ok(d.unit.trim() && d.label.trim(), `${type}.${d.name}: unit and label`);
+      // A unit of its own, or the monitor's (unitSetting: snmp's value is in whatever the monitor's `unit` says).
+      assert.ok((d.unit.trim() || d.unitSetting) && d.label.trim(), `${type}.${d.name}: unit and label`);
       declared.push(`${type}.${d.name}`);
     }
   }
-  assert.deepEqual(declared.sort(), ['http.days_left', 'ping.loss_pct', 'tcp.days_left']);
+  assert.deepEqual(declared.sort(), ['http.days_left', 'ping.loss_pct', 'snmp.value', 'tcp.days_left']);
 });
