@@ -74,6 +74,8 @@ test('the webhook form: send for monitors with tags or chosen monitors, reminder
   await dialog.getByLabel('Remind every (minutes) while down').fill('15');
   await dialog.getByRole('button', { name: 'Create webhook' }).click();
   await dialog.waitFor({ state: 'detached' });
+  // The list reloads after the dialog closes: wait for the saved line rather than read the old one.
+  await row('Office').filter({ hasText: 'Monitors tagged office · reminds every 15 min' }).waitFor();
   assert.match(await row('Office').innerText(), /System health[\s\S]*Monitors tagged office · reminds every 15 min/);
 
   await page.getByRole('button', { name: 'Edit Office' }).click();
@@ -84,7 +86,7 @@ test('the webhook form: send for monitors with tags or chosen monitors, reminder
   await edit.getByLabel('Remind every (minutes) while down').fill('');
   await edit.getByRole('button', { name: 'Save' }).click();
   await edit.waitFor({ state: 'detached' });
-  assert.match(await row('Office').innerText(), /Only Printer/);
+  await row('Office').filter({ hasText: 'Only Printer' }).waitFor();
   assert.doesNotMatch(await row('Office').innerText(), /reminds/);
   const saved = (await env.t.request('GET', '/api/webhooks', { key: (await env.t.admin()).key })).body.items.find((w: any) => w.name === 'Office');
   assert.deepEqual([saved.monitors, saved.reminder_minutes, saved.alert_types], [{ mode: 'monitors', ids: [printer.id] }, null,
