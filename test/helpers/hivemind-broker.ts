@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { run } from '../../src/core/exec.js';
 import { encodePairingCode } from '../../src/modules/system/hivemind/pairing-code.js';
-import { freePort } from './net.js';
+import { freePorts } from './net.js';
 
 export const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
 
@@ -109,8 +109,7 @@ export async function startHivemindBroker(): Promise<HivemindBroker> {
   const dynsec = join(dir, 'dynsec.json');
   const init = await run('mosquitto_ctrl', ['dynsec', 'init', dynsec, 'admin', adminPassword], { timeoutMs: 10_000 });
   if (init.code !== 0) throw new Error(`mosquitto_ctrl dynsec init failed: ${init.stderr}`);
-  const tlsPort = await freePort();
-  const plainPort = await freePort();
+  const [tlsPort, plainPort] = await freePorts(2);
   const conf = [
     'per_listener_settings false',
     'allow_anonymous false',
