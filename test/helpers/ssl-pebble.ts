@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { which } from '../../src/core/exec.js';
-import { freePort, freeUdpPort } from './net.js';
+import { freePort, freePorts, freeUdpPort } from './net.js';
 import { openssl } from './ssl-pfx.js';
 
 export interface Pebble {
@@ -76,7 +76,7 @@ export async function startPebble(opts: { httpPort: number; dnsServer: string })
     '-keyout', 'key.pem', '-out', 'req.csr'], dir);
   await writeFile(join(dir, 'ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
   await openssl(['x509', '-req', '-in', 'req.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'ext', '-out', 'cert.pem'], dir);
-  const listen = await freePort(), management = await freePort(), tlsPort = await freePort();
+  const [listen, management, tlsPort] = await freePorts(3); // distinct: three freePort() calls can repeat one
   await writeFile(join(dir, 'pebble.json'), JSON.stringify({
     pebble: {
       listenAddress: `127.0.0.1:${listen}`, managementListenAddress: `127.0.0.1:${management}`,
