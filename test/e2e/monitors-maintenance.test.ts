@@ -269,7 +269,12 @@ test('a weekly window made in the form for a tag: edge-router reads "Maintenance
   await advance(MIN, ['core-switch', 'edge-router']); // a check of edge-router inside the window
   const edge = await api('GET', `/api/monitors/${ids['edge-router']}`);
   assert.equal(edge.maintenance?.name, 'Lab rack move');
-  const until = await page.evaluate(`new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' }).format(new Date('${edge.maintenance.until}'))`);
+  // The browser's clock time of the window's end, with the date when it is not today in the browser (the window
+  // may end after midnight: at 22:00 it ends at 00:00 tomorrow).
+  const until = await page.evaluate(`(() => { const t = new Date('${edge.maintenance.until}');
+    const today = t.toDateString() === new Date().toDateString();
+    return new Intl.DateTimeFormat(undefined, today ? { hour: '2-digit', minute: '2-digit' }
+      : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(t); })()`);
 
   // The list: the badge, "until …" and the window's name; its own filter chip; its colour in light and dark.
   await page.goto('/monitors');

@@ -163,7 +163,8 @@ test('the 90-day bar reads the day rollups; the notice names maintenance that to
     ms_degraded, ms_down) VALUES (?, 2, ?, 24, 23, 0, 1, 0, 0, ?, 0, ?)`, [pk, day, 23 * 3_600_000, 3_600_000]));
 
   // A window for the page's monitor's tag, next week; and one for another monitor only.
-  const from = Date.now() + 2 * 86_400_000, to = from + 2 * 3_600_000;
+  // 06:00-08:00 UTC two days ahead: one day, whatever the time the test runs (at 22:00 "now + 2 h" crosses midnight).
+  const from = (Math.floor(Date.now() / 86_400_000) + 2) * 86_400_000 + 6 * 3_600_000, to = from + 2 * 3_600_000;
   const once = { kind: 'once', from: new Date(from).toISOString(), to: new Date(to).toISOString() };
   assert.equal((await api('POST', '/api/monitors/maintenance', { name: 'Secret NAS swap', description: 'rack 7', schedule: once,
     applies_to: 'tags', tags: ['nas'] })).status, 201);
