@@ -4,6 +4,7 @@
 import { iso } from '../../../core/clock.js';
 import type { Tx } from '../../../core/store/types.js';
 import { insertEvent } from '../events-log.js';
+import { when } from './words.js';
 
 export type EndReason = 'scheduled' | 'ended_early' | 'changed' | 'deleted';
 
@@ -17,14 +18,6 @@ const REASON_TEXT: Record<EndReason, string> = {
   changed: 'ended: the window was changed', deleted: 'ended: the window was deleted',
 };
 
-/** "Sun 8 Dec 08:00 (Europe/Berlin)": the window's own zone, as its form took the times. */
-function wallClock(t: number, tz: string): string {
-  const s = new Intl.DateTimeFormat('en-GB', {
-    timeZone: tz, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
-  }).format(t).replace(',', '');
-  return `${s} (${tz})`;
-}
-
 function details(o: OccurrenceFacts, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     window_id: o.window_id, window_name: o.name, from: iso(o.from), to: iso(o.to), applies_to: o.applies_to,
@@ -35,7 +28,7 @@ function details(o: OccurrenceFacts, extra: Record<string, unknown> = {}): Recor
 }
 
 export function startedEvent(tx: Tx, o: OccurrenceFacts): void {
-  insertEvent(tx, { t: o.from, kind: 'maintenance_started', message: `${o.name}: alerts held until ${wallClock(o.to, o.timezone)}`,
+  insertEvent(tx, { t: o.from, kind: 'maintenance_started', message: `${o.name}: alerts held until ${when(o.to, o.timezone, o.from)}`,
     actor: 'system (maintenance window)', details: details(o) });
 }
 
