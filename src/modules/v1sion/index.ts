@@ -63,6 +63,8 @@ export const v1sionModule: Module = {
     const profiles = new ScanProfiles(app, scan, sessions);
     profilesSlot.set(app, profiles);
     known.useProfileRules((id) => profiles.missingRule(id));
+    // A scan that ended just before a shutdown is still merged into the known devices.
+    app.onShutdown(() => known.settled());
     // A credential's page in the inventory lists the discovery list and the SSH targets that use it.
     addCredentialUsageSource(app, discoveryCredentialUsage(app));
     app.routes.add(

@@ -13,7 +13,7 @@ import { raiseAlert } from '../../webhooks/index.js';
 import type { ScanResult } from '../scan/result.js';
 import { mergeScan, type DeviceChange, type KnownDevice, type MergeOutcome, type Presence } from './merge.js';
 import {
-  addHistory, CHANGED_KINDS, historyOf, isSubnetKnown, lastChanges, loadDevice, loadDevices, thinHistory, writeDevice, writeMerge,
+  addHistory, historyOf, isSubnetKnown, lastChanges, loadDevice, loadDevices, thinHistory, writeDevice, writeMerge,
 } from './store.js';
 
 /** A device is "changed" for this long after it moved or changed address. */
@@ -65,8 +65,8 @@ export class DeviceWatch {
     this.profileRule = fn;
   }
 
-  /** Resolves once every merge asked for so far is done (tests, and a clean stop). */
-  settled(): Promise<unknown> { return this.chain; }
+  /** Resolves once every merge asked for so far is done (the module waits for it at shutdown, before the store closes). */
+  async settled(): Promise<void> { await this.chain; }
 
   /** `profileId`: the scan profile it ran for, whose own missing rule (if it sets one) wins over the settings. */
   async merge(result: ScanResult, profileId: string | null = null): Promise<MergeOutcome> {
@@ -215,4 +215,3 @@ function matcher(query: string): (d: DeviceOut) => boolean {
     || d.name.toLowerCase().includes(q) || (d.vendor ?? '').toLowerCase().includes(q) || (d.model ?? '').toLowerCase().includes(q);
 }
 
-export { CHANGED_KINDS };

@@ -14,7 +14,7 @@ export interface HistoryRow {
 }
 
 /** Kinds of history that make a device "changed" (moved, another VLAN or address, an address claimed from another). */
-export const CHANGED_KINDS = ['moved', 'vlan', 'addresses', 'address_claimed'] as const;
+const CHANGED_KINDS = ['moved', 'vlan', 'addresses', 'address_claimed'] as const;
 
 function fromRow(r: DeviceRow, keys: string[]): KnownDevice {
   return {
