@@ -28,6 +28,8 @@ export type { EngineIdFormat, EngineIdInfo } from './client/engine-id.js';
 export { bytesOf, octets } from './client/values.js';
 /** What an SNMPv3 user lacks at its level (scans check inline v3 parameters with it). */
 export { v3Missing } from './targets.js';
+/** Discovery lends interface polling its LLDP/CDP parsers: uplinks are watched by default. */
+export { provideUplinkFinder, type UplinkFinder } from './polling/uplinks.js';
 
 const services = serviceSlot<SnmpService>('snmp', 'The SNMP engine');
 

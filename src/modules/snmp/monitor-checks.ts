@@ -3,12 +3,8 @@
 // monitor's check keeps to the credential's scope and discovery's allowed ranges (403 before a datagram is
 // sent) and its secret is read from the vault only then. Names of OIDs from the OID store.
 import { performance } from 'node:perf_hooks';
-import { rangeNotAllowed, isAllowed } from '../../core/allowed-ranges.js';
 import { badRequest } from '../../core/errors.js';
-import { canonicalIp, parseCidr } from '../../core/ip.js';
 import type { SnmpCheckService } from '../monitors/index.js';
-import { brainServicesOf } from '../brain/index.js';
-import { lookupHost } from './client/lookup.js';
 import type { SnmpService } from './service.js';
 import type { AppContext } from '../../core/context.js';
 
@@ -25,20 +21,7 @@ export function snmpCheckService(app: AppContext, snmp: SnmpService): SnmpCheckS
     },
 
     async checkReference(host, credentialId, field) {
-      const cred = snmp.targets.credential(credentialId, field); // 400: unknown, or not an SNMP credential
-      // The address checked now; a name that does not resolve now is checked by its name only (the check refuses
-      // at run time too, where the scope and the address are checked again before anything is sent).
-      const bare = host.replace(/^\[(.*)\]$/, '$1');
-      let address = canonicalIp(bare);
-      if (!address) address = await lookupHost(bare).then((a) => canonicalIp(a.address), () => null);
-      if (address) {
-        const c = parseCidr(address);
-        if (!c.ok || !isAllowed(c.cidr, app.config.get().discovery.allowed_ranges)) {
-          throw rangeNotAllowed(address === bare ? host : `${host} (${address})`, 'reaches');
-        }
-      }
-      const refused = brainServicesOf(app).secrets.refusal(cred.id, { host, address, use: 'SNMP' });
-      if (refused) throw refused;
+      await snmp.targets.checkReference(host, credentialId, field);
     },
 
     async get(req) {

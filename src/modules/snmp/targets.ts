@@ -146,6 +146,28 @@ export class TargetResolver {
     return { version, v3, port };
   }
 
+  /**
+   * Whether `credentialId` may be saved to be sent to `host` later (a monitor's snmp check, a polled device): 400 when
+   * it is unknown or not SNMP, 403 when the address is outside discovery's allowed ranges or the credential's scope
+   * refuses it. Reads no secret. A name that does not resolve now is checked by its name only: every later send comes
+   * through reach(), which checks the address and the scope again before a datagram leaves.
+   */
+  async checkReference(host: string, credentialId: string, field: string): Promise<CredentialRef> {
+    const cred = this.credential(credentialId, field);
+    const bare = host.replace(/^\[(.*)\]$/, '$1');
+    let address = canonicalIp(bare);
+    if (!address) address = await lookupHost(bare).then((a) => canonicalIp(a.address), () => null);
+    if (address) {
+      const c = parseCidr(address);
+      if (!c.ok || !isAllowed(c.cidr, this.app.config.get().discovery.allowed_ranges)) {
+        throw rangeNotAllowed(address === bare ? host : `${host} (${address})`, 'reaches');
+      }
+    }
+    const refused = this.items().secrets.refusal(cred.id, { host, address, use: 'SNMP' });
+    if (refused) throw refused;
+    return cred;
+  }
+
   /** The agent's address: an IP as it is, a name resolved once (502 snmp_host_not_found); 403 outside discovery's allowed ranges. */
   private async addressOf(target: string): Promise<string> {
     const bare = target.replace(/^\[(.*)\]$/, '$1');

@@ -5,6 +5,7 @@
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { addCredentialUsageSource, setSessionSource } from '../brain/index.js';
+import { provideUplinkFinder } from '../snmp/index.js';
 import { discoveryConfig } from './config.js';
 import { credentialRoutes } from './credentials/routes.js';
 import { DiscoveryCredentials } from './credentials/service.js';
@@ -26,6 +27,7 @@ import { MonitorStatusService } from './monitor/service.js';
 import { routeRoutes } from './routes/routes.js';
 import { RouteService } from './routes/service.js';
 import { scanRoutes } from './scan/routes.js';
+import { neighbourRoots, parseDeviceTables } from './scan/neighbours/index.js';
 import { ScanService } from './scan/service.js';
 import { ParentProposals } from './sessions/parent-proposals.js';
 import { parentProposalRoutes, sessionRoutes } from './sessions/routes.js';
@@ -67,6 +69,17 @@ export const v1sionModule: Module = {
     app.onShutdown(() => known.settled());
     // A credential's page in the inventory lists the discovery list and the SSH targets that use it.
     addCredentialUsageSource(app, discoveryCredentialUsage(app));
+    // Interface polling watches uplinks by default: the neighbour parsers are discovery's.
+    provideUplinkFinder(app, {
+      roots: neighbourRoots(['interfaces', 'lldp', 'cdp']),
+      uplinks: (varbinds) => {
+        const t = parseDeviceTables(varbinds);
+        return t.uplink_ports.filter((u) => u.reasons.includes('neighbour') && u.if_index !== null).map((u) => ({
+          if_index: u.if_index!,
+          neighbour: t.neighbours.find((n) => n.local_if_index === u.if_index)?.remote.sys_name ?? null,
+        }));
+      },
+    });
     app.routes.add(
       ...scanRoutes(scan),
       ...deviceRoutes(new DeviceProbe(app, credentials)),

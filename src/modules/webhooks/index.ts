@@ -23,6 +23,8 @@ import { WebhookService } from './service.js';
 
 export { registerAlertType, alertTypes, type AlertTypeDef, type Severity } from './alert-types.js';
 export type { Alert, AlertInput } from './alert.js';
+/** How long an outage lasted, for a person ("2 h 5 min"): alerts of other modules say it the same way. */
+export { humanDuration } from './alert.js';
 
 interface Parts { service: WebhookService; alerter: Alerter; dispatcher: Dispatcher }
 const parts = serviceSlot<Parts>('webhooks', 'Alerting');
@@ -37,6 +39,9 @@ export const webhooksOf = (app: AppContext): Parts => parts.of(app);
 export async function raiseAlert(app: AppContext, input: AlertInput): Promise<Alert> {
   return parts.of(app).alerter.raise(input);
 }
+
+/** Whether this app tells anybody: a module that only `uses` webhooks raises its alerts when it does. */
+export const alertingIn = (app: AppContext): boolean => parts.find(app) !== undefined;
 
 export const webhooksModule: Module = {
   name: 'webhooks',

@@ -13,7 +13,8 @@ export interface IfSample {
   alias: string | null;
   /** ifType (IANAifType number). */
   type: number | null;
-  /** ifAdminStatus and ifOperStatus as numbers (RFC 2863: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 notPresent, 7 lowerLayerDown). */
+  /** ifAdminStatus and ifOperStatus as numbers (RFC 2863: 1 up, 2 down, 3 testing, 4 unknown, 5 dormant, 6 notPresent,
+   *  7 lowerLayerDown). */
   admin: number | null;
   oper: number | null;
   /** Bits per second: ifHighSpeed x 1e6 when ifSpeed saturates (4294967295) or is missing, else ifSpeed; null when neither. */
