@@ -94,6 +94,22 @@ describe('reading a device (simulator)', () => {
     }
   });
 
+  test('an agent without ifXTable: 32-bit counters, ifDescr, ifSpeed, no hrSystemUptime', async () => {
+    const own = await startSimulator([{ name: 'old', community: COMMUNITY, text: '' }]);
+    try {
+      const d = own.devices[0]!;
+      const s = new IfSim({ ifx: false, host_uptime: null, interfaces: [{ index: 1, name: 'port1', speed_bps: 100e6 }] }).attach(d.recording);
+      s.advance(1, { in_octets: W32 + 7n }).publish();
+      const p = await readDevice({ host: d.host, port: d.port, version: 'v2c', community: COMMUNITY, retries: 0 });
+      assert.equal(p.host_uptime, null);
+      const [i] = p.interfaces;
+      assert.deepEqual([i!.name, i!.descr, i!.hc, i!.in_octets, i!.speed_bps, i!.in_mcast, i!.discontinuity],
+        [null, 'port1', false, 7n, 100e6, null, null]);
+    } finally {
+      await own.stop();
+    }
+  });
+
   test('v1: GETNEXT of all columns side by side, 32-bit counters only (v1 cannot carry Counter64)', async () => {
     const before = dev.requests;
     const s = await readDevice(target('v1'));
