@@ -111,7 +111,7 @@ class Agent {
   private readonly index: Map<string, RecordedVar>;
   private readonly objects = new Set<string>();
 
-  constructor(private readonly vars: RecordedVar[], private readonly maxBytes: number) {
+  constructor(readonly vars: RecordedVar[], private readonly maxBytes: number) {
     this.index = new Map(vars.map((v) => [v.oid, v]));
     for (const v of vars) this.objects.add(v.oid.slice(0, v.oid.lastIndexOf('.')));
   }
@@ -193,12 +193,14 @@ class Agent {
 
 async function serve(rec: Recording, community: string, maxBytes: number, host: string, port: number):
 Promise<{ device: SimDevice; socket: Socket }> {
-  const agent = new Agent(rec.vars, maxBytes);
+  let agent = new Agent(rec.vars, maxBytes);
   const socket = createSocket('udp4');
   const device: SimDevice = { name: rec.name, host, port, community, recording: rec, requests: 0 };
   socket.on('message', (msg, rinfo) => {
     const req = decodeRequest(msg);
     if (!req || (req.version !== V1 && req.version !== V2C) || req.community !== community) return;
+    // A test that gives the recording new vars (if-sim.ts: counters that move) is served them from now on.
+    if (agent.vars !== rec.vars) agent = new Agent(rec.vars, maxBytes);
     const res = agent.answer(req);
     if (!res) return;
     device.requests++;

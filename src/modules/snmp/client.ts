@@ -16,6 +16,26 @@ import type { NsVarbind } from './client/net-snmp.js';
 
 export { SNMP_DEFAULTS, SNMP_LIMITS, desAvailable, normalizeOid, resolveTarget } from './client/target.js';
 
+/**
+ * A session kept open across polls of one device (polling/read.ts): v3 discovers the agent's engine and
+ * localises its keys once, not at every poll. Each call takes the poll's signal; an abort or a socket
+ * failure leaves the session unusable (`usable` false) and the owner opens another. A timeout is
+ * reported as snmp_timeout without the probe that explains one-off timeouts (a poller retries anyway).
+ */
+export interface SnmpPollSession {
+  readonly version: SnmpTarget['version'];
+  /** Requests (PDUs) sent so far, retries not counted. */
+  readonly requests: number;
+  readonly usable: boolean;
+  /** GET; v1's noSuchName becomes NoSuchObject for that OID, as in get(). */
+  get(oids: string[], signal?: AbortSignal): Promise<RawVarbind[]>;
+  /** GETNEXT of several OIDs side by side; v1's noSuchName (nothing follows) becomes EndOfMibView. */
+  getNext(oids: string[], signal?: AbortSignal): Promise<RawVarbind[]>;
+  /** v2c/v3: GETBULK of several OIDs side by side, non-repeaters 0; per OID the varbinds that follow it. */
+  getBulk(oids: string[], maxRepetitions: number, signal?: AbortSignal): Promise<RawVarbind[][]>;
+  close(): void;
+}
+
 export interface SnmpClient extends SnmpReader {
   /** One GETNEXT of the given OIDs: the variable that follows each (EndOfMibView past the end). */
   getNext(target: SnmpTarget, oids: string[], signal?: AbortSignal): Promise<RawVarbind[]>;
@@ -191,6 +211,42 @@ async function walkRoots(s: AgentSession, t: ResolvedTarget, roots: string[], ma
     }
   }
   return { varbinds: out, truncated: false };
+}
+
+/** Opens a session for polling (see SnmpPollSession); the name is resolved once, here. */
+export async function openPollSession(target: SnmpTarget, signal?: AbortSignal): Promise<SnmpPollSession> {
+  const t = await lookupTarget(resolveTarget(target), signal);
+  if (signal?.aborted) throw abortReason(signal);
+  const s = new AgentSession(t);
+  const run = async <T>(sig: AbortSignal | undefined, oids: string[], body: () => Promise<T>): Promise<T> => {
+    const unwatch = sig ? s.watch(sig) : undefined;
+    try {
+      return await body();
+    } catch (e) {
+      throw isTimeout(e) ? timeoutError(t) : mapError(t, e, oids);
+    } finally {
+      unwatch?.();
+    }
+  };
+  return {
+    version: t.version,
+    get requests() { return s.requests; },
+    get usable() { return s.usable; },
+    get: (oids, sig) => run(sig, oids, () => request(s, t, 'get', oids, 'NoSuchObject')),
+    getNext: (oids, sig) => run(sig, oids, () => request(s, t, 'getNext', oids, 'EndOfMibView')),
+    getBulk: (oids, reps, sig) => run(sig, oids, async () => {
+      if (t.version === 'v1') throw new Error('GETBULK is not in SNMPv1');
+      for (let r = reps; ; r = Math.ceil(r / 2)) {
+        try {
+          return (await s.getBulkColumns(oids, r)).map((col) => col.map(rawVarbind));
+        } catch (e) {
+          const mapped = isTimeout(e) ? e : mapError(t, e, oids);
+          if (statusOf(mapped) !== 'tooBig' || r === 1) throw mapped;
+        }
+      }
+    }),
+    close: () => s.close(),
+  };
 }
 
 export function createSnmpClient(): SnmpClient {

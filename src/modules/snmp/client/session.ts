@@ -37,6 +37,8 @@ function v3Closed(): void {
 export class AgentSession {
   /** Whether the agent has answered anything (a response, an error-status or a Report) yet. */
   answered = false;
+  /** Requests (PDUs) asked of net-snmp so far; its own retries and v3 discovery not counted. */
+  requests = 0;
   private readonly session: NsSession;
   private readonly pending = new Set<(e: unknown) => void>();
   private failure: unknown = null;
@@ -113,6 +115,7 @@ export class AgentSession {
 
   private call<T>(start: (cb: NsCallback<T>) => void): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
+    this.requests++;
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const settle = (f: () => void) => {
@@ -148,6 +151,30 @@ export class AgentSession {
   async getBulk(oid: string, maxRepetitions: number): Promise<NsVarbind[]> {
     const rows = await this.call<NsVarbind[][]>((cb) => this.session.getBulk([oid], 0, maxRepetitions, cb));
     return rows[0] ?? [];
+  }
+
+  /**
+   * GETBULK of several OIDs side by side (non-repeaters 0): per OID, the varbinds that follow it. One
+   * request carries every column of a table walk (polling/read.ts); the agent may cut the answer short.
+   */
+  getBulkColumns(oids: string[], maxRepetitions: number): Promise<NsVarbind[][]> {
+    return this.call((cb) => this.session.getBulk(oids, 0, maxRepetitions, cb));
+  }
+
+  /** Whether the session failed or was closed: a kept session is replaced then. */
+  get usable(): boolean {
+    return !this.failure && !this.closed;
+  }
+
+  /**
+   * Fails the session when `signal` aborts, for a session kept across operations that each have their
+   * own signal (the constructor's covers the session's whole life). Returns the unwatch.
+   */
+  watch(signal: AbortSignal): () => void {
+    const onAbort = () => this.fail(abortReason(signal));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
   }
 
   close(): void {
