@@ -1,7 +1,7 @@
 // The interface history (src/modules/snmp/polling/history/): 5-minute steps' averages and maxima, gaps, the
 // views' steps, a restart, a torn append, retention and the 95th percentile, on real files in a temp dir.
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, readdir, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -143,17 +143,38 @@ test('the views: hour of points, day of 5 min, week of 30 min, month of 2 h, yea
   } finally { await done(); }
 });
 
-test('a day closes into a day step of the year file; the year view reads it', async () => {
-  const { h, clock, dir, done } = await setup(T0 + 23 * 3_600_000);
+test('a day closes: its steps file becomes a cols file, the same steps read from it, a day step in the year file', async () => {
+  const { h, clock, dir, make, done } = await setup(T0 + 23 * 3_600_000);
   try {
-    poll(h, clock, [4, 5], 70, (k) => (k === 4 ? 1000 : 10)); // 23:00 - 00:10
+    poll(h, clock, [4, 5], 60, (k, t) => (k === 4 ? 1000 : Math.floor((t - T0) / MIN))); // 23:00 - 00:00
     await h.flush();
-    assert.ok((await readdir(dir)).includes('days-2026.bin'));
+    assert.deepEqual((await readdir(dir)).sort(), ['steps-20260310.bin']);
+    const before = await h.series(5, 'day');
+    assert.equal(before.points.at(-1)!.t, T0 + 86_400_000 - 2 * STEP); // 23:55 closes at 00:01
+    poll(h, clock, [4, 5], 10, (k) => (k === 4 ? 1000 : 10)); // to 00:10: the day's last step closes, then its first
+    await h.flush();
+    assert.deepEqual((await readdir(dir)).sort(), ['cols-20260310.bin', 'days-2026.bin', 'steps-20260311.bin']);
+    const after = await h.series(5, 'day', before.to);
+    assert.deepEqual(after.points, before.points);
+    const p = after.points.find((x) => x.t === T0 + 23 * 3_600_000 + STEP)!;
+    assert.equal(p.in_avg, 23 * 60 + 7); // 23:05 - 23:10: minutes 1385 .. 1389
+    assert.equal(p.samples, 5);
     const year = await h.series(4, 'year');
     const d = year.points.find((p) => p.t === T0)!;
     assert.equal(d.in_avg, 1000);
     assert.equal(d.samples, 60);
     assert.equal(year.points.find((p) => p.t === T0 + 86_400_000)!.samples, 5); // today so far (steps closed)
+    // A compaction cut short (the cols file written, the steps file not yet deleted) is done again at start,
+    // without a second day step.
+    await h.close();
+    const daysSize = (await stat(join(dir, 'days-2026.bin'))).size;
+    await writeFile(join(dir, 'steps-20260310.bin'), await readFile(join(dir, 'steps-20260311.bin')));
+    await writeFile(join(dir, '.cols-20260310.bin.1.tmp'), 'half');
+    const h2 = make();
+    await h2.open();
+    await h2.flush();
+    assert.deepEqual((await readdir(dir)).sort(), ['cols-20260310.bin', 'days-2026.bin', 'steps-20260311.bin']);
+    assert.equal((await stat(join(dir, 'days-2026.bin'))).size, daysSize);
   } finally { await done(); }
 });
 
@@ -218,10 +239,10 @@ test('retention deletes steps files past steps_days and year files past day_step
     await h.flush();
     await writeFile(join(dir, 'days-2025.bin'), '');
     const before = (await readdir(dir)).sort();
-    assert.ok(before.includes('steps-20260310.bin'));
+    assert.deepEqual(before, ['cols-20260310.bin', 'cols-20260311.bin', 'cols-20260312.bin', 'days-2025.bin', 'days-2026.bin', 'steps-20260313.bin']);
     const gone = (await h.retain()).sort();
-    assert.deepEqual(gone, ['days-2025.bin', 'steps-20260310.bin', 'steps-20260311.bin']);
-    assert.deepEqual((await readdir(dir)).sort(), ['days-2026.bin', 'steps-20260312.bin', 'steps-20260313.bin']);
+    assert.deepEqual(gone, ['cols-20260310.bin', 'cols-20260311.bin', 'days-2025.bin']);
+    assert.deepEqual((await readdir(dir)).sort(), ['cols-20260312.bin', 'days-2026.bin', 'steps-20260313.bin']);
     assert.equal((await h.series(1, 'month', clock.now())).points.find((p) => p.t === T0)!.samples, 0);
   } finally { await done(); }
 });

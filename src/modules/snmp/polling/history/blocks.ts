@@ -16,10 +16,13 @@ export interface BlockHeader {
 
 export const blockBytes = (n: number): number => HEADER_BYTES + n * (4 + RECORD_BYTES);
 
-/** A block with room for `keys` (ascending); the caller fills the records, then seals it. */
-export function newBlock(start_s: number, step_s: number, keys: Uint32Array): Buffer {
+/**
+ * A block with room for `keys` (ascending), in `reuse` when it is large enough; the caller fills every record,
+ * then seals it.
+ */
+export function newBlock(start_s: number, step_s: number, keys: Uint32Array, reuse?: Buffer): Buffer {
   const n = keys.length;
-  const buf = Buffer.alloc(blockBytes(n));
+  const buf = reuse && reuse.length >= blockBytes(n) ? reuse.subarray(0, blockBytes(n)) : Buffer.alloc(blockBytes(n));
   buf.writeUInt32LE(BLOCK_MAGIC, 0);
   buf.writeUInt32LE(start_s, 4);
   buf.writeUInt32LE(step_s, 8);

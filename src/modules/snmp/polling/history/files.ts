@@ -13,14 +13,15 @@ export const DAY_S = 86_400;
 const ymd = (day: number): string => new Date(day * DAY_S * 1000).toISOString().slice(0, 10).replaceAll('-', '');
 
 export const stepsName = (day: number): string => `steps-${ymd(day)}.bin`;
+export const colsName = (day: number): string => `cols-${ymd(day)}.bin`;
 export const daysName = (year: number): string => `days-${year}.bin`;
 export const yearOf = (day: number): number => new Date(day * DAY_S * 1000).getUTCFullYear();
 
-export type HistoryFile = { kind: 'steps'; day: number } | { kind: 'days'; year: number };
+export type HistoryFile = { kind: 'steps' | 'cols'; day: number } | { kind: 'days'; year: number };
 
 export function parseName(name: string): HistoryFile | null {
-  let m = /^steps-(\d{4})(\d{2})(\d{2})\.bin$/.exec(name);
-  if (m) return { kind: 'steps', day: Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!) / 86_400_000 };
+  let m = /^(steps|cols)-(\d{4})(\d{2})(\d{2})\.bin$/.exec(name);
+  if (m) return { kind: m[1] as 'steps' | 'cols', day: Date.UTC(+m[2]!, +m[3]! - 1, +m[4]!) / 86_400_000 };
   m = /^days-(\d{4})\.bin$/.exec(name);
   return m ? { kind: 'days', year: +m[1]! } : null;
 }
@@ -80,7 +81,6 @@ interface FileIndex {
   starts: number[];
   ns: number[];
   crcs: number[];
-  steps: number[];
   keys: Map<number, Uint32Array>;
 }
 
@@ -103,10 +103,10 @@ export class BlockReader {
   }
 
   /**
-   * Calls `fn(start_s, step_s, rec)` for every block of `file` whose start is in [from_s, to_s) and that holds
+   * Calls `fn(start_s, rec, 0)` for every block of `file` whose start is in [from_s, to_s) and that holds
    * `key`, in file order; `rec` holds the record (RECORD_BYTES, reused). A missing file reads as empty.
    */
-  forKey(file: string, key: number, from_s: number, to_s: number, fn: (start_s: number, step_s: number, rec: Buffer) => void): void {
+  forKey(file: string, key: number, from_s: number, to_s: number, fn: (start_s: number, rec: Buffer, at: number) => void): void {
     let fd: number;
     try { fd = openSync(file, 'r'); } catch { return; }
     try {
@@ -123,7 +123,7 @@ export class BlockReader {
         }
         if (pos < 0) continue;
         if (readSync(fd, this.rec, 0, RECORD_BYTES, ix.offs[b]! + recordAt(ix.ns[b]!, pos)) !== RECORD_BYTES) break;
-        fn(start, ix.steps[b]!, this.rec);
+        fn(start, this.rec, 0);
       }
     } finally {
       closeSync(fd);
@@ -148,12 +148,12 @@ export class BlockReader {
     const size = fstatSync(fd).size;
     let ix = this.cache.get(file);
     if (ix && size < ix.size) ix = undefined; // cut or replaced
-    ix ??= { size: 0, offs: [], starts: [], ns: [], crcs: [], steps: [], keys: new Map() };
+    ix ??= { size: 0, offs: [], starts: [], ns: [], crcs: [], keys: new Map() };
     let at = ix.size;
     while (at + HEADER_BYTES <= size) {
       const h = readSync(fd, this.head, 0, HEADER_BYTES, at) === HEADER_BYTES ? readHeader(this.head) : null;
       if (!h || at + blockBytes(h.n) > size) break; // an append under way, or damage: read what is before it
-      ix.offs.push(at); ix.starts.push(h.start); ix.ns.push(h.n); ix.crcs.push(h.keysCrc); ix.steps.push(h.step_s);
+      ix.offs.push(at); ix.starts.push(h.start); ix.ns.push(h.n); ix.crcs.push(h.keysCrc);
       at += blockBytes(h.n);
     }
     ix.size = at;

@@ -15,10 +15,14 @@
 // sparklines) and the open 5-minute steps (sum, max and count per rate, points, points up).
 //
 // Files, in the directory given (e.g. <data>/snmp-history/):
-//   steps-YYYYMMDD.bin   the 5-minute steps of one UTC day: a block appended (and fdatasync'd) per step
-//                        closed, one minute after it ended (late polls); kept retention.steps_days (35)
-//   days-YYYY.bin        day steps of one UTC year: a block appended per day, once the day's last step is
-//                        written (dayroll.ts, from that day's steps file); kept retention.day_steps_days (400)
+//   steps-YYYYMMDD.bin   the 5-minute steps of one UTC day as they close: a block appended (and fdatasync'd)
+//                        per step, one minute after it ended (late polls). Today's (and a day whose
+//                        compaction has not run yet).
+//   cols-YYYYMMDD.bin    the same day once it has ended (compact.ts, daycols.ts): per interface its 288
+//                        records side by side, deflated, and an index at the end; written whole (temp, fsync,
+//                        rename), then the steps file is deleted. Kept retention.steps_days (35).
+//   days-YYYY.bin        day steps of one UTC year: a block per day, appended by the day's compaction; kept
+//                        retention.day_steps_days (400)
 //   open.bin             at close() only: the open steps and the ring (image.ts), read and deleted at open()
 //
 // A block (blocks.ts), all little-endian:
@@ -30,11 +34,15 @@
 //                       gap) | u8 share of points up (1/200; 255 unknown) | u8 0
 //   A u16 code is 0 unknown, 1 zero, else 1e-6 x e^((code - 2) x ln(1e19) / 65533): 0.03 % at worst.
 //
-// Reading one interface: a file's block headers and key list are read once and cached (files.ts), then one
-// 40-byte read per block (a key's position is the same in every block with the same key list). A day is 288
-// reads, a month 8,640. A start cuts a torn block off the newest files (a killed append) and keeps the rest.
-// Retention (retain()) deletes whole files.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+// cols file: chunks (deflate-raw of 288 x 40 B, a step's record at (start - day start) / 300; zeros: no point)
+//   | keys n x u32 ascending | chunk offsets n x u32 | chunk lengths n x u32
+//   | footer 24 B: u32 magic "NPHC" | u32 version 1 | u32 day start (epoch s) | u32 n | u32 CRC-32 of the index | 0
+//
+// Reading one interface's day: in a cols file one read and an inflate (a month: 31 reads); in a steps file
+// (today) the block headers and key list are read once and cached (files.ts), then one 40-byte read per
+// block. A start cuts a torn block off the newest files (a killed append) and keeps the rest; a cols file
+// is whole or absent. Retention (retain()) deletes whole files.
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldLoop } from 'node:timers/promises';
 import type { Clock } from '../../../../core/clock.js';
@@ -42,8 +50,9 @@ import type { Logger } from '../../../../core/log.js';
 import type { IfPoint } from '../types.js';
 import { newBlock, recordAt, sealBlock } from './blocks.js';
 import { newStepValues, NRATES, RATES, readRecord, writeRecord } from './codec.js';
-import { rollupDay } from './dayroll.js';
-import { appendBlock, BlockReader, DAY_S, daysName, parseName, repairTail, stepsName, yearOf } from './files.js';
+import { compactDay } from './compact.js';
+import { ColsReader } from './daycols.js';
+import { appendBlock, BlockReader, colsName, DAY_S, daysName, parseName, repairTail, stepsName, yearOf } from './files.js';
 import { readImage, writeImage } from './image.js';
 import { Live } from './live.js';
 import { Grid, p95Of, toPoint, VIEWS, type HistoryPoint, type HistoryRange, type HistorySeries } from './views.js';
@@ -62,6 +71,8 @@ export interface InterfaceHistoryOptions {
   retention?: { steps_days?: number; day_steps_days?: number };
   /** How long after its end a 5-minute step waits for polls that started in it (default 60 s). */
   grace_ms?: number;
+  /** Interfaces expected (those polled at start): memory for them is taken at once, not grown by copies. */
+  interfaces_hint?: number;
 }
 
 export interface P95 {
@@ -97,6 +108,7 @@ const SPARK_BUCKETS = 12;
 export class InterfaceHistory {
   private live = new Live();
   private reader = new BlockReader();
+  private cols = new ColsReader();
   private readonly grace: number;
   private readonly stepsDays: number;
   private readonly daysDays: number;
@@ -104,18 +116,24 @@ export class InterfaceHistory {
   private closedThrough = 0;
   /** Points in each open step (by parity): a step without any writes no block. */
   private pending = [0, 0];
-  /** The last UTC day whose day step is written (or that had none to write). */
+  /** The last UTC day whose day step is in its year's file. */
   private rolledThrough = -1;
+  /** The last UTC day whose compaction is queued (index.ts header: steps -> cols and a day step). */
+  private compactedThrough = -1;
   private writes: Promise<void> = Promise.resolve();
   private timer: { cancel(): void } | null = null;
   private opened = false;
   private stats_: HistoryStats = { interfaces: 0, bytes_written: 0, blocks_written: 0, late_points: 0, image: 'none' };
   private v = newStepValues();
+  /** The block buffer steps are built in, reused unless an append of it is still under way (memory churn). */
+  private blockBuf: Buffer | null = null;
+  private blockBusy = false;
 
   constructor(private readonly o: InterfaceHistoryOptions) {
     this.grace = o.grace_ms ?? 60_000;
     this.stepsDays = o.retention?.steps_days ?? 35;
     this.daysDays = o.retention?.day_steps_days ?? 400;
+    if (o.interfaces_hint) this.live.reserve(o.interfaces_hint);
   }
 
   /** Loads the image of a clean stop, or cuts torn tails after a crash; writes steps that ended while stopped. */
@@ -149,14 +167,15 @@ export class InterfaceHistory {
       this.closedThrough = Math.max(lastStep, img.closedThrough);
       this.pending = [1, 1]; // the image's open steps: closeDue skips a step with no point
     }
-    // A day steps file is rolled up when a later day's step closes: after a stop over midnight, here.
-    const first = steps.length ? parseName(steps[0]!) : null;
-    if (this.rolledThrough < 0 && first?.kind === 'steps') this.rolledThrough = first.day - 1;
-    this.opened = true;
+    // Steps that ended while stopped are closed now; then every day before the open step's that still has a
+    // steps file (its compaction was cut short, or the stop went over midnight) is compacted.
+    let first = this.openDay();
+    for (const n of steps) { const f = parseName(n); if (f?.kind === 'steps') first = Math.min(first, f.day); }
     this.closeDue(now);
-    this.rollDays();
-    this.schedule();
-    await this.writes;
+    this.opened = true;
+    for (let d = first; d < this.openDay(); d++) this.compact(d);
+    this.compactedThrough = this.openDay() - 1;
+    this.schedule(); // the appends and compactions queued go on after open() (flush() awaits them)
     log.info('snmp history opened', { interfaces: this.live.size, image: this.stats_.image, closed_through: this.closedThrough * STEP_MS });
   }
 
@@ -178,7 +197,7 @@ export class InterfaceHistory {
     const to = Math.ceil(closedEnd / step_s) * step_s;
     const from = to - span_s;
     const grid = new Grid(from, step_s, span_s / step_s);
-    const add = (start: number, _step: number, rec: Buffer) => { readRecord(rec, 0, this.v); grid.add(start, this.v); };
+    const add = (start: number, buf: Buffer, at: number) => { readRecord(buf, at, this.v); grid.add(start, this.v); };
     let stepsFrom = from;
     if (range === 'year') {
       // Day steps where written, the 5-minute steps of the days after (today's, and any not yet rolled up).
@@ -190,8 +209,8 @@ export class InterfaceHistory {
       stepsFrom = Math.max(from, rolledEnd);
     }
     for (let d = Math.floor(stepsFrom / DAY_S); d * DAY_S < to; d++) {
-      this.reader.forKey(path.join(this.o.dir, stepsName(d)), key, stepsFrom, to, add);
-      await yieldLoop(); // a file at a time: a month is 31 files
+      this.readDay(d, key, stepsFrom, to, add);
+      await yieldLoop(); // a day at a time: a month is 31
     }
     const points: HistoryPoint[] = [];
     for (let i = 0; i < grid.count; i++) {
@@ -208,8 +227,8 @@ export class InterfaceHistory {
     const ins: number[] = [];
     const outs: number[] = [];
     for (let d = Math.floor(from_s / DAY_S); d * DAY_S < to_s; d++) {
-      this.reader.forKey(path.join(this.o.dir, stepsName(d)), key, from_s, to_s, (_s, _st, rec) => {
-        readRecord(rec, 0, this.v);
+      this.readDay(d, key, from_s, to_s, (_s, buf, at) => {
+        readRecord(buf, at, this.v);
         if (this.v.samples === 0) return;
         if (this.v.avg[0] === this.v.avg[0]) ins.push(this.v.avg[0]!);
         if (this.v.avg[1] === this.v.avg[1]) outs.push(this.v.avg[1]!);
@@ -263,9 +282,10 @@ export class InterfaceHistory {
     const gone: string[] = [];
     for (const n of await readdir(this.o.dir)) {
       const f = parseName(n);
-      if (!f || (f.kind === 'steps' ? f.day >= stepsCut : f.year >= daysCutYear)) continue;
+      if (!f || (f.kind === 'days' ? f.year >= daysCutYear : f.day >= stepsCut)) continue;
       await rm(path.join(this.o.dir, n), { force: true });
       this.reader.drop(path.join(this.o.dir, n));
+      this.cols.drop(path.join(this.o.dir, n));
       gone.push(n);
     }
     if (gone.length) this.o.log.info('snmp history retention', { deleted: gone.length });
@@ -302,8 +322,12 @@ export class InterfaceHistory {
       if (this.pending[0] === 0 && this.pending[1] === 0) { this.closedThrough = k; break; }
       this.closeStep(this.closedThrough + 1);
     }
-    this.rollDays();
+    if (!this.opened) return;
+    while (this.compactedThrough < this.openDay() - 1) this.compact(++this.compactedThrough);
   }
+
+  /** The UTC day of the first open step. */
+  private openDay(): number { return Math.floor(((this.closedThrough + 1) * STEP_S) / DAY_S); }
 
   private closeStep(k: number): void {
     const parity = k % 2;
@@ -311,7 +335,8 @@ export class InterfaceHistory {
     if (this.pending[parity] === 0) return;
     this.pending[parity] = 0;
     const keys = this.live.keys();
-    const block = newBlock(k * STEP_S, STEP_S, keys);
+    const reuse = this.blockBusy ? undefined : this.blockBuf ?? undefined;
+    const block = newBlock(k * STEP_S, STEP_S, keys, reuse);
     let any = false;
     for (let i = 0; i < keys.length; i++) {
       const s = this.live.slotOf(keys[i]!);
@@ -320,23 +345,36 @@ export class InterfaceHistory {
       writeRecord(block, recordAt(keys.length, i), this.v);
       this.live.resetStep(s, parity);
     }
-    if (any) this.append(stepsName(Math.floor((k * STEP_S) / DAY_S)), sealBlock(block));
-  }
-
-  /** Day steps for the days whose last 5-minute step is closed. */
-  private rollDays(): void {
-    const openDay = Math.floor(((this.closedThrough + 1) * STEP_S) / DAY_S);
-    if (this.rolledThrough < 0) this.rolledThrough = openDay - 1; // a new directory: nothing before
-    while (this.rolledThrough < openDay - 1) {
-      const day = ++this.rolledThrough;
-      this.queue(async () => {
-        const block = await rollupDay(path.join(this.o.dir, stepsName(day)), day);
-        if (block) await this.write(daysName(yearOf(day)), block);
-      });
+    if (!any) return;
+    const mine = !this.blockBusy; // built in the reusable buffer, or in a larger one that becomes it
+    if (mine) {
+      if (block.buffer !== this.blockBuf?.buffer) this.blockBuf = block;
+      this.blockBusy = true;
     }
+    const name = stepsName(Math.floor((k * STEP_S) / DAY_S));
+    sealBlock(block);
+    this.queue(async () => {
+      try { await this.write(name, block); } finally { if (mine) this.blockBusy = false; }
+    });
   }
 
-  private append(name: string, block: Buffer): void { this.queue(() => this.write(name, block)); }
+  /** Queues day `day`'s compaction: its cols file, its day step, then its steps file deleted. */
+  private compact(day: number): void {
+    this.queue(async () => {
+      const steps = path.join(this.o.dir, stepsName(day));
+      if (!(await stat(steps).catch(() => null))) return;
+      const cols = path.join(this.o.dir, colsName(day));
+      const { dayBlock, bytes } = await compactDay(steps, cols, day);
+      this.cols.drop(cols);
+      this.stats_.bytes_written += bytes;
+      if (dayBlock && day > this.rolledThrough) {
+        await this.write(daysName(yearOf(day)), dayBlock);
+        this.rolledThrough = day;
+      }
+      await rm(steps, { force: true });
+      this.reader.drop(steps);
+    });
+  }
 
   private async write(name: string, block: Buffer): Promise<void> {
     await appendBlock(path.join(this.o.dir, name), block);
@@ -381,6 +419,13 @@ export class InterfaceHistory {
       points.push(toPoint(t * 1000, this.v));
     }
     return { range: 'hour', step_s, from, to: now, points };
+  }
+
+  /** Day `d`'s 5-minute steps of `key` in [from_s, to_s): from its cols file once compacted, else its steps file. */
+  private readDay(d: number, key: number, from_s: number, to_s: number, fn: (start_s: number, buf: Buffer, at: number) => void): void {
+    if (!this.cols.forKey(path.join(this.o.dir, colsName(d)), key, from_s, to_s, fn)) {
+      this.reader.forKey(path.join(this.o.dir, stepsName(d)), key, from_s, to_s, fn);
+    }
   }
 
   private ringPoint(t: number, v: number, up: number, speed: number): IfPoint {

@@ -2,7 +2,7 @@
 // point): the last hour's points as polled (a ring) and the two 5-minute steps that may be open at once
 // (the one a late poll still belongs to, and the current one). About 1.5 KB an interface.
 import type { IfPoint } from '../types.js';
-import { decodeRate, encodeRate, NRATES, RATES, type StepValues } from './codec.js';
+import { decodeRate, encodeRate, NRATES, type StepValues } from './codec.js';
 
 /** Points kept per interface: an hour at 60 s and a few to spare. */
 export const RING = 64;
@@ -22,6 +22,7 @@ export class Live {
   ringHead = new Uint8Array(0);
   ringLen = new Uint8Array(0);
   speed = new Float64Array(0);
+  private scratch = new Float64Array(NRATES);
 
   // Open steps, by parity of the step number: [slot * 2 + parity] (x NRATES for the rates).
   sum = new Float64Array(0);
@@ -47,6 +48,9 @@ export class Live {
     return s;
   }
 
+  /** Room for `n` interfaces in all. */
+  reserve(n: number): void { if (n > this.cap) this.grow(n); }
+
   forget(key: number): boolean {
     const s = this.slots.get(key);
     if (s === undefined) return false;
@@ -69,11 +73,15 @@ export class Live {
     const a = s * 2 + parity;
     const at = s * RING + this.ringHead[s]!;
     this.ringT[at] = Math.floor(p.t / 1000);
+    // Fields copied by name into a typed array, then added in a loop: a keyed read (p[RATES[r]]) or a call
+    // per rate would box each number (garbage at every poll of every interface).
+    const x = this.scratch;
+    x[0] = p.in_bps ?? NaN; x[1] = p.out_bps ?? NaN; x[2] = p.in_pps ?? NaN; x[3] = p.out_pps ?? NaN;
+    x[4] = p.in_errors_ps ?? NaN; x[5] = p.out_errors_ps ?? NaN; x[6] = p.in_discards_ps ?? NaN; x[7] = p.out_discards_ps ?? NaN;
     for (let r = 0; r < NRATES; r++) {
-      const v = p[RATES[r]!];
-      const ok = v !== null && Number.isFinite(v);
-      this.ringV[at * NRATES + r] = ok ? encodeRate(v) : 0;
-      if (!ok) continue;
+      const v = x[r]!;
+      if (!Number.isFinite(v)) { this.ringV[at * NRATES + r] = 0; continue; }
+      this.ringV[at * NRATES + r] = encodeRate(v);
       const i = a * NRATES + r;
       this.sum[i]! += v;
       if (this.n[i] === 0 || v > this.max[i]!) this.max[i] = v;
