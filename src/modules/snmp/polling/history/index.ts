@@ -3,13 +3,17 @@
 // step) and a month's 95th percentile. Nothing outside this folder imports its other files.
 //
 // Why not the monitors' SeriesStore (monitors/storage/): it keeps hour and day ROWS in sql.js, whose whole
-// database lives in memory and is rewritten by every checkpoint. 2,400 interfaces x 8 rates as named
-// measurements are 19,200 measure rows per hour (460,800 for its 2 days of hour rows) and 19,200 per day
-// (7 million for a year of day rows), and the views here need 5-minute steps kept a month (2,400 x 288 x 35
-// = 24 million steps): rows cannot hold that in 1 GB. What this keeps is fixed-step numeric vectors, a
-// step of every interface at once, so it writes them as such: one block per step, appended to a file.
-// The store's channels (docs/store.md) are not used: a channel writes each entry twice (journal, then a
-// segment); the block appended every 5 minutes is the durability (a power cut loses the open step).
+// database lives in memory and is rewritten by every checkpoint, and each result as a channel entry. At
+// 2,400 interfaces x 8 rates (named measurements): 19,200 measure rows per hour bucket (921,600 for its 2
+// days of hour rows) and per day bucket (7 million for a year of day rows): at tens of bytes a row, hundreds
+// of MiB of a 1 GB device. It has no 5-minute steps (no minute rollups: the raw results are the finest),
+// which the day view and a month's 95th percentile need (2,400 x 288 x 31 = 21 million steps); its raw
+// results in memory at ~4 bytes + ~4 a measure are ~125 MiB for 24 h of 3.5 million polls; and each
+// result written twice (journal, then segment) at ~40 bytes is ~0.2 MiB/min, past the whole polling
+// budget (0.15). What this keeps is fixed-step numeric vectors, a step of every interface at once, so it
+// writes them as such: one block per step appended to a file, a day compacted once (below). It does not
+// use a channel for the same reason: the block appended every 5 minutes is the durability (a power cut
+// loses the open step).
 //
 // In memory (live.ts, ~1.6 KB an interface): the last hour's points as polled (the hour view, latest(),
 // sparklines) and the open 5-minute steps (sum, max and count per rate, points, points up).

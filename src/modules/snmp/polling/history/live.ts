@@ -158,13 +158,16 @@ export class Live {
       this.sum, this.max, this.n, this.samples, this.upN, this.upKnown];
   }
 
-  /** Takes the arrays' bytes an image held for `cap` slots (the order of arrays()); rebuilds the key map. */
+  /**
+   * Takes the arrays' bytes an image held for `cap` slots (the order of arrays()); rebuilds the key map. Every
+   * array is slot-major, so an image of fewer slots than reserved fills the first ones.
+   */
   restore(cap: number, parts: Buffer[]): void {
-    this.grow(cap);
+    if (cap > this.cap) this.grow(cap);
     this.arrays().forEach((m, i) => { parts[i]!.copy(Buffer.from(m.buffer, m.byteOffset, m.byteLength)); });
     this.slots.clear();
     this.free = [];
-    for (let s = cap - 1; s >= 0; s--) {
+    for (let s = this.cap - 1; s >= 0; s--) {
       const k = this.keyOf[s]!;
       if (k) this.slots.set(k, s); else this.free.push(s);
     }
