@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { getHeapSpaceStatistics as v8h, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ManualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/log.js';
@@ -106,7 +106,6 @@ for (let m = 0; m < 1440 + 10; m++) {
     loop.disable();
     compaction = `${ms(performance.now() - c0)}, the event loop held at most ${ms(loop.max / 1e6)}`;
   } else if (m % 5 === 0) await h.flush();
-  if (process.env.TRACE && m % 120 === 0) { const u = process.memoryUsage(); console.error(m, mib(u.rss), mib(u.heapTotal), mib(u.heapUsed), mib(u.external), mib(u.arrayBuffers), JSON.stringify(v8h().map((x) => [x.space_name, Math.round(x.space_size / 1024)]))); }
 }
 await h.flush();
 const simMs = performance.now() - t0;

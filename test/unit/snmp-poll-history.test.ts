@@ -276,7 +276,10 @@ test('late points, forget, latest and the sparkline', async () => {
     poll(h, clock, [1, 2], 12, (k) => k * 100);
     await h.flush();
     h.add(1, pt(T0 + 1000, 5)); // step 00:00 is closed
-    assert.equal(h.stats().late_points, 1);
+    h.add(1, pt(NaN, 5));
+    assert.equal(h.stats().dropped_points, 2);
+    assert.throws(() => h.add(0, pt(clock.now(), 5)), RangeError);
+    assert.throws(() => h.add(1.5, pt(clock.now(), 5)), RangeError);
     const sp = h.sparkline(1)!;
     assert.equal(sp.in_bps.length, 12);
     assert.deepEqual(sp.in_bps.slice(-3).map((x) => x && Math.round(x)), [100, 100, 100]);
@@ -289,4 +292,19 @@ test('late points, forget, latest and the sparkline', async () => {
     poll(h, clock, [1], 10, () => 1);
     assert.equal(h.latest(2), null);
   } finally { await done(); }
+});
+
+test('nothing outside history/ imports its files but index.ts (the service uses its one interface)', async () => {
+  const root = join(import.meta.dirname, '../../src');
+  const bad: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const f = join(d, e.name);
+      if (e.isDirectory()) { if (!f.endsWith(join('polling', 'history'))) await walk(f); continue; }
+      if (!f.endsWith('.ts')) continue;
+      for (const m of (await readFile(f, 'utf8')).matchAll(/from\s+'([^']*history\/(?!index\.js')[^']+)'/g)) bad.push(`${f}: ${m[1]}`);
+    }
+  };
+  await walk(root);
+  assert.deepEqual(bad, []);
 });

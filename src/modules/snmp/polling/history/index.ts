@@ -101,8 +101,8 @@ export interface HistoryStats {
   /** Bytes appended to files since open(), and blocks. */
   bytes_written: number;
   blocks_written: number;
-  /** Points of a step already closed (dropped). */
-  late_points: number;
+  /** Points dropped: of a step already closed (late), or without a time. */
+  dropped_points: number;
   /** What open() did with the close-time image: 'used', 'none' or why not. */
   image: string;
 }
@@ -127,7 +127,7 @@ export class InterfaceHistory {
   private writes: Promise<void> = Promise.resolve();
   private timer: { cancel(): void } | null = null;
   private opened = false;
-  private stats_: HistoryStats = { interfaces: 0, bytes_written: 0, blocks_written: 0, late_points: 0, image: 'none' };
+  private stats_: HistoryStats = { interfaces: 0, bytes_written: 0, blocks_written: 0, dropped_points: 0, image: 'none' };
   private v = newStepValues();
   /** The block buffer steps are built in, reused unless an append of it is still under way (memory churn). */
   private blockBuf: Buffer | null = null;
@@ -183,10 +183,11 @@ export class InterfaceHistory {
     log.info('snmp history opened', { interfaces: this.live.size, image: this.stats_.image, closed_through: this.closedThrough * STEP_MS });
   }
 
-  /** One poll of one interface. In memory only; a point of a step already closed is dropped. */
+  /** One poll of one interface (`key`: a positive integer). In memory only; a point of a step already closed is dropped. */
   add(key: number, p: IfPoint): void {
+    if (!(key > 0 && key <= 0xffffffff && Number.isInteger(key))) throw new RangeError(`interface key ${key}: a positive 32-bit integer`);
     const k = Math.floor(p.t / STEP_MS);
-    if (k <= this.closedThrough) { this.stats_.late_points++; return; }
+    if (!(k > this.closedThrough)) { this.stats_.dropped_points++; return; } // late, or NaN
     if (k > this.closedThrough + 2) this.closeThrough(k - 2); // the clock moved past a closing (or jumped)
     const parity = k % 2;
     this.live.addPoint(this.live.slot(key), p, parity);
