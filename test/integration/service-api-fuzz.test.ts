@@ -66,6 +66,7 @@ function pathWith(r: AnyRoute, fuzzed?: { name: string; value: string }): string
   return r.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => {
     if (fuzzed?.name === name) return fuzzed.value;
     if (name === 'type') return 'endpoints';
+    if (name === 'key') return '1'; // a polled interface's key is a number
     return randomUUID();
   });
 }
@@ -116,6 +117,7 @@ async function snapshot(): Promise<string> {
   const u = await get(`/api/users/${made.user}`);
   const c = await get(`/api/brain/credentials/${made.credential}`);
   const tpl = await get(`/api/snmp/templates/${made.template}`);
+  const polled = await get(`/api/snmp/polling/${made.polled}`);
   return json({
     monitor: [m.name, m.check_type, m.target, m.interval, m.tags, m.settings],
     endpoint: [e.name, e.updated_at, e.ip_addresses ?? e.addresses, e.notes],
@@ -123,6 +125,7 @@ async function snapshot(): Promise<string> {
     user: [u.username, u.role, u.updated_at],
     credential: [c.name, c.kind ?? c.type, c.updated_at],
     template: [tpl.name, tpl.target, tpl.oids, tpl.updated_at],
+    polled: [polled.name, polled.target, polled.port, polled.interval_s, polled.enabled, polled.updated_at],
     statusPage: await get(`/api/monitors/status-pages/${made.statusPage}`),
     monitors: (await get('/api/monitors')).monitors.length,
     vault: (await get('/api/brain/vault/status')),
@@ -147,6 +150,8 @@ before(async () => {
   await ok('POST', '/api/brain/vault/setup', { passphrase: 'a passphrase long enough for the vault' });
   made.credential = (await ok('POST', '/api/brain/credentials', { scope: ['127.0.0.0/8'], name: 'keep-cred', kind: 'snmp_v2c', community: 'keep' })).id;
   made.template = (await ok('POST', '/api/snmp/templates', { name: 'keep-template', target: '127.0.0.1', credential_id: made.credential, oids: ['sysDescr'] })).id;
+  // Polled every 5 minutes from a port nothing answers on: it keeps its settings whatever the walk sends.
+  made.polled = (await ok('POST', '/api/snmp/polling', { name: 'keep-polled', target: '127.0.0.1', port: 9, credential_id: made.credential, interval_s: 300, enabled: false })).id;
   made.statusPage = (await ok('POST', '/api/monitors/status-pages', { slug: 'keep-page', title: 'keep-page',
     groups: [{ name: 'keep', monitors: [{ id: made.monitor, alias: 'kept' }] }] })).id;
 });
@@ -192,6 +197,7 @@ test('malformed input on every route gets a 4xx problem, never a 500, and the da
   const real: Record<string, string> = {
     '/api/monitors/:id': made.monitor!, '/api/brain/:type/:id': `endpoints/${made.endpoint}`, '/api/webhooks/:id': made.webhook!,
     '/api/users/:id': made.user!, '/api/brain/credentials/:id': made.credential!, '/api/snmp/templates/:id': made.template!,
+    '/api/snmp/polling/:id': made.polled!,
     '/api/monitors/status-pages/:id': made.statusPage!,
   };
   for (const r of routes.filter((r) => r.body && real[r.path])) {

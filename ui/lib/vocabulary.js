@@ -140,6 +140,7 @@ export const CREDENTIAL_USAGE_KINDS = {
   ssh_target: { label: 'SSH target', hint: 'Signs in to it for SSH enrichment' },
   snmp_template: { label: 'SNMP walk template', hint: 'Walks with it' },
   snmp_device: { label: 'SNMP device cards', hint: 'Reads the device with it' },
+  snmp_polled_device: { label: 'SNMP polled device', hint: 'Polls its interfaces with it' },
 };
 
 // ---- discovery (subnet scans, topology sessions, SSH enrichment, routes, the inventory bridge) ----------

@@ -77,7 +77,9 @@ export interface SessionSource { overlapping(subnet: Cidr): SessionSummary[] }
 export const noSessions: SessionSource = { overlapping: () => [] };
 
 /** What uses a stored credential (GET /api/brain/credentials/:id/usage), in the order the list shows them. */
-export const CREDENTIAL_USAGE_KINDS = ['endpoint', 'discovery', 'ssh_target', 'snmp_template', 'snmp_device'] as const;
+export const CREDENTIAL_USAGE_KINDS = [
+  'endpoint', 'discovery', 'ssh_target', 'snmp_template', 'snmp_device', 'snmp_polled_device',
+] as const;
 export type CredentialUsageKind = (typeof CREDENTIAL_USAGE_KINDS)[number];
 
 /** One place a credential is used: named, never with a secret. */

@@ -1,4 +1,4 @@
-// Where the SNMP module uses a stored credential: walk templates and device card selections. The
+// Where the SNMP module uses a stored credential: walk templates, device card selections and polled devices. The
 // inventory lists these on a credential's page (GET /api/brain/credentials/:id/usage) for callers who
 // may read SNMP; names only, never a secret.
 import type { AppContext } from '../../core/context.js';
@@ -12,11 +12,15 @@ export function snmpCredentialUsage(app: AppContext): CredentialUsageSource {
         'SELECT id, name, target FROM snmp_templates WHERE credential_id = ? ORDER BY name', [credentialId]);
       const devices = app.store.all<{ device_name: string; target: string | null }>(
         'SELECT device_name, target FROM snmp_device_cards WHERE credential_id = ? ORDER BY device_name', [credentialId]);
+      const polled = app.store.all<{ id: string; name: string; target: string }>(
+        'SELECT id, name, target FROM snmp_poll_devices WHERE credential_id = ? ORDER BY name', [credentialId]);
       return [
         ...templates.map((t): CredentialUsage => ({ kind: 'snmp_template', id: t.id, name: t.name, detail: t.target,
           destinations: [t.target] })),
         ...devices.map((d): CredentialUsage => ({ kind: 'snmp_device', id: d.device_name, name: d.device_name, detail: d.target,
           destinations: d.target ? [d.target] : [] })),
+        ...polled.map((p): CredentialUsage => ({ kind: 'snmp_polled_device', id: p.id, name: p.name, detail: p.target,
+          destinations: [p.target] })),
       ];
     },
   };

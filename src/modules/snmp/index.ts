@@ -1,6 +1,7 @@
 // The SNMP module: on-demand walks (v1, v2c, v3), the OID store, the vendor profiles in vendors/ with
 // OID cards, device identification (what discovery calls), per-device card selections and walk templates.
 // See docs/snmp.md and docs/snmp-vendors.md.
+import { join } from 'node:path';
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { addCredentialUsageSource } from '../brain/index.js';
@@ -12,6 +13,10 @@ import { deviceCardRoutes } from './device-cards/routes.js';
 import { DeviceCardService } from './device-cards/service.js';
 import { libraryRoutes } from './routes.js';
 import { snmpMigrations } from './migrations.js';
+import { registerInterfaceAlerts } from './polling/alert-types.js';
+import { InterfaceHistory } from './polling/history/index.js';
+import { pollingRoutes } from './polling/routes.js';
+import { PollingService } from './polling/service.js';
 import { SnmpService } from './service.js';
 import { templateRoutes } from './templates/routes.js';
 import { TemplateService } from './templates/service.js';
@@ -32,6 +37,10 @@ export { v3Missing } from './targets.js';
 export { provideUplinkFinder, type UplinkFinder } from './polling/uplinks.js';
 
 const services = serviceSlot<SnmpService>('snmp', 'The SNMP engine');
+const pollers = serviceSlot<PollingService>('snmp', 'Interface polling');
+
+/** Interface polling of an app (tests and benches). */
+export const pollingOf = (app: AppContext): PollingService => pollers.of(app);
 
 /** The SNMP engine of an app: walk, identify, read cards (discovery and tests use it). */
 export const snmpServicesOf = (app: AppContext): SnmpService => services.of(app);
@@ -41,8 +50,9 @@ export const snmpModule: Module = {
   config: { snmp: snmpConfig },
   // Stored credentials (the vault) and inventory endpoints as device targets.
   needs: ['brain'],
-  // Lends the monitors' snmp check type its reads (monitor-checks.ts) when the monitors module is there.
-  uses: ['monitors'],
+  // Lends the monitors' snmp check type its reads (monitor-checks.ts) when the monitors module is there;
+  // interface polling's alerts go out when the webhooks module is there.
+  uses: ['monitors', 'webhooks'],
   migrations: snmpMigrations,
   register(app: AppContext) {
     const snmp = new SnmpService(app);
@@ -53,11 +63,23 @@ export const snmpModule: Module = {
       ...templateRoutes(new TemplateService(app, snmp)),
       ...deviceCardRoutes(new DeviceCardService(app, snmp)),
     );
+    // Interfaces polled over time: rates in a history of their own (polling/history/index.ts says why).
+    const polling = new PollingService(app, snmp, new InterfaceHistory({
+      dir: join(app.config.dataDir, 'snmp-history'), clock: app.clock, log: app.log,
+    }));
+    pollers.set(app, polling);
+    registerInterfaceAlerts();
+    app.routes.add(...pollingRoutes(polling));
     // A credential's page lists the templates and device cards that use it.
     addCredentialUsageSource(app, snmpCredentialUsage(app));
     provideCheckServices(app, { snmp: snmpCheckService(app, snmp) });
     app.bus.on('config.changed', ({ keys }) => {
       if (keys.some((k) => k.startsWith('snmp'))) snmp.reconfigure();
     });
+  },
+  async start(app: AppContext) {
+    const polling = pollers.of(app);
+    await polling.start();
+    app.onShutdown(() => polling.stop());
   },
 };

@@ -19,6 +19,7 @@ const HREF = {
   ssh_target: (u) => `/discovery/ssh-targets/${encodeURIComponent(u.id)}`,
   snmp_template: () => '/snmp/templates',
   snmp_device: (u) => `/snmp/devices?device=${encodeURIComponent(u.id)}`,
+  snmp_polled_device: (u) => `/snmp/polling/${encodeURIComponent(u.id)}`,
 };
 
 /** Adds these destinations to the credential's scope (as it is now, not as the page loaded it). */
