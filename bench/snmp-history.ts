@@ -65,16 +65,19 @@ function pollMinute(m: number): void {
 
 if (PHASE === 'main') {
   // Two runs of each, alternated (RSS of one run varies by a few MiB): the figures, and the difference of the lows.
-  const rss: Record<string, number[]> = { control: [], history: [] };
+  const rss: Record<string, number[]> = { control: [], history: [], control12: [], history12: [] };
   for (const phase of ['control', 'history', 'control', 'history']) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), String(N), phase], { encoding: 'utf8' });
-    rss[phase]!.push(Number(/rss=(\d+)/.exec(r.stdout)?.[1]));
-    if (phase === 'history' && rss.history!.length === 1) process.stdout.write(r.stdout.replace(/^rss=.*\n/m, ''));
+    rss[phase]!.push(Number(/^rss=(\d+)/m.exec(r.stdout)?.[1]));
+    rss[`${phase}12`]!.push(Number(/^rss12=(\d+)/m.exec(r.stdout)?.[1]));
+    if (phase === 'history' && rss.history!.length === 1) process.stdout.write(r.stdout.replace(/^rss.*\n/gm, ''));
     if (r.status !== 0) process.stderr.write(r.stderr);
   }
   const low = (a: number[]) => Math.min(...a);
-  console.log(`  RSS after the day (its compaction included): with the history ${rss.history!.map(mib).join(', ')}; without (the same polls made and`
-    + ` dropped) ${rss.control!.map(mib).join(', ')}: +${mib(low(rss.history!) - low(rss.control!))}`);
+  const line = (what: string, h: number[], c: number[]) => console.log(`  RSS ${what}: with the history ${h.map(mib).join(', ')};`
+    + ` without (the same polls made and dropped) ${c.map(mib).join(', ')}: +${mib(low(h) - low(c))}`);
+  line('at 12:00 (steady)', rss.history12!, rss.control12!);
+  line('after the day (its compaction included)', rss.history!, rss.control!);
   process.exit(0);
 }
 const base = settle();
@@ -106,6 +109,7 @@ for (let m = 0; m < 1440 + 10; m++) {
     loop.disable();
     compaction = `${ms(performance.now() - c0)}, the event loop held at most ${ms(loop.max / 1e6)}`;
   } else if (m % 5 === 0) await h.flush();
+  if (m === 720) console.log(`rss12=${settle().rss}`);
 }
 await h.flush();
 const simMs = performance.now() - t0;
