@@ -8,7 +8,8 @@
 // Memory: the same day of polls runs in two child processes, one without the history (the points made and
 // dropped): the difference of their RSS is the history's.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -34,7 +35,9 @@ const mib = (b: number) => `${(b / 1048576).toFixed(2)} MiB`;
 const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
 const settle = () => { gc(); gc(); return process.memoryUsage(); };
 
-const dir = await mkdtemp(join(tmpdir(), 'netprobe-bench-ifhist-'));
+// Files only in the history phase (the control and the parent write none), removed however it ends.
+const dir = PHASE === 'history' ? await mkdtemp(join(tmpdir(), 'netprobe-bench-ifhist-')) : '';
+if (dir) process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const clock = new ManualClock(START);
 const log = Logger.create({ write: () => undefined });
 const keys = Array.from({ length: N }, (_, i) => 1000 + i * 3); // row ids, not dense
@@ -188,4 +191,3 @@ console.log(`  on disk now: ${mib(total)}; a year of history at the default rete
 console.log(`  = per interface ${(yearSize / N / 1024).toFixed(0)} KiB (${(dayBytes / N / 1024).toFixed(1)} KiB a compacted day of steps, ${(daysBytes / N).toFixed(0)} B a day step)`);
 
 await h2.close();
-await rm(dir, { recursive: true, force: true });
