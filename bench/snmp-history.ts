@@ -8,7 +8,8 @@
 // Memory: the same day of polls runs in two child processes, one without the history (the points made and
 // dropped): the difference of their RSS is the history's.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -34,7 +35,9 @@ const mib = (b: number) => `${(b / 1048576).toFixed(2)} MiB`;
 const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
 const settle = () => { gc(); gc(); return process.memoryUsage(); };
 
-const dir = await mkdtemp(join(tmpdir(), 'netprobe-bench-ifhist-'));
+// Files only in the history phase (the control and the parent write none), removed however it ends.
+const dir = PHASE === 'history' ? await mkdtemp(join(tmpdir(), 'netprobe-bench-ifhist-')) : '';
+if (dir) process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const clock = new ManualClock(START);
 const log = Logger.create({ write: () => undefined });
 const keys = Array.from({ length: N }, (_, i) => 1000 + i * 3); // row ids, not dense
@@ -65,16 +68,19 @@ function pollMinute(m: number): void {
 
 if (PHASE === 'main') {
   // Two runs of each, alternated (RSS of one run varies by a few MiB): the figures, and the difference of the lows.
-  const rss: Record<string, number[]> = { control: [], history: [] };
+  const rss: Record<string, number[]> = { control: [], history: [], control12: [], history12: [] };
   for (const phase of ['control', 'history', 'control', 'history']) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), String(N), phase], { encoding: 'utf8' });
-    rss[phase]!.push(Number(/rss=(\d+)/.exec(r.stdout)?.[1]));
-    if (phase === 'history' && rss.history!.length === 1) process.stdout.write(r.stdout.replace(/^rss=.*\n/m, ''));
+    rss[phase]!.push(Number(/^rss=(\d+)/m.exec(r.stdout)?.[1]));
+    rss[`${phase}12`]!.push(Number(/^rss12=(\d+)/m.exec(r.stdout)?.[1]));
+    if (phase === 'history' && rss.history!.length === 1) process.stdout.write(r.stdout.replace(/^rss.*\n/gm, ''));
     if (r.status !== 0) process.stderr.write(r.stderr);
   }
   const low = (a: number[]) => Math.min(...a);
-  console.log(`  RSS after the day (its compaction included): with the history ${rss.history!.map(mib).join(', ')}; without (the same polls made and`
-    + ` dropped) ${rss.control!.map(mib).join(', ')}: +${mib(low(rss.history!) - low(rss.control!))}`);
+  const line = (what: string, h: number[], c: number[]) => console.log(`  RSS ${what}: with the history ${h.map(mib).join(', ')};`
+    + ` without (the same polls made and dropped) ${c.map(mib).join(', ')}: +${mib(low(h) - low(c))}`);
+  line('at 12:00 (steady)', rss.history12!, rss.control12!);
+  line('after the day (its compaction included)', rss.history!, rss.control!);
   process.exit(0);
 }
 const base = settle();
@@ -106,6 +112,7 @@ for (let m = 0; m < 1440 + 10; m++) {
     loop.disable();
     compaction = `${ms(performance.now() - c0)}, the event loop held at most ${ms(loop.max / 1e6)}`;
   } else if (m % 5 === 0) await h.flush();
+  if (m === 720) console.log(`rss12=${settle().rss}`);
 }
 await h.flush();
 const simMs = performance.now() - t0;
@@ -184,4 +191,3 @@ console.log(`  on disk now: ${mib(total)}; a year of history at the default rete
 console.log(`  = per interface ${(yearSize / N / 1024).toFixed(0)} KiB (${(dayBytes / N / 1024).toFixed(1)} KiB a compacted day of steps, ${(daysBytes / N).toFixed(0)} B a day step)`);
 
 await h2.close();
-await rm(dir, { recursive: true, force: true });

@@ -65,6 +65,7 @@ export async function compactDay(steps: string, cols: string, day: number): Prom
     const gathered = Buffer.alloc(RANGE * CHUNK_BYTES);
     let read = Buffer.alloc(0);
     const v = newStepValues();
+    const grid = new Grid(day_s, DAY_S, 1);
     const tmp = path.join(path.dirname(cols), `.${path.basename(cols)}.${process.pid}.tmp`);
     const out = await fs.open(tmp, 'w', 0o600);
     let pos = 0;
@@ -89,7 +90,7 @@ export async function compactDay(steps: string, cols: string, day: number): Prom
         }
         for (let i = g0; i < g1; i++) {
           const chunk = gathered.subarray((i - g0) * CHUNK_BYTES, (i - g0 + 1) * CHUNK_BYTES);
-          const grid = new Grid(day_s, DAY_S, 1);
+          grid.reset();
           for (let j = 0; j < STEPS_PER_DAY; j++) { readRecord(chunk, j * RECORD_BYTES, v); grid.add(day_s, v); }
           grid.step(0, v);
           writeRecord(dayBlock, recordAt(all.length, i), v);

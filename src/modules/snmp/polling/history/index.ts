@@ -98,7 +98,7 @@ export interface Sparkline {
 
 export interface HistoryStats {
   interfaces: number;
-  /** Bytes appended to files since open(), and blocks. */
+  /** Bytes written to files since open() (appended blocks and compacted days), and blocks appended. */
   bytes_written: number;
   blocks_written: number;
   /** Points dropped: of a step already closed (late), or without a time. */
@@ -183,11 +183,14 @@ export class InterfaceHistory {
     log.info('snmp history opened', { interfaces: this.live.size, image: this.stats_.image, closed_through: this.closedThrough * STEP_MS });
   }
 
-  /** One poll of one interface (`key`: a positive integer). In memory only; a point of a step already closed is dropped. */
+  /**
+   * One poll of one interface (`key`: a positive integer), between open() and close(). In memory only; a point
+   * of a step already closed is dropped.
+   */
   add(key: number, p: IfPoint): void {
     if (!(key > 0 && key <= 0xffffffff && Number.isInteger(key))) throw new RangeError(`interface key ${key}: a positive 32-bit integer`);
     const k = Math.floor(p.t / STEP_MS);
-    if (!(k > this.closedThrough)) { this.stats_.dropped_points++; return; } // late, or NaN
+    if (!(k > this.closedThrough) || !this.opened) { this.stats_.dropped_points++; return; } // late, NaN, or closed
     if (k > this.closedThrough + 2) this.closeThrough(k - 2); // the clock moved past a closing (or jumped)
     const parity = k % 2;
     this.live.addPoint(this.live.slot(key), p, parity);

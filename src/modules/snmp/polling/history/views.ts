@@ -72,6 +72,11 @@ export class Grid {
     this.upSum = new Float64Array(count);
   }
 
+  /** Empties every step (a grid reused: compact.ts adds up one interface's day after another in one). */
+  reset(): void {
+    this.w.fill(0); this.wsum.fill(0); this.mx.fill(NaN); this.samples.fill(0); this.upW.fill(0); this.upSum.fill(0);
+  }
+
   /** Adds a finer step starting at `start_s` (ignored outside the grid). */
   add(start_s: number, s: StepValues): void {
     const i = Math.floor((start_s - this.from_s) / this.step_s);
