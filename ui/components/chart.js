@@ -66,7 +66,7 @@ function thresholdPlugin(threshold, format) {
       draw: [(u) => {
         if (!line) {
           line = document.createElement('div');
-          line.className = 'chart-threshold';
+          line.className = `chart-threshold${threshold.tone ? ` chart-threshold-${threshold.tone}` : ''}`;
           line.append(Object.assign(document.createElement('span'), { textContent: `${threshold.label} ${format(threshold.value)}` }));
           u.over.append(line);
         }
@@ -155,6 +155,79 @@ export function ResponseChart({ data, span, height = 240, label, series = RESPON
     }, (e) => { if (live) setError({ detail: `The chart could not be drawn: ${e.message}` }); });
     return () => { live = false; };
   }, [data, theme, series, threshold?.value]);
+
+  if (error) return html`<${ErrorState} error=${error} />`;
+  return html`<div class="chart" ref=${box} role="img" aria-label=${label} style=${`min-height:${height}px`}></div>`;
+}
+
+/**
+ * Several lines over one time axis on the same uPlot (interface traffic: in and out, each an average and a
+ * maximum). A null is a gap in its line, never a zero. `lines` are values drawn across the plot with their
+ * words (a month's 95th percentile), in the tone named (a chart-threshold-<tone> class).
+ * @param {{t: number[], series: {label: string, values: (number|null)[], color: string, dash?: number[], fill?: boolean, width?: number}[],
+ *   format: (v: number) => string, label: string, height?: number, span?: [number, number], max?: number,
+ *   lines?: {value: number, label: string, tone?: string}[]}} props
+ *   color is a CSS variable's name (--info); span the time axis (epoch seconds); max a fixed top of the y axis (100 for %)
+ */
+export function SeriesChart({ t, series, format, label, height = 200, span, max, lines = [] }) {
+  const box = useRef(null);
+  const plot = useRef(null);
+  const spanRef = useRef(span);
+  spanRef.current = span;
+  const [error, setError] = useState(null);
+  const [theme, setTheme] = useState(0);
+
+  useEffect(() => {
+    const mq = matchMedia('(prefers-color-scheme: dark)');
+    const changed = () => setTheme((n) => n + 1);
+    mq.addEventListener('change', changed);
+    const ro = new ResizeObserver(() => {
+      const w = box.current?.clientWidth;
+      if (plot.current && w && w !== plot.current.width) plot.current.setSize({ width: w, height });
+    });
+    ro.observe(box.current);
+    return () => { mq.removeEventListener('change', changed); ro.disconnect(); plot.current?.destroy(); plot.current = null; };
+  }, []);
+
+  const data = [t, ...series.map((s) => s.values)];
+  useEffect(() => {
+    let live = true;
+    loadUplot().then((UPlot) => {
+      if (!live || !box.current) return;
+      const key = `${theme}/${series.map((s) => s.label).join('|')}/${lines.map((l) => `${l.label}${l.value}`).join('|')}/${t.length <= 90}`;
+      if (plot.current && plot.current.key === key) { plot.current.setData(data); return; }
+      plot.current?.destroy();
+      const axis = { stroke: css('--muted'), grid: { stroke: css('--border'), width: 1 }, ticks: { stroke: css('--border'), width: 1 }, font: '12px system-ui, sans-serif' };
+      const top = () => Math.max(0, ...lines.map((l) => l.value));
+      const opts = {
+        width: box.current.clientWidth || 600, height,
+        cursor: { y: false, points: { size: 6 } },
+        legend: { live: true },
+        scales: {
+          x: { time: true, range: (_u, lo, hi) => spanRef.current ?? [lo, hi] },
+          y: { range: (_u, _lo, hi) => [0, max ?? (Math.max(hi ?? 0, top()) > 0 ? Math.max(hi ?? 0, top()) * 1.15 : 1)] },
+        },
+        axes: [{ ...axis, space: 90 }, { ...axis, size: 66, values: (_u, splits) => splits.map((v) => (v === null ? '' : format(v))) }],
+        series: [
+          { label: 'Time', value: (_u, v) => (v === null ? '—' : dateTime(new Date(v * 1000).toISOString())) },
+          ...series.map((s) => {
+            const c = css(s.color);
+            return {
+              label: s.label, stroke: c, width: s.width ?? 1.5, dash: s.dash, spanGaps: false,
+              fill: s.fill ? alpha(c, 0.12) : undefined,
+              value: (_u, v) => (v === null || v === undefined ? '—' : format(v)),
+              // Few points: mark each (a lone point between gaps has no line to draw).
+              points: { show: t.length <= 90, size: 4 },
+            };
+          }),
+        ],
+        plugins: lines.map((l) => thresholdPlugin(l, format)),
+      };
+      plot.current = new UPlot(opts, data, box.current);
+      plot.current.key = key;
+    }, (e) => { if (live) setError({ detail: `The chart could not be drawn: ${e.message}` }); });
+    return () => { live = false; };
+  }, [t, series, theme, lines, max]);
 
   if (error) return html`<${ErrorState} error=${error} />`;
   return html`<div class="chart" ref=${box} role="img" aria-label=${label} style=${`min-height:${height}px`}></div>`;
