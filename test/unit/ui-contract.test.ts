@@ -27,6 +27,7 @@ import { CHECK_TYPES, CHECKS } from '../../src/modules/monitors/checks/index.js'
 import { DAY_NAMES } from '../../src/modules/monitors/maintenance/schedule.js';
 import { BEAT_LETTERS, EVENT_KINDS, LIMITS as MONITOR_LIMITS, MONITOR_STATUSES, ResultSchema, ResultsQuery } from '../../src/modules/monitors/schemas.js';
 import { SNMP_VERSIONS, V3_AUTH_PROTOCOLS, V3_LEVELS, V3_PRIV_PROTOCOLS } from '../../src/modules/snmp/contracts.js';
+import { BusiestQuery, HISTORY_RANGES, PolledDeviceDetail, POLL_INTERVALS, POLL_STATUSES } from '../../src/modules/snmp/polling/schemas.js';
 import { EDGE_SOURCES, NODE_KINDS, SCAN_STATES } from '../../src/modules/v1sion/schemas.js';
 import { SNMP_VERSION_NAMES } from '../../src/modules/v1sion/scan/request.js';
 import { DEVICE_KINDS, LIVENESS_SOURCES } from '../../src/modules/v1sion/scan/result.js';
@@ -45,6 +46,8 @@ import { LINK_TARGETS, TYPES } from '../../ui/pages/inventory/types.js';
 import * as form from '../../ui/pages/monitors/model.js';
 // @ts-expect-error plain browser JavaScript without type declarations
 import * as schemaForm from '../../ui/lib/schema-form.js';
+// @ts-expect-error plain browser JavaScript without type declarations
+import * as polling from '../../ui/pages/snmp/polling-model.js';
 
 // ---- comparing ------------------------------------------------------------------------------------------
 
@@ -476,6 +479,21 @@ test('SNMP walk template options and device-card vendor sources', () => {
     Object.keys(routeSchema('POST', '/api/snmp/templates', 'body', ['options']).properties), ui.SNMP_WALK_OPTIONS);
   labelsFor(`vendor sources (${VOCAB} SNMP_VENDOR_FROM, server GET /api/snmp/device-cards/:device_name)`,
     routeEnum('GET', '/api/snmp/device-cards/:device_name', 'response', ['vendor', 'from']), ui.SNMP_VENDOR_FROM);
+});
+
+test('SNMP interface polling: device statuses, history ranges, busiest orders, intervals and interface statuses', async () => {
+  // From the schemas' module (routes.ts takes them from there): the pages may come before the routes.
+  const M = 'ui/pages/snmp/polling-model.js';
+  labelsFor(`polled device statuses (${M} POLL_STATUS, server snmp/polling/schemas.ts POLL_STATUSES)`, POLL_STATUSES, polling.POLL_STATUS);
+  sameValues(`history ranges (${M} HISTORY_RANGES, server snmp/polling/schemas.ts HISTORY_RANGES)`, HISTORY_RANGES, values(polling.HISTORY_RANGES));
+  sameValues(`busiest orders (${M} BUSIEST_BY, server snmp/polling/schemas.ts BusiestQuery.by)`, enumOf(BusiestQuery.shape.by), values(polling.BUSIEST_BY));
+  // The form's interval choices (poll-form.js) are the API's.
+  const form = await readFile(new URL('../../ui/pages/snmp/poll-form.js', import.meta.url), 'utf8');
+  const offered = [...form.matchAll(/\{ value: '(\d+)', label: 'Every/g)].map((m) => Number(m[1]));
+  sameValues('poll intervals (ui/pages/snmp/poll-form.js INTERVALS, server snmp/polling/schemas.ts POLL_INTERVALS)', POLL_INTERVALS, offered);
+  // An interface's statuses are labelled by the same vocabulary as the device cards' table.
+  const ifShape = shapeOf(PolledDeviceDetail.shape.interfaces.element);
+  labelsFor(`interface statuses (${VOCAB} IF_STATUSES, server PolledInterface.oper_status)`, enumOf(ifShape.oper_status), ui.IF_STATUSES);
 });
 
 // ---- webhooks -----------------------------------------------------------------------------------------

@@ -1,11 +1,14 @@
 // The Devices tab: the OID cards of one device, known by name (a saved card selection, or an inventory
 // endpoint's name or short ID), read live: each value with its unit and the time it was read, the
 // vendor profile that chose the cards, and why the device could not be read when it could not; then its
-// interface table (interfaces.js) when it has an address and a credential.
+// interface table (interfaces.js) when it has an address and a credential, and a link to poll it over time
+// (the Polling tab's dialog, filled in).
+import { qs } from '../../lib/api.js';
 import { dateTime, relTime } from '../../lib/format.js';
 import { html, useEffect, useState } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
 import { setQuery } from '../../lib/router.js';
+import { can, useSession } from '../../lib/session.js';
 import { SNMP_VENDOR_FROM as VENDOR_FROM } from '../../lib/vocabulary.js';
 import { Badge } from '../../components/badge.js';
 import { ErrorState, Loading } from '../../components/empty.js';
@@ -33,7 +36,12 @@ const COLUMNS = [
 
 /** The device's cards, two abreast where there is room, then its interface table at full width. */
 export function DeviceCards({ data, reload, loading }) {
-  const refresh = html`<button type="button" class="btn btn-sm" onClick=${reload} disabled=${loading}>
+  const s = useSession();
+  // Polling it over time: the Polling tab's dialog, filled in with this device's address and credential.
+  const poll = data.target && data.credential && can(s, 'snmp:write')
+    ? `/snmp/polling${qs({ add: '1', target: data.target, port: data.port === 161 ? '' : data.port, credential: data.credential.id, name: data.device_name })}` : null;
+  const refresh = html`${poll ? html`<a class="btn btn-sm" href=${poll}><${Icon} name="monitors" size=${15} />Poll over time</a>` : null}
+    <button type="button" class="btn btn-sm" onClick=${reload} disabled=${loading}>
     <${Icon} name="refresh" size=${15} />${loading ? 'Reading…' : 'Read again'}</button>`;
   return html`
     <div class="snmp-cards">
