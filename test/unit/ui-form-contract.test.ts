@@ -140,6 +140,10 @@ const FORMS: Record<string, FormNotes> = {
     omit: { from: 'the record whose page the form is on' },
   },
   'ui/pages/snmp/templates.js#TemplateForm': {},
+  'ui/pages/snmp/poll-form.js#DeviceForm': {
+    sentAs: { scope: { as: 'all_interfaces', why: 'a choice of all interfaces or only chosen ones' } },
+    omit: { enabled: 'paused and resumed by the buttons of the list and the device\'s page; a device added is polled at once' },
+  },
   'ui/pages/snmp/walk.js#WalkSection': {
     local: { auth: 'chooses between a stored credential (credential_id) and typed ones (version, community, v3)' },
   },

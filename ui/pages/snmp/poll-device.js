@@ -127,6 +127,7 @@ export default function PollDevicePage({ params, query }) {
         <dt>Credential</dt><dd>${d.credential
           ? html`<a href=${`/inventory/credentials/${d.credential.short_id}`}>${d.credential.short_id}</a> ${d.credential.name}`
           : html`<${Badge} tone="warn">Deleted<//> <span class="muted">choose another in the settings</span>`}</dd>
+        ${d.endpoint_id ? html`<dt>Inventory</dt><dd><a href=${`/inventory/endpoints/${encodeURIComponent(d.endpoint_id)}`}>The endpoint's page</a></dd>` : null}
         <dt>Alerts</dt><dd>Watched interfaces going down or up${d.util_alert_pct !== null ? `; utilisation at or above ${d.util_alert_pct} % for ${d.util_alert_minutes} min` : ''}${
           d.error_alert_ps !== null ? `; more than ${d.error_alert_ps} errors/s` : ''}</dd>
       </dl>

@@ -1,6 +1,6 @@
 // A polled device's settings in a dialog: add one (POST /api/snmp/polling) or edit one (PATCH
 // /api/snmp/polling/:id, only what changed): the agent, the stored SNMP credential it is polled with (its
-// secrets stay in the vault), the shown name, the interval (60 s or 5 min), all interfaces or chosen ones,
+// secrets stay in the vault), the shown name, the inventory endpoint it is, the interval (60 s or 5 min), all interfaces or chosen ones,
 // and the alert thresholds for watched interfaces. Also the actions a device's list row and its page share:
 // poll now, pause or resume, delete.
 import { api, request } from '../../lib/api.js';
@@ -95,8 +95,12 @@ export function DeviceForm({ device, prefill, onDone, onCancel }) {
         <${Field} form=${form} name="name" label="Name" placeholder="The agent's address" hint=${editing ? 'Left empty, the name stays.' : 'Shown in the lists; the agent when empty.'} />
         <${SelectField} form=${form} name="interval_s" label="Interval" options=${INTERVALS} />
       </div>
-      <${SelectField} form=${form} name="scope" label="Interfaces" options=${SCOPES}
-        hint="Only chosen ones: choose them on the device's page once it has been polled; the others are listed without rates." />
+      <div class="grid-2">
+        <${Field} form=${form} name="endpoint_id" label="Inventory endpoint" placeholder="EP-3" autocapitalize="none" spellcheck="false"
+          hint="Optional: the endpoint this device is (its short ID), linked from the device's page." />
+        <${SelectField} form=${form} name="scope" label="Interfaces" options=${SCOPES}
+          hint="Chosen ones: choose them on the device's page once it has been polled; the others are listed without rates." />
+      </div>
       <fieldset class="field field-group">
         <legend>Alerts for watched interfaces</legend>
         <p class="field-hint">Watched interfaces alert when they go down or come up (uplinks with an LLDP neighbour are watched by default); also:</p>
