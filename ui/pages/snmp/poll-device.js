@@ -108,8 +108,8 @@ export default function PollDevicePage({ params, query }) {
     { key: 'spark', label: 'Last hour', render: (i) => (i.polled
       ? html`<${Sparkline} label=${`${ifLabel(i)}, the last hour: ${nowText(i)}`} series=${[{ values: i.spark.in, tone: 'in' }, { values: i.spark.out, tone: 'out' }]} />`
       : html`<span class="muted">—</span>`) },
-    { key: 'watched', label: 'Watched', render: (i) => html`${sw(i, 'watched', 'Watch')}
-      ${i.watched && i.watched_by === 'lldp' ? html`<div class="cell-sub">uplink (LLDP)</div>` : null}` },
+    { key: 'watched', label: 'Watched', render: (i) => html`<div>${sw(i, 'watched', 'Watch')}
+      ${i.watched && i.watched_by === 'lldp' ? html`<div class="cell-sub">uplink (LLDP)</div>` : null}</div>` },
     ...(d.all_interfaces ? [] : [{ key: 'chosen', label: 'Polled', render: (i) => html`${sw(i, 'chosen', 'Poll')}` }]),
   ];
 

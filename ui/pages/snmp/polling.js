@@ -36,8 +36,8 @@ export const intervalText = (s) => (s === 300 ? '5 min' : `${s} s`);
 /** When the device was polled last ("3 minutes ago"), and when next. */
 export function LastPoll({ state }) {
   if (!state.last_poll_at) return html`<span class="muted">Never</span>`;
-  return html`<time datetime=${state.last_poll_at} title=${dateTime(state.last_poll_at)}>${relTime(state.last_poll_at)}</time>
-    ${state.elapsed_ms !== null ? html`<div class="cell-sub">in ${Math.round(state.elapsed_ms)} ms${state.requests ? `, ${state.requests} requests` : ''}</div>` : null}`;
+  return html`<div><time datetime=${state.last_poll_at} title=${dateTime(state.last_poll_at)}>${relTime(state.last_poll_at)}</time>
+    ${state.elapsed_ms !== null ? html`<div class="cell-sub">in ${Math.round(state.elapsed_ms)} ms${state.requests ? `, ${state.requests} requests` : ''}</div>` : null}</div>`;
 }
 
 /** Poll now, pause or resume, delete: buttons named after the device. */
@@ -100,8 +100,8 @@ export default function PollingSection({ query }) {
       <div class="cell-sub mono">${d.target}${d.port ? `:${d.port}` : ''}</div>` },
     { key: 'status', label: 'Status', render: (d) => html`<${PollStatus} device=${d} />` },
     { key: 'interval', label: 'Interval', class: 'nowrap', render: (d) => intervalText(d.interval_s) },
-    { key: 'interfaces', label: 'Interfaces', class: 'nowrap', render: (d) => html`${d.state.polled} of ${d.state.interfaces} polled
-      ${d.all_interfaces ? null : html`<div class="cell-sub">chosen ones</div>`}` },
+    { key: 'interfaces', label: 'Interfaces', class: 'nowrap', render: (d) => html`<div>${d.state.polled} of ${d.state.interfaces} polled
+      ${d.all_interfaces ? null : html`<div class="cell-sub">chosen ones</div>`}</div>` },
     { key: 'last', label: 'Last poll', class: 'nowrap', render: (d) => html`<${LastPoll} state=${d.state} />` },
     ...(writable ? [{ key: 'actions', label: 'Actions', class: 'actions-col', hideLabel: true,
       render: (d) => html`<${DeviceActions} device=${d} compact onChange=${devices.reload} onDeleted=${devices.reload} />` }] : []),
