@@ -1,6 +1,6 @@
 // Interface polling in a real browser against the real service and the project's SNMP simulator on
 // 127.0.0.1 (v2c, two interfaces with 64-bit counters): a device added in the Polling tab's dialog with a
-// stored credential (the API's message beside a bad agent first), polled twice through "Poll now" with the
+// stored credential (the API's message beside a bad agent first), polled three times through "Poll now" with the
 // simulator's counters moved between the polls (the recordings are static: the test adds the octets the
 // link "carried" to ifHCIn/OutOctets and their 32-bit twins, and moves sysUpTime on), so the device page
 // shows a rate, a sparkline and the second interface's status; an interface watched with its switch; the
@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startSimulator, type SimDevice, type Simulator } from '../helpers/snmp-sim.js';
-import { apiCaller, assertClean, photograph, startSignedIn, type UiEnv, type UiPage } from './helpers/browser.js';
+import { apiCaller, assertClean, photograph, screenshot, startSignedIn, type UiEnv, type UiPage } from './helpers/browser.js';
 
 const COMMUNITY = 'E2e-Polling-Community-5';
 const IF = '1.3.6.1.2.1.2.2.1';
@@ -90,7 +90,7 @@ async function pollNow(where: import('playwright-core').Locator, inBps: number, 
   assert.ok((await answered).status() < 300, 'poll now answered');
 }
 
-test('a device added in the Polling tab with a stored credential, polled twice: rates on its page', async () => {
+test('a device added in the Polling tab with a stored credential, polled three times: rates on its page', async () => {
   const { page } = p;
   await page.goto('/snmp/polling');
   assert.equal(await page.getByRole('link', { name: 'Polling' }).getAttribute('aria-current'), 'page');
@@ -117,12 +117,14 @@ test('a device added in the Polling tab with a stored credential, polled twice: 
   assert.equal(listed.items[0].util_alert_pct, 90);
   assert.equal(listed.items[0].all_interfaces, true);
 
-  // Two polls, 80 Mbit/s in and 20 Mbit/s out between them.
+  // Three polls, 80 Mbit/s in and 20 Mbit/s out between each (two points: a line on the graphs).
   await pollNow(row, 0, 0);
   await row.getByText('OK', { exact: true }).waitFor();
   await row.getByText(/2 of 2 polled/).waitFor();
-  await page.waitForTimeout(1500);
-  await pollNow(row, 80e6, 20e6);
+  for (let k = 0; k < 2; k++) {
+    await page.waitForTimeout(1500);
+    await pollNow(row, 80e6, 20e6);
+  }
 
   await row.getByRole('link', { name: 'poll-sw1' }).click();
   await page.waitForURL(new RegExp(`/snmp/polling/${deviceId}$`));
@@ -186,6 +188,9 @@ test('an interface\'s graphs: the last hour with data, the month with its 95th p
   assert.ok(month.p95, 'the month view has a 95th percentile');
   await page.getByText('95th percentile', { exact: false }).first().waitFor();
   await page.getByText(month.p95.rule, { exact: true }).waitFor();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'snmp-polling-interface-month-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   assertClean(p, 'the interface graph page');
 });
 

@@ -26,6 +26,14 @@ function Stats({ rows, fmt }) {
   return html`<div class="poll-stats">${rows.map((r) => html`<span key=${r.label}><span class="muted">${r.label}</span>${' '}average <strong>${r.s.avg === null ? '—' : fmt(r.s.avg)}</strong>, highest <strong>${r.s.max === null ? '—' : fmt(r.s.max)}</strong></span>`)}</div>`;
 }
 
+/** The month's 95th percentile in and out, how many of the expected samples it had, and the API's rule in its words. */
+function P95({ p95 }) {
+  return html`<div class="poll-p95">
+    <div><strong>95th percentile</strong>: in <strong>${bps(p95.in_bps)}</strong>, out <strong>${bps(p95.out_bps)}</strong>
+      <span class="muted"> · ${p95.samples.toLocaleString('en-US')} of ${p95.expected.toLocaleString('en-US')} five-minute samples</span></div>
+    <div class="muted small">${p95.rule}</div></div>`;
+}
+
 function Charts({ h, span }) {
   const x = useMemo(() => historySeries(h.points), [h]);
   const bpsSeries = useMemo(() => [
@@ -63,10 +71,7 @@ function Charts({ h, span }) {
 
   return html`<div class="poll-charts">
     <${Card} title="Traffic" class="chart-card">
-      ${p95 ? html`<div class="poll-p95">
-        <div><strong>95th percentile</strong>: in <strong>${bps(p95.in_bps)}</strong>, out <strong>${bps(p95.out_bps)}</strong>
-          <span class="muted"> · ${p95.samples.toLocaleString('en-US')} of ${p95.expected.toLocaleString('en-US')} five-minute samples</span></div>
-        <div class="muted small">${p95.rule}</div></div>` : null}
+      ${p95 ? html`<${P95} p95=${p95} />` : null}
       <${Stats} fmt=${bps} rows=${[{ label: 'In', s: inS }, { label: 'Out', s: outS }]} />
       <${SeriesChart} t=${x.t} series=${bpsSeries} format=${bps} span=${span} lines=${lines} height=${230}
         label=${`${name}, bits per second over the last ${range}: in average ${bps(inS.avg)}, highest ${bps(inS.max)}; out average ${bps(outS.avg)}, highest ${bps(outS.max)}${
@@ -124,14 +129,17 @@ export default function PollInterfacePage({ params, query }) {
         ${i.now ? html`<span class="muted">Now: in ${bps(i.now.in_bps)}, out ${bps(i.now.out_bps)}${i.now.why ? ` · ${whyText(i.now.why)}` : ''}</span>` : null}
       </div>
       <p class="muted small poll-p95">
-        ${h.points.length} steps of ${duration(h.step_s)} over the last ${range.label.toLowerCase()}; the line is each step's average, dashed its maximum; a break is a step without data.
+        ${h.range === 'hour' ? `${h.points.length} ${h.points.length === 1 ? 'poll' : 'polls'}`
+          : `${h.points.length} ${h.points.length === 1 ? 'step' : 'steps'} of ${duration(h.step_s)}`} over the last ${range.label.toLowerCase()}; the line is each step's average, dashed its maximum; a break is a step without data.
         ${i.oper_since ? html` Status since <time datetime=${i.oper_since} title=${dateTime(i.oper_since)}>${relTime(i.oper_since)}</time>.` : null}
         ${i.renumbered ? html` Renumbered from ifIndex ${i.renumbered.from} ${relTime(i.renumbered.at)} (matched by name).` : null}
         ${i.hc === false ? ' 32-bit counters: wraps are counted.' : ''}
       </p>
     <//>
     ${!h.points.some((p) => p.in_avg !== null || p.out_avg !== null || p.up_share !== null)
-      ? html`<${Card}><${EmptyState} icon="clock" title="No data in this period yet"><p>Rates come from the second poll on.</p><//><//>`
+      ? html`<${Card}>${h.p95 ? html`<${P95} p95=${h.p95} />` : null}
+          <${EmptyState} icon="clock" title="No data in this period yet"><p>Rates come from the second poll on; ${
+            h.step_s >= 3600 ? `a ${duration(h.step_s)} step shows once it has ended.` : 'the next poll adds a point.'}</p><//><//>`
       : html`<${Charts} h=${h} span=${span} />`}
   <//>`;
 }
