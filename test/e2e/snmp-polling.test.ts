@@ -211,3 +211,22 @@ test('pause, resume and delete from the list', async () => {
   assert.equal((await api('GET', '/api/snmp/polling')).total, 0);
   assertClean(p, 'pause, resume and delete');
 });
+
+test('the Devices tab\'s "Poll over time" opens the dialog filled in with the device\'s agent and credential', async () => {
+  const { page } = p;
+  const ep = await api('POST', '/api/brain/endpoints', { name: 'poll-sw1', ip_addresses: ['127.0.0.1'], credential_id: credential.id });
+  await page.goto(`/snmp/devices?device=${ep.short_id}`);
+  await page.getByRole('link', { name: 'Poll over time' }).click();
+  await page.waitForURL(/\/snmp\/polling\?add=1/);
+  const dialog = page.getByRole('dialog', { name: 'Add a device to poll' });
+  assert.equal(await dialog.getByLabel('Agent').inputValue(), '127.0.0.1');
+  assert.equal(await dialog.getByLabel('UDP port').inputValue(), String(sim.devices[0]!.port));
+  // Asked for by the endpoint's short ID: the device is that endpoint (its name is the API's default, the agent).
+  assert.equal(await dialog.getByLabel('Inventory endpoint').inputValue(), ep.short_id);
+  assert.equal(await dialog.getByLabel('Name').inputValue(), '');
+  await dialog.getByLabel('Credential').locator(`option[value="${credential.id}"]`).waitFor({ state: 'attached' });
+  assert.equal(await dialog.getByLabel('Credential').inputValue(), credential.id);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.waitForURL(/\/snmp\/polling$/);
+  assertClean(p, 'the Devices tab\'s link to polling');
+});

@@ -37,9 +37,12 @@ const COLUMNS = [
 /** The device's cards, two abreast where there is room, then its interface table at full width. */
 export function DeviceCards({ data, reload, loading }) {
   const s = useSession();
-  // Polling it over time: the Polling tab's dialog, filled in with this device's address and credential.
+  // Polling it over time: the Polling tab's dialog, filled in with this device's address and credential; a
+  // device asked for by an endpoint's short ID (EP-3) is that endpoint, a name is the name to show.
+  const byEndpoint = /^[A-Z]+-\d+$/.test(data.device_name);
   const poll = data.target && data.credential && can(s, 'snmp:write')
-    ? `/snmp/polling${qs({ add: '1', target: data.target, port: data.port === 161 ? '' : data.port, credential: data.credential.id, name: data.device_name })}` : null;
+    ? `/snmp/polling${qs({ add: '1', target: data.target, port: data.port === 161 ? '' : data.port, credential: data.credential.id,
+      name: byEndpoint ? '' : data.device_name, endpoint: byEndpoint ? data.device_name : '' })}` : null;
   const refresh = html`${poll ? html`<a class="btn btn-sm" href=${poll}><${Icon} name="monitors" size=${15} />Poll over time</a>` : null}
     <button type="button" class="btn btn-sm" onClick=${reload} disabled=${loading}>
     <${Icon} name="refresh" size=${15} />${loading ? 'Reading…' : 'Read again'}</button>`;
