@@ -161,6 +161,44 @@ describe('interface polling', () => {
     assert.match(all.find((g) => g.json?.alert?.type === 'interface_up')!.json.alert.message, /up again after/);
   });
 
+  test('a maintenance window for every monitor holds the alert; the problem still open is told when it closes', async () => {
+    const ifs = (await api('GET', `/api/snmp/polling/${id}`)).body.interfaces as Iface[];
+    // ge-0/0/1: ge-0/0/2 alerted a moment ago, and the webhook's cooldown would hold a second down of it.
+    const ge1 = byName(ifs, 'ge-0/0/1');
+    assert.equal((await api('PATCH', `/api/snmp/polling/${id}/interfaces/${ge1.key}`, { watched: true })).status, 200);
+    const sent = hook.requests.length;
+    const now = Date.now();
+    const w = await api('POST', '/api/monitors/maintenance', { name: 'Switch firmware', applies_to: 'all',
+      schedule: { kind: 'once', from: new Date(now - 1000).toISOString(), to: new Date(now + 600_000).toISOString() } });
+    assert.equal(w.status, 201, w.text);
+    dev.iface(1).oper = 2;
+    dev.tick(1000).publish();
+    await pollNow(id);
+    const log = async () => ((await api('GET', '/api/webhooks/alerts?limit=50')).body.items as
+      { outcome: string; alert: { type: string; subject: string; details: Record<string, any> } }[])
+      .filter((a) => a.alert.subject === `snmp-interface/${ge1.key}`);
+    let held;
+    for (const end = Date.now() + 5000; !held && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+      held = (await log()).find((a) => a.outcome === 'held' && a.alert.type === 'interface_down');
+    }
+    assert.ok(held, 'the down was not logged as held');
+    assert.equal(held.alert.details.held_by.name, 'Switch firmware');
+    assert.equal(hook.requests.length, sent, 'a held alert reached the webhook');
+    // The window ends early with the interface still down: the down is told now, marked released.
+    assert.equal((await api('POST', `/api/monitors/maintenance/${w.body.id}/end`)).status, 200);
+    const got = await hook.waitFor(sent + 1, 10_000);
+    const released = got[sent]!.json.alert;
+    assert.equal(released.type, 'interface_down');
+    assert.equal(released.details.released.name, 'Switch firmware');
+    // Its recovery is told too: whoever heard "down" hears "up".
+    dev.iface(1).oper = 1;
+    dev.tick(1000).publish();
+    await pollNow(id);
+    const after = await hook.waitFor(sent + 2, 10_000);
+    assert.equal(after[sent + 1]!.json.alert.type, 'interface_up');
+    assert.equal((await api('DELETE', `/api/monitors/maintenance/${w.body.id}`)).status, 204);
+  });
+
   test('an interface renumbered after a reboot keeps its key and history, and says so', async () => {
     const ifs = (await api('GET', `/api/snmp/polling/${id}`)).body.interfaces as Iface[];
     const ge2 = byName(ifs, 'ge-0/0/2');

@@ -16,6 +16,7 @@ export interface ParentsSetBy { parents: string[]; set_by: 'person' | 'proposal'
 export interface ProposedParents { id: string; parents: string[]; why: string }
 export interface ProposedParentsOutcome { id: string; outcome: 'applied' | 'unchanged' | 'kept' | 'refused'; message?: string }
 export type { AlertDecision, Hold } from './alert-gate/gate.js';
+export type { MonitorMaintenance } from './maintenance/schemas.js';
 export type { MonitorDetail } from './schemas.js';
 /** A monitor's statuses and why a degraded one is degraded (slow, loss, failing), for other modules' response schemas. */
 export { DEGRADED_REASONS, MONITOR_STATUSES } from './schemas.js';
@@ -70,6 +71,11 @@ declare module '../../core/events.js' {
      * whenever the certificate's expiry differs from the one recorded before (a renewed or swapped certificate).
      */
     'monitor.certificate': MonitorCertificateEvent;
+    /**
+     * Maintenance windows stopped being open (ended on schedule, early, changed or deleted): alerts they held
+     * may be due (the webhooks module releases what other modules raised; monitors release their own).
+     */
+    'maintenance.closed': { window_ids: string[] };
   }
 }
 

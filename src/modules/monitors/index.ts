@@ -10,6 +10,7 @@ import { StatusPages } from './status-pages/pages.js';
 import { statusPageRoutes } from './status-pages/routes.js';
 import { brandingOf } from '../system/contracts.js';
 import type { MonitorGlance } from './contracts.js';
+import type { MonitorMaintenance } from './maintenance/schemas.js';
 import { watchedAddress } from './queries.js';
 import { RetentionJob } from './retention.js';
 import { degradedReason } from './schemas.js';
@@ -49,6 +50,11 @@ export function monitorGlances(app: AppContext): MonitorGlance[] {
     address: watchedAddress(m), last_check: m.row.last_check === null ? null : new Date(m.row.last_check).toISOString(),
     response_time: fromRtUnits(m.row.last_rt), maintenance: m.row.status === 'paused' ? null : service.maintenance.openNow(m),
   }));
+}
+
+/** The open maintenance window that applies to every monitor, or null: it holds other modules' alerts too (webhooks). */
+export function maintenanceForEverything(app: AppContext, at: number): MonitorMaintenance {
+  return services.of(app).service.maintenance.openForEverything(at);
 }
 
 export const monitorsModule: Module = {

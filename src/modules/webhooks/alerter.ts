@@ -14,6 +14,7 @@ import {
 import { downSummaryText, summarise, upSummaryText } from './dependencies.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { Outbox } from './outbox.js';
+import { RaisedGate } from './raised-gate.js';
 
 /** Days before expiry at which certificate_expiring is sent (each once per certificate). */
 export const CERT_THRESHOLDS = [14, 7, 1] as const;
@@ -35,6 +36,8 @@ export class Alerter {
     private readonly outbox: Outbox,
     private readonly dispatcher: Dispatcher,
     private readonly graph: () => MonitorGraph | undefined,
+    /** The gate of the alerts other modules raise: a maintenance window for every monitor holds them (raised-gate.ts). */
+    private readonly gate: RaisedGate = new RaisedGate(() => null),
   ) {
     this.log = app.log.child('alerts');
   }
@@ -47,12 +50,35 @@ export class Alerter {
     bus.on('monitor.check_failed', (ev) => this.serial(() => this.onCheckFailed(ev)));
     bus.on('monitor.certificate', (ev) => this.serial(() => this.onCertificate(ev)));
     bus.on('monitor.deleted', ({ id }) => this.serial(() => this.outbox.forgetMonitor(id)));
+    bus.on('maintenance.closed', () => this.serial(() => this.releaseRaised()));
   }
 
-  /** Raises an alert of a registered type now (for other modules; no dependency rules apply). */
+  /**
+   * Raises an alert of a registered type now (for other modules; no dependency rules apply). A maintenance window
+   * for every monitor holds it (raised-gate.ts): logged as held, and a held problem is sent when the window closes.
+   */
   raise(input: AlertInput): Promise<Alert> {
     const alert = makeAlert(input);
-    return this.serial(async () => { await this.send(alert, 'routed'); return alert; });
+    return this.serial(async () => {
+      const d = this.gate.decide(alert, this.app.clock.now());
+      if (!d.send) {
+        alert.details.held_by = { rule: 'maintenance', reason: d.reason, id: d.window.id, name: d.window.name };
+        await this.outbox.logHeld(alert, d.reason);
+        this.log.info(`alert ${alert.type} held back: ${d.reason}`, { alert_id: alert.id, subject: alert.subject, rule: 'maintenance' });
+        return alert;
+      }
+      await this.send(alert, 'routed');
+      return alert;
+    });
+  }
+
+  /** Problems other modules raised during a window that has closed, still not recovered: told now. */
+  private async releaseRaised(): Promise<void> {
+    for (const { alert, window } of this.gate.due(this.app.clock.now())) {
+      delete alert.details.held_by;
+      alert.details.released = { rule: 'maintenance', id: window.id, name: window.name };
+      await this.send(alert, 'released');
+    }
   }
 
   /** Resolves when every event received so far has been handled. */

@@ -5,7 +5,7 @@
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { webhooksConfig } from './config.js';
-import { monitorGlances, monitorsServiceOf } from '../monitors/index.js';
+import { maintenanceForEverything, monitorGlances, monitorsServiceOf } from '../monitors/index.js';
 import type { Alert, AlertInput } from './alert.js';
 import { WebhookActivity } from './activity.js';
 import { Alerter } from './alerter.js';
@@ -19,6 +19,7 @@ import { webhookMigrations } from './migrations.js';
 import { moveUrlOptions, sealStoredWebhooks } from './secrets.js';
 import { outboundSender } from './outbound.js';
 import { outgoingEmailOf } from '../system/contracts.js';
+import { RaisedGate } from './raised-gate.js';
 import { WebhookService } from './service.js';
 
 export { registerAlertType, alertTypes, type AlertTypeDef, type Severity } from './alert-types.js';
@@ -58,7 +59,9 @@ export const webhooksModule: Module = {
     const dispatcher = new Dispatcher(app, outbox, send);
     const service = new WebhookService(app, outbox, send, () => dispatcher.kick(), () => outgoingEmailOf(app).configured(),
       () => new Set(monitorGlances(app).map((m) => m.id))); // a channel's chosen monitors, checked through the monitors' contract
-    const alerter = new Alerter(app, outbox, dispatcher, () => monitorsServiceOf(app));
+    // Other modules' alerts are held by a maintenance window for every monitor (raised-gate.ts).
+    const alerter = new Alerter(app, outbox, dispatcher, () => monitorsServiceOf(app),
+      new RaisedGate((at) => maintenanceForEverything(app, at)));
     alerter.subscribe();
     parts.set(app, { service, alerter, dispatcher });
     const activity = new WebhookActivity(app);

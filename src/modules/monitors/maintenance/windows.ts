@@ -97,10 +97,10 @@ export class MaintenanceWindows {
   // ---- what the gate and the monitor views ask ------------------------------------------------------
 
   /** The open window holding monitor `m`'s alerts at `at` (the one closing last), or null. */
-  openFor(m: { row: { id: string }; tags: readonly string[] }, at: number): MonitorMaintenance {
+  openFor(m: { row: { id: string }; tags: readonly string[] }, at: number, only?: (w: Live) => boolean): MonitorMaintenance {
     let best: { w: Live; to: number } | null = null;
     for (const w of this.windows.values()) {
-      if (!w.row.enabled || !this.applies(w, m)) continue;
+      if (!w.row.enabled || !this.applies(w, m) || (only && !only(w))) continue;
       // The next occurrence counts too once its time has come: the timer may not have run yet.
       for (const o of [w.current, w.next]) {
         if (o && o.from <= at && at < o.to && (!best || o.to > best.to)) best = { w, to: o.to };
@@ -127,6 +127,14 @@ export class MaintenanceWindows {
       if (a <= last[1]) last[1] = Math.max(last[1], b); else merged.push([a, b]);
     }
     return merged;
+  }
+
+  /**
+   * The open window that applies to every monitor (applies_to all) at `at`, or null: it holds the alerts other
+   * modules raise too (interface polling, discovery), which belong to no monitor.
+   */
+  openForEverything(at: number): MonitorMaintenance {
+    return this.openFor({ row: { id: '' }, tags: [] }, at, (w) => w.row.applies_to === 'all');
   }
 
   /** openFor() now. */
@@ -278,6 +286,7 @@ export class MaintenanceWindows {
     // Every list line shows the monitor's maintenance.
     this.o.registry.touch();
     if (!closed.length) return;
+    this.app.bus.emit('maintenance.closed', { window_ids: closed });
     const due = this.o.registry.inOrder().filter((m) => m.hold?.rule === 'maintenance' && !this.openFor(m, now));
     if (due.length) this.o.closed(due);
   }
