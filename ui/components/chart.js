@@ -111,26 +111,16 @@ function options(width, height, statusRef, spanRef, count, series, threshold) {
 }
 
 /**
- * @param {{data: {t: number[], rt: (number|null)[], status: string[]}, span?: [number, number], height?: number, label: string,
- *   series?: {label: string, format: (v: number) => string, missing: string}, threshold?: {value: number, label: string}}} props
- *   t in epoch seconds, oldest first; rt the values (ms unless `series` says otherwise; null: none); status per
- *   check (up, degraded, down); span the time axis from and to (epoch seconds), else the data's own extent;
- *   series what the line is: its name, how a value reads, and what a check without one reads; threshold a value
- *   drawn as a labelled dashed line ("Degraded above 500 ms")
+ * A chart's box, its uPlot and a counter that moves when the colour scheme changes (the plot is made again in
+ * the new colours); the plot follows the box's width and is destroyed with it. Both charts below use it.
  */
-export function ResponseChart({ data, span, height = 240, label, series = RESPONSE, threshold = null }) {
+function usePlotFrame(height) {
   const box = useRef(null);
   const plot = useRef(null);
-  const status = useRef(data.status);
-  const spanRef = useRef(span);
-  spanRef.current = span;
-  const [error, setError] = useState(null);
   const [theme, setTheme] = useState(0);
-  status.current = data.status;
-
   useEffect(() => {
     const mq = matchMedia('(prefers-color-scheme: dark)');
-    const changed = () => setTheme((t) => t + 1);
+    const changed = () => setTheme((n) => n + 1);
     mq.addEventListener('change', changed);
     const ro = new ResizeObserver(() => {
       const w = box.current?.clientWidth;
@@ -139,6 +129,25 @@ export function ResponseChart({ data, span, height = 240, label, series = RESPON
     ro.observe(box.current);
     return () => { mq.removeEventListener('change', changed); ro.disconnect(); plot.current?.destroy(); plot.current = null; };
   }, []);
+  return { box, plot, theme };
+}
+
+/**
+ * @param {{data: {t: number[], rt: (number|null)[], status: string[]}, span?: [number, number], height?: number, label: string,
+ *   series?: {label: string, format: (v: number) => string, missing: string}, threshold?: {value: number, label: string}}} props
+ *   t in epoch seconds, oldest first; rt the values (ms unless `series` says otherwise; null: none); status per
+ *   check (up, degraded, down); span the time axis from and to (epoch seconds), else the data's own extent;
+ *   series what the line is: its name, how a value reads, and what a check without one reads; threshold a value
+ *   drawn as a labelled dashed line ("Degraded above 500 ms")
+ */
+export function ResponseChart({ data, span, height = 240, label, series = RESPONSE, threshold = null }) {
+  const { box, plot, theme } = usePlotFrame(height);
+  const status = useRef(data.status);
+  const spanRef = useRef(span);
+  spanRef.current = span;
+  const [error, setError] = useState(null);
+  status.current = data.status;
+
 
   useEffect(() => {
     let live = true;
@@ -170,24 +179,11 @@ export function ResponseChart({ data, span, height = 240, label, series = RESPON
  *   color is a CSS variable's name (--info); span the time axis (epoch seconds); max a fixed top of the y axis (100 for %)
  */
 export function SeriesChart({ t, series, format, label, height = 200, span, max, lines = [] }) {
-  const box = useRef(null);
-  const plot = useRef(null);
+  const { box, plot, theme } = usePlotFrame(height);
   const spanRef = useRef(span);
   spanRef.current = span;
   const [error, setError] = useState(null);
-  const [theme, setTheme] = useState(0);
 
-  useEffect(() => {
-    const mq = matchMedia('(prefers-color-scheme: dark)');
-    const changed = () => setTheme((n) => n + 1);
-    mq.addEventListener('change', changed);
-    const ro = new ResizeObserver(() => {
-      const w = box.current?.clientWidth;
-      if (plot.current && w && w !== plot.current.width) plot.current.setSize({ width: w, height });
-    });
-    ro.observe(box.current);
-    return () => { mq.removeEventListener('change', changed); ro.disconnect(); plot.current?.destroy(); plot.current = null; };
-  }, []);
 
   const data = [t, ...series.map((s) => s.values)];
   useEffect(() => {
