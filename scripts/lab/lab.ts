@@ -236,8 +236,8 @@ function describe(p: Plan, dir: string, secrets: SnmpSecrets, ssh: SshAccess, gu
 }
 
 /**
- * Starts sw1's BRIDGE-MIB program now (snmpd starts a pass_persist program at its first request, and
- * a scan's first request should not wait for node), and checks that it answers.
+ * Starts the switches' BRIDGE-MIB programs now (snmpd starts a pass_persist program at its first request,
+ * and a scan's first request should not wait for node), and checks that each answers.
  */
 async function warmBridgeMib(p: Plan, community: string): Promise<void> {
   await Promise.all(p.hosts.filter((h) => h.bridgeMib && h.snmp).map(async (h) => {

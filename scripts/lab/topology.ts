@@ -125,8 +125,8 @@ export function slotPrefix(slot: number): string {
  * What identify() makes of a lab snmpd: the generic profile's net-snmp variant (sysObjectID linux), which
  * reads OS and version as sysDescr's first and third words ("netprobe lab switch ..." gives "netprobe",
  * "switch": these sysDescrs are not shaped like Linux's), model and serial from the ENTITY-MIB row. A
- * switch is a switch by what it does: sw1 answers BRIDGE-MIB, sw2's lldpd says "bridge" in LLDP-MIB's
- * lldpLocSysCapEnabled; the other agents show no such evidence and stay net-snmp's default, server.
+ * switch is a switch by what it does: both switches answer BRIDGE-MIB (their lldpd also says "bridge" in
+ * LLDP-MIB's lldpLocSysCapEnabled); the other agents show no such evidence and stay net-snmp's default, server.
  */
 const netSnmp = (model: string, serial: string, version: string, kind: Expected['kind'] = 'server'): Expected => ({
   vendor_key: 'generic', variant: 'net-snmp', kind, os: 'netprobe', manufacturer: 'net-snmp', model, serial, version, firmware: null,
@@ -179,7 +179,7 @@ export function plan(slot: number, opts: PlanOptions = {}): Plan {
         model: 'NPL-SW4', serial: `NPL${slot}SW1`, expect: netSnmp('NPL-SW4', `NPL${slot}SW1`, 'switch', 'switch') },
     }),
     host('sw2', 'switch', [{ name: 'br0', bridge: true, cidr: `${lan(3)}/24` }, ...switchPorts(8)], {
-      routes: viaRouter, lldp: true, cdp: [{ localPort: 'swp3', device: 'router', devicePort: 'eth0' }],
+      routes: viaRouter, lldp: true, bridgeMib: true, cdp: [{ localPort: 'swp3', device: 'router', devicePort: 'eth0' }],
       snmp: { descr: 'netprobe lab switch sw2 (Linux bridge, lldpd, Net-SNMP)', objectId: linux, services: 2,
         model: 'NPL-SW3', serial: `NPL${slot}SW2`, expect: netSnmp('NPL-SW3', `NPL${slot}SW2`, 'switch', 'switch') },
     }),

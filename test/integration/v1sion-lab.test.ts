@@ -1,8 +1,8 @@
 // The discovery test lab itself (docs/lab.md), checked from the root namespace where the service runs:
 // the lan holds the promised 16 live hosts (7 SNMP agents); fping finds those that answer ICMP and not
 // the two silent ones, which still answer TCP and ARP; each SNMP agent answers with its own identity
-// and only its own credentials, and the project's identify() makes of it what the lab says; sw1 serves
-// BRIDGE-MIB from its real forwarding table, sw2 CDP rows naming its real neighbour; the switches'
+// and only its own credentials, and the project's identify() makes of it what the lab says; both switches
+// serve BRIDGE-MIB from their real forwarding tables, sw2 CDP rows naming its real neighbour; the switches'
 // snmpd serves LLDP neighbours through lldpd; sshd answers and takes both its users; the lab resolver
 // has PTR records; the refusal range is refused locally and the rest of the lab's /20 is dropped.
 // Then stop() leaves nothing behind; two labs coexist; a lab whose owner was killed is cleaned up.
@@ -231,49 +231,58 @@ describe('the discovery test lab', { skip: skip ?? false }, () => {
     }
   });
 
-  test('sw1 serves BRIDGE-MIB from its real forwarding table: every lan host on the port that leads to it', async () => {
-    // Traffic to every lan address first, so that every host has sent a frame (an ARP reply at least).
-    await run('fping', ['-r0', '-t300', '-i1', ...lab.liveIn('lan').map((a) => a.address)]);
-    await new Promise((r) => setTimeout(r, 600)); // past bridge-mib's refresh interval
-    const bridge = await walk('sw1', '1.3.6.1.2.1.17');
-    const ifName = column(await walk('sw1', '1.3.6.1.2.1.31.1.1.1.1'), '1.3.6.1.2.1.31.1.1.1.1');
-    const sw1 = lab.host('sw1');
-    assert.equal(bridge.get('1.3.6.1.2.1.17.1.1.0')!.toLowerCase().replace(/ /g, ':'), sw1.mac, 'dot1dBaseBridgeAddress');
-    const ports = lab.cables.flat().filter((e) => e.host === 'sw1').map((e) => e.ifname);
-    assert.equal(bridge.get('1.3.6.1.2.1.17.1.2.0'), String(ports.length), 'dot1dBaseNumPorts');
+  // Each switch's BRIDGE-MIB, from its real forwarding table: every lan host on the port that leads to it (its
+  // own cable, else the uplink: sw1's swp2 to sw2, sw2's swp1 to sw1). sw2's table is what places plain3, the
+  // printer and plain5 on its swp6-8 in a scan (issue 35 §5: their monitors get sw2's as parent).
+  for (const [sw, uplink] of [['sw1', 'swp2'], ['sw2', 'swp1']] as const) {
+    test(`${sw} serves BRIDGE-MIB from its real forwarding table: every lan host on the port that leads to it`, async () => {
+      // Traffic to every lan address first, so that every host has sent a frame (an ARP reply at least).
+      await run('fping', ['-r0', '-t300', '-i1', ...lab.liveIn('lan').map((a) => a.address)]);
+      await new Promise((r) => setTimeout(r, 600)); // past bridge-mib's refresh interval
+      const bridge = await walk(sw, '1.3.6.1.2.1.17');
+      const ifName = column(await walk(sw, '1.3.6.1.2.1.31.1.1.1.1'), '1.3.6.1.2.1.31.1.1.1.1');
+      const self = lab.host(sw);
+      assert.equal(bridge.get('1.3.6.1.2.1.17.1.1.0')!.toLowerCase().replace(/ /g, ':'), self.mac, 'dot1dBaseBridgeAddress');
+      const ports = lab.cables.flat().filter((e) => e.host === sw).map((e) => e.ifname);
+      assert.equal(bridge.get('1.3.6.1.2.1.17.1.2.0'), String(ports.length), 'dot1dBaseNumPorts');
 
-    // dot1dBasePortIfIndex: bridge port -> ifIndex -> ifName, and never port = ifIndex.
-    const portIfIndex = column(bridge, '1.3.6.1.2.1.17.1.4.1.2');
-    assert.equal(portIfIndex.size, ports.length);
-    const portName = new Map<string, string>();
-    for (const [port, ifIndex] of portIfIndex) {
-      assert.notEqual(port, ifIndex, 'a bridge port number equal to its ifIndex');
-      assert.ok(ifName.has(ifIndex), `ifIndex ${ifIndex} of bridge port ${port} is not in IF-MIB`);
-      portName.set(port, ifName.get(ifIndex)!);
-    }
-    assert.deepEqual([...portName.values()].sort(), [...ports].sort());
+      // dot1dBasePortIfIndex: bridge port -> ifIndex -> ifName, and never port = ifIndex.
+      const portIfIndex = column(bridge, '1.3.6.1.2.1.17.1.4.1.2');
+      assert.equal(portIfIndex.size, ports.length);
+      const portName = new Map<string, string>();
+      for (const [port, ifIndex] of portIfIndex) {
+        assert.notEqual(port, ifIndex, 'a bridge port number equal to its ifIndex');
+        assert.ok(ifName.has(ifIndex), `ifIndex ${ifIndex} of bridge port ${port} is not in IF-MIB`);
+        portName.set(port, ifName.get(ifIndex)!);
+      }
+      assert.deepEqual([...portName.values()].sort(), [...ports].sort());
 
-    // The port of sw1 that leads to each lan host, from the cabling.
-    const cableOf = (host: string) => lab.cables.find(([a, b]) => (a.host === 'sw1' && b.host === host) || (b.host === 'sw1' && a.host === host));
-    const sw1Port = (host: string) => {
-      const c = cableOf(host);
-      if (c) return (c[0].host === 'sw1' ? c[0] : c[1]).ifname;
-      return sw1Port('sw2'); // everything else on the lan is behind sw2
-    };
-    const fdbPort = column(bridge, '1.3.6.1.2.1.17.4.3.1.2');
-    const fdbStatus = column(bridge, '1.3.6.1.2.1.17.4.3.1.3');
-    const learned = new Map([...fdbPort].map(([index, port]) => [macOfIndex(index), { port, status: fdbStatus.get(index) }]));
-    const expected = [{ name: 'probe', mac: lab.probe.mac }, ...lanHosts().filter((h) => h.name !== 'sw1')];
-    for (const h of expected) {
-      const row = learned.get(h.mac);
-      assert.ok(row, `${h.name} (${h.mac}) is not in sw1's forwarding table`);
-      assert.equal(portName.get(row.port), sw1Port(h.name), `${h.name} on the wrong port`);
-      assert.equal(row.status, '3', `${h.name} learned`);
-    }
-    // The real table says the same.
-    const real = JSON.parse((await lab.exec('sw1', 'bridge', ['-j', 'fdb', 'show', 'br', 'br0'])).stdout) as { mac: string; ifname: string }[];
-    for (const h of expected) assert.equal(real.find((e) => e.mac === h.mac)?.ifname, sw1Port(h.name), `bridge fdb: ${h.name}`);
-  });
+      // The port of the switch that leads to each lan host, from the cabling.
+      const portTo = (host: string) => {
+        const c = lab.cables.find(([a, b]) => (a.host === sw && b.host === host) || (b.host === sw && a.host === host));
+        return c ? (c[0].host === sw ? c[0] : c[1]).ifname : uplink;
+      };
+      const fdbPort = column(bridge, '1.3.6.1.2.1.17.4.3.1.2');
+      const fdbStatus = column(bridge, '1.3.6.1.2.1.17.4.3.1.3');
+      const learned = new Map([...fdbPort].map(([index, port]) => [macOfIndex(index), { port, status: fdbStatus.get(index) }]));
+      // A host's answers to the probe cross the switch unless the host is on the probe's side of it (sw2's
+      // swp1: sw1's hosts answer the probe through sw1 alone), so those must be learned; the probe is learned
+      // from its ARP broadcasts and its pings. Any other row is on the port that leads to its host too.
+      const hosts = [{ name: 'probe', mac: lab.probe.mac }, ...lanHosts().filter((h) => h.name !== sw)];
+      const must = hosts.filter((h) => h.name === 'probe' || portTo(h.name) !== portTo('probe'));
+      assert.ok(must.length >= (sw === 'sw1' ? 16 : 8), must.map((h) => h.name).join());
+      for (const h of hosts) {
+        const row = learned.get(h.mac);
+        if (!row && !must.includes(h)) continue;
+        assert.ok(row, `${h.name} (${h.mac}) is not in ${sw}'s forwarding table`);
+        assert.equal(portName.get(row.port), portTo(h.name), `${h.name} on the wrong port`);
+        assert.equal(row.status, '3', `${h.name} learned`);
+      }
+      // The real table says the same.
+      const real = JSON.parse((await lab.exec(sw, 'bridge', ['-j', 'fdb', 'show', 'br', 'br0'])).stdout) as { mac: string; ifname: string }[];
+      for (const h of must) assert.equal(real.find((e) => e.mac === h.mac)?.ifname, portTo(h.name), `bridge fdb: ${h.name}`);
+    });
+  }
 
   test('sw2 serves a CDP cache row naming its real neighbour on swp3: the router, its address and port', async () => {
     const cdp = await walk('sw2', '1.3.6.1.4.1.9.9.23.1.2.1.1');

@@ -1,8 +1,9 @@
 // Monitor parents from the topology, in the lab (docs/lab.md): scan the lan, save the session, ping sw1,
 // sw2 and the hosts behind sw2, apply the proposed parents, then take sw2 down. One alert goes out, sw2's,
 // naming the monitors it held; none per host. The probe is its own node (its address, on sw1's swp1 by
-// sw1's forwarding table). sw2 serves no forwarding table, so the hosts on swp6-8 are joined to it by hand, as a person
-// would draw them (plain3, the printer, plain5); ssh (LLDP) and the router (CDP) are behind sw2 by what the scan read.
+// sw1's forwarding table). Every edge is one the scan read, none drawn by hand: ssh is behind sw2 by LLDP, the
+// router by CDP, and plain3, the printer and plain5 on sw2's swp6-8 by sw2's forwarding table (BRIDGE-MIB),
+// which sees them on its access ports while sw1 sees them on its uplink to sw2.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,21 +83,21 @@ describe('monitor parents from the topology, in the lab', { skip: skip ?? false 
     monitors['ssh port'] = sshd.body.id;
 
     const path = `/api/v1sion/sessions/${session.id}/parent-proposals`;
-    let list = (await api('GET', path)).body;
+    const list = (await api('GET', path)).body;
     assert.equal(list.root?.node_id, session.nodes.find((n: any) => n.addresses.includes(lab.probe.address)).id, JSON.stringify(list));
     assert.match(list.root.why, new RegExp(`the probe's own address ${lab.probe.address.replace(/\./g, '\\.')}`));
     const p = (name: string) => list.proposals.find((x: any) => x.monitor.name === name);
-    assert.match(p('plain3').why, /is not joined to/, 'sw2 serves no forwarding table: the scan cannot place plain3');
-
-    // A person draws the cables of plain3, the printer and plain5 on sw2's ports (swp6-8, docs/lab.md).
-    const drawn = await api('PATCH', `/api/v1sion/sessions/${session.id}`, { add_edges: ['plain3', 'printer', 'plain5'].map((h, i) =>
-      ({ from: nodeOf('sw2').id, to: nodeOf(h).id, from_port: `swp${6 + i}`, to_port: 'eth0' })) });
-    assert.equal(drawn.status, 200, drawn.text);
-    list = (await api('GET', path)).body;
+    assert.ok(!session.edges.some((e: any) => e.source === 'manual'), 'no edge drawn by hand');
     const parents = Object.fromEntries(list.proposals.map((x: any) => [x.monitor.name, x.parents.map((m: any) => m.name)]));
     assert.deepEqual(parents, { sw1: [], sw2: ['sw1'], ssh: ['sw2'], 'ssh port': ['ssh'], router: ['sw2'], plain3: ['sw2'], printer: ['sw2'], plain5: ['sw2'] });
     assert.match(p('ssh').why, /^\S+ \(\S+\) is behind sw2 port swp2 \(LLDP\); sw2's ping "sw2" is the nearest monitor toward the probe/);
     assert.match(p('router').why, /is behind sw2 port swp3 \(CDP\)/);
+    // The hosts on sw2's access ports, from sw2's forwarding table alone.
+    for (const [name, port] of [['plain3', 'swp6'], ['printer', 'swp7'], ['plain5', 'swp8']] as const) {
+      assert.match(p(name).why, new RegExp(`^${ip(name).replace(/\./g, '\\.')} \\([^)]*\\) is behind sw2 port ${port} \\(FDB\\); sw2's ping "sw2" is the nearest`));
+      assert.ok(session.edges.some((e: any) => e.from === nodeOf('sw2').id && e.to === nodeOf(name).id && e.from_port === port && e.source === 'fdb'),
+        `${name} on sw2 ${port} by the scan's FDB: ${JSON.stringify(session.edges.filter((e: any) => e.to === nodeOf(name).id))}`);
+    }
     assert.match(p('sw2').why, /is behind sw1 port swp2 \(LLDP\); sw1's ping "sw1"/);
 
     const applied = await api('POST', `${path}/apply`, { monitor_ids: 'all' });

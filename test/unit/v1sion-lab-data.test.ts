@@ -52,6 +52,12 @@ describe('lab topology', () => {
     }
   });
 
+  test('both switches serve BRIDGE-MIB from their forwarding table, so a scan places the hosts behind either one', () => {
+    const p = plan(2);
+    const switches = p.hosts.filter((h) => h.role === 'switch');
+    assert.deepEqual(switches.map((h) => [h.name, h.bridgeMib === true, Boolean(h.snmp)]), [['sw1', true, true], ['sw2', true, true]]);
+  });
+
   test('every cable end exists and every host is cabled', () => {
     const p = plan(1);
     const ends = p.cables.flat();
