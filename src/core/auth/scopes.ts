@@ -51,6 +51,11 @@ export interface AccessRule {
   admin?: boolean;
   /** Any signed-in user may call it; the handler restricts it to the caller's own record. */
   self?: boolean;
+  /**
+   * A second scope needed besides `scope`: an operation that reads or changes two modules' data (parent
+   * proposals read a session and set monitors' parents). Checked here, like `scope`, before the handler.
+   */
+  alsoScope?: Scope;
 }
 
 /** null when allowed, else the reason for a 403. */
@@ -72,6 +77,10 @@ export function denyReason(p: Principal, rule: AccessRule): string | null {
     }
     if (p.kind === 'session') return `Your role (${p.user.role}) does not allow this operation`;
     return `This API key lacks the ${rule.scope} scope`;
+  }
+  if (rule.alsoScope && !p.scopes.has(rule.alsoScope)) {
+    if (p.kind === 'session') return `Your role (${p.user.role}) does not allow this operation`;
+    return `This API key lacks the ${rule.alsoScope} scope (the operation needs ${rule.scope} and ${rule.alsoScope})`;
   }
   return null;
 }

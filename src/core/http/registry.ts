@@ -102,7 +102,7 @@ export class RouteRegistry implements Routes {
     if (r.auth === 'none') return r.authRequiredIf ? `none (${r.scope as Scope} when the configuration requires sign-in)` : 'none';
     if (r.admin) return 'admin';
     if (r.auth === 'user') return 'any signed-in user';
-    return (r.scope as Scope) + (r.self ? ' (or own record)' : '');
+    return (r.scope as Scope) + (r.alsoScope ? ` and ${r.alsoScope}` : '') + (r.self ? ' (or own record)' : '');
   }
 }
 

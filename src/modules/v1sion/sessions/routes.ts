@@ -1,8 +1,6 @@
 // /api/v1sion/sessions: saved topology sessions (sessions/service.ts), and the monitor parents proposed from
 // one (sessions/parent-proposals.ts).
 import { z } from 'zod';
-import { denyReason, type Principal, type Scope } from '../../../core/auth/scopes.js';
-import { forbidden } from '../../../core/errors.js';
 import { actorOf, reply, route } from '../../../core/http/registry.js';
 import { listOf, paging } from '../../../core/http/schemas.js';
 import {
@@ -135,12 +133,6 @@ const ApplySchema = z.object({
   })),
 });
 
-/** The routes' one scope is checked before the handler; they need a second one too (the module's other side). */
-function alsoNeeds(principal: Principal | null | undefined, scope: Scope): void {
-  const why = principal ? denyReason(principal, { scope }) : null;
-  if (why) throw forbidden(`${why}: this operation reads a session and monitors, and needs ${scope} as well`);
-}
-
 export function parentProposalRoutes(svc: ParentProposals) {
   return [
     route({
@@ -149,22 +141,16 @@ export function parentProposalRoutes(svc: ParentProposals) {
       description: 'For every monitor whose address is a node of the session: the monitors of the nearest node toward the ' +
         'probe that has a ping monitor, why, and how that compares with the parents it has now. Needs monitors:read too ' +
         '(docs/discovery.md, "Monitor parents from the topology").',
-      params: IdParams, query: ProposalsQuery, response: ProposalsSchema,
-      handler: (ctx) => {
-        alsoNeeds(ctx.principal, 'monitors:read');
-        return svc.list(ctx.params.id, ctx.query.root);
-      },
+      params: IdParams, query: ProposalsQuery, response: ProposalsSchema, alsoScope: 'monitors:read',
+      handler: (ctx) => svc.list(ctx.params.id, ctx.query.root),
     }),
     route({
       method: 'POST', path: '/api/v1sion/sessions/:id/parent-proposals/apply', scope: 'monitors:write',
       summary: 'Apply proposed monitor parents',
       description: 'Sets the proposed parents of the monitors given (or of every new or changed proposal), never over parents ' +
         'a person set. Needs v1sion:read too; audited (monitors.parents_proposed) and in each monitor\'s event log.',
-      params: IdParams, body: ApplyBody, response: ApplySchema,
-      handler: (ctx) => {
-        alsoNeeds(ctx.principal, 'v1sion:read');
-        return svc.apply(ctx.params.id, ctx.body.monitor_ids, ctx.body.root, actorOf(ctx));
-      },
+      params: IdParams, body: ApplyBody, response: ApplySchema, alsoScope: 'v1sion:read',
+      handler: (ctx) => svc.apply(ctx.params.id, ctx.body.monitor_ids, ctx.body.root, actorOf(ctx)),
     }),
   ];
 }
