@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run } from '../../src/core/exec.js';
+import { runCheck } from '../../src/modules/monitors/checks/index.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { labSkipReason, startLab, type Lab } from '../helpers/lab.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
@@ -119,6 +120,19 @@ describe('path monitor in the lab', { skip: skip ?? false }, () => {
     const back = await checkNow();
     assert.deepEqual(addresses(back), [router, srv]);
     assert.deepEqual(back.details.route_change, { from: [plain5, router, srv], to: [router, srv] }, 'and back: another change');
+  });
+
+  test('down: a silent address of the far subnet (the router answers, nothing behind it); a check past its timeout', async () => {
+    const far = lab.subnets.find((x) => x.name === 'far')!;
+    const silent = far.silent.first;
+    const r = await runCheck('path', silent, { cycles: 2, max_ttl: 4 }, { timeout: 10 });
+    assert.equal(r.status, 'down', r.message);
+    assert.equal(r.details.hops && (r.details.hops as any[])[0].address, router, 'hop 1 still answers');
+    assert.match(r.message, new RegExp(`^no answer from ${silent.replace(/\./g, '\\.')} within \\d+ hops; last answer from hop 1 \\(`));
+    assert.deepEqual(r.measurements?.loss_pct, 100);
+    const slow = await runCheck('path', srv, { cycles: 5 }, { timeout: 2 });
+    assert.equal(slow.status, 'down');
+    assert.equal(slow.message, 'mtr did not finish within 2 s');
   });
 
   test('a lossy hop: half the router\'s time-exceeded dropped shows as loss at hop 1, none at srv', async () => {
