@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 ROOT=$(pwd)
 
 # Debian packages the tests drive as real peers (installed only when missing).
-TEST_DEBS=(procps iproute2 fping dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core ieee-data nmap prometheus pebble mosquitto git gnupg bind9 bind9-dnsutils)
+TEST_DEBS=(procps iproute2 fping mtr-tiny nftables dnsmasq-base openssl snmpd snmp lldpd openssh-server openssh-client systemd systemd-container chromium fonts-dejavu-core ieee-data nmap prometheus pebble mosquitto git gnupg bind9 bind9-dnsutils)
 # What the image test needs besides those: a Debian root file system for arm64 and a way to run it.
 IMAGE_TEST_DEBS=(debootstrap qemu-user-static binfmt-support libcap2-bin)
 

@@ -28,7 +28,7 @@ HTTP_PORT=8080
 # What the service and its operators need: Node.js 20+, the programs it drives, mDNS, systemd; ssh-keygen
 # (openssh-client) verifies the signatures of releases (git verify-tag); nsupdate (bind9-dnsutils) writes
 # ACME dns-01 records by RFC 2136.
-PACKAGES=(nodejs fping snmp git openssh-client bind9-dnsutils avahi-daemon iproute2 iputils-ping ca-certificates libcap2-bin systemd)
+PACKAGES=(nodejs fping mtr-tiny snmp git openssh-client bind9-dnsutils avahi-daemon iproute2 iputils-ping ca-certificates libcap2-bin systemd)
 UNITS=(netprobe.service netprobe-boot-password.service netprobe-boot-password.path netprobe-update.service netprobe-update.path
   netprobe-zerotier-token.service netprobe-zerotier-token.path)
 ENABLE=(netprobe.service netprobe-boot-password.path netprobe-update.path netprobe-zerotier-token.path netprobe-zerotier-token.service)

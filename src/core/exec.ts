@@ -87,6 +87,7 @@ export function childStats(): { running: number; waiting: number } {
 const INSTALL_HINTS: Record<string, string> = {
   fping: 'apt-get install fping',
   ping: 'apt-get install iputils-ping',
+  mtr: 'apt-get install mtr-tiny',
   snmpwalk: 'apt-get install snmp',
   snmpget: 'apt-get install snmp',
   snmpbulkwalk: 'apt-get install snmp',

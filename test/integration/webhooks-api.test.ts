@@ -44,8 +44,9 @@ test('alert types: every type with a description, only those something raises', 
   const r = await api('GET', '/api/webhooks/alert-types');
   assert.equal(r.status, 200, r.text);
   const types = r.body.items.map((i: any) => i.type);
-  assert.deepEqual([...types].sort(), ['certificate_expiring', 'device_changed', 'device_discovered', 'device_missing', 'monitor_degraded',
-    'monitor_down', 'monitor_up', 'scan_completed', 'system_health', 'test_failure', 'update_available']);
+  assert.deepEqual([...types].sort(), ['certificate_expiring', 'device_changed', 'device_discovered', 'device_missing',
+    'interface_down', 'interface_errors', 'interface_errors_normal', 'interface_up', 'interface_utilisation', 'interface_utilisation_normal',
+    'monitor_degraded', 'monitor_down', 'monitor_up', 'route_changed', 'scan_completed', 'system_health', 'test_failure', 'update_available']);
   for (const i of r.body.items) assert.ok(i.description.length > 20, `${i.type} has a description`);
   assert.equal(r.body.total, r.body.items.length);
   assert.equal(r.body.items.find((i: any) => i.type === 'monitor_up').recovery, true);

@@ -10,7 +10,7 @@ import type { Tx } from '../../src/core/store/types.js';
 import { dependencyHold } from '../../src/modules/monitors/alert-gate/dependency.js';
 import { AlertGate, type AlertDecision, type GateEvent } from '../../src/modules/monitors/alert-gate/gate.js';
 import { GATE_RULES } from '../../src/modules/monitors/alert-gate/rules.js';
-import type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent } from '../../src/modules/monitors/contracts.js';
+import type { DependencyNode, MonitorBusEvent, MonitorCertificateEvent, MonitorChangeEvent } from '../../src/modules/monitors/contracts.js';
 import type { LiveMonitor } from '../../src/modules/monitors/live.js';
 import { bridgeBusToController } from '../../src/modules/system/hivemind/bus-bridge.js';
 import type { HivemindService } from '../../src/modules/system/hivemind/service.js';
@@ -101,7 +101,7 @@ describe('the gate remembers what it held and releases it', () => {
   test('a paused monitor alerts nobody, and its hold is not remembered', () => {
     const gate = new AlertGate(GATE_RULES, () => []);
     const m = monitor('paused');
-    for (const ev of ['problem', 'recovery', 'certificate'] as const) {
+    for (const ev of ['problem', 'recovery', 'certificate', 'change'] as const) {
       const f = fakeTx();
       const d = gate.decide(f.tx, m, ev, 1000);
       f.commit();
@@ -116,7 +116,7 @@ describe('the gate remembers what it held and releases it', () => {
     const gate = new AlertGate(GATE_RULES, () => [node('switch', 'down', 2)], () => open);
     const m = monitor();
     const step = (ev: GateEvent, at: number): AlertDecision => { const f = fakeTx(); const d = gate.decide(f.tx, m, ev, at); f.commit(); return d; };
-    for (const ev of ['problem', 'certificate'] as const) {
+    for (const ev of ['problem', 'certificate', 'change'] as const) {
       const d = step(ev, 1000);
       assert.equal(!d.send && d.held_by.rule, 'maintenance', `${ev}: the window is asked before the parent`);
       assert.equal(!d.send && d.held_by.reason, 'Firmware (maintenance until 2026-01-01T02:00:00.000Z)');
@@ -144,7 +144,7 @@ describe('the gate remembers what it held and releases it', () => {
 
 // ---- every consumer of monitor events obeys the decision ---------------------------------------------
 
-const ALERT_EVENTS = ['monitor.down', 'monitor.up', 'monitor.degraded', 'monitor.check_failed', 'monitor.certificate'] as const;
+const ALERT_EVENTS = ['monitor.down', 'monitor.up', 'monitor.degraded', 'monitor.check_failed', 'monitor.certificate', 'monitor.change'] as const;
 
 /**
  * Every file under src/ that listens to monitor events, and what it does with them. A consumer that tells
@@ -189,8 +189,13 @@ function certificate(alert: AlertDecision): MonitorCertificateEvent {
   return { monitor: event('up', 'up', alert).monitor, valid_to: '2026-01-02T00:00:00.000Z', days_left: 0, cert: {}, occurred_at: '2026-01-01T00:00:00.000Z', alert };
 }
 
+function change(alert: AlertDecision): MonitorChangeEvent {
+  return { monitor: event('up', 'up', alert).monitor, kind: 'route_changed', message: 'Route to x changed: a > b became a > c',
+    details: { from: ['10.0.0.1', '10.0.0.2'], to: ['10.0.0.1', '10.0.0.3'] }, occurred_at: '2026-01-01T00:00:00.000Z', alert };
+}
+
 /** The events a gate may hold, each with what it is. */
-function heldEvents(alert: AlertDecision): [(typeof ALERT_EVENTS)[number], MonitorBusEvent | MonitorCertificateEvent][] {
+function heldEvents(alert: AlertDecision): [(typeof ALERT_EVENTS)[number], MonitorBusEvent | MonitorCertificateEvent | MonitorChangeEvent][] {
   return [
     ['monitor.down', event('down', 'up', alert)],
     ['monitor.check_failed', event('down', 'up', alert)],
@@ -198,6 +203,7 @@ function heldEvents(alert: AlertDecision): [(typeof ALERT_EVENTS)[number], Monit
     ['monitor.degraded', event('degraded', 'up', alert)],
     ['monitor.up', event('up', 'down', alert)],
     ['monitor.certificate', certificate(alert)],
+    ['monitor.change', change(alert)],
   ];
 }
 
@@ -243,11 +249,11 @@ describe('consumers send nothing the gate held', () => {
   test('webhooks: every held event is logged as held, none routed', async () => {
     const { routed, logged } = await alerterSends(heldEvents(held));
     assert.deepEqual(routed, []);
-    assert.deepEqual(logged.sort(), ['certificate_expiring', 'monitor_degraded', 'monitor_down', 'monitor_up', 'test_failure']);
+    assert.deepEqual(logged.sort(), ['certificate_expiring', 'monitor_degraded', 'monitor_down', 'monitor_up', 'route_changed', 'test_failure']);
   });
   test('webhooks: the same events let through are routed (the test can fail)', async () => {
     const { routed } = await alerterSends(heldEvents({ send: true }));
-    assert.deepEqual(routed.sort(), ['certificate_expiring', 'monitor_degraded', 'monitor_down', 'monitor_up', 'test_failure']);
+    assert.deepEqual(routed.sort(), ['certificate_expiring', 'monitor_degraded', 'monitor_down', 'monitor_up', 'route_changed', 'test_failure']);
   });
   test('webhooks: a released down is sent as released', async () => {
     const { routed } = await alerterSends([['monitor.check_failed', event('down', 'down', released)]]);

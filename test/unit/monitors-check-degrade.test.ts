@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { CHECK_TYPES, CHECKS, readsThreshold } from '../../src/modules/monitors/checks/index.js';
 import { decideDegraded, degradeWhenSlow } from '../../src/modules/monitors/checks/degrade.js';
 import { degradeOnLoss, pingResult } from '../../src/modules/monitors/checks/ping.js';
+import { pathResult, type Hop } from '../../src/modules/monitors/checks/path.js';
 import type { RunReport } from '../../src/modules/monitors/checks/types.js';
 import { degradedReason } from '../../src/modules/monitors/schemas.js';
 
@@ -25,7 +26,7 @@ describe('the default degrade(): slower than degraded_ms', () => {
   });
 
   test('http, tcp and dns have no hook of their own: the default decides for them', () => {
-    for (const type of CHECK_TYPES.filter((t) => t !== 'ping')) {
+    for (const type of CHECK_TYPES.filter((t) => t !== 'ping' && t !== 'path')) {
       assert.equal(CHECKS[type].degrade, undefined, type);
       assert.equal(decideDegraded(CHECKS[type], up, { ...none, degraded_ms: 100 }).status, 'degraded', type);
     }
@@ -50,7 +51,7 @@ describe("ping's degrade(): loss above max_loss_pct", () => {
 
   test('is the ping type\'s hook, reading max_loss_pct (which only ping monitors accept)', () => {
     assert.equal(CHECKS.ping.degrade, degradeOnLoss);
-    assert.deepEqual(CHECK_TYPES.filter((t) => readsThreshold(t, 'max_loss_pct')), ['ping']);
+    assert.deepEqual(CHECK_TYPES.filter((t) => readsThreshold(t, 'max_loss_pct')), ['ping', 'path']);
   });
 
   test('loss above max_loss_pct (none set: any loss) is degraded, at or below it up', () => {
@@ -72,5 +73,27 @@ describe("ping's degrade(): loss above max_loss_pct", () => {
       degradedReason({ status: r.status as 'degraded', fail_streak: 0, last_message: r.message });
     assert.equal(row(decideDegraded(CHECKS.ping, lossy, none)), 'loss');
     assert.equal(row(decideDegraded(CHECKS.ping, clean, { degraded_ms: 1, max_loss_pct: null })), 'slow');
+  });
+});
+
+describe("path's degrade(): loss at the destination above max_loss_pct (ping's rule)", () => {
+  const s = { probe_type: 'icmp' as const, dest_port: 80, cycles: 5, max_ttl: 30, reverse_dns: false };
+  const hop = (n: number, address: string, loss_pct: number): Hop => ({ hop: n, address, loss_pct, sent: 5,
+    received: Math.round(5 * (1 - loss_pct / 100)), avg_ms: 1, best_ms: 0.5, worst_ms: 2 });
+  const lossy = pathResult('far', '10.0.2.2', [hop(1, '10.0.1.1', 0), hop(2, '10.0.2.2', 40)], s, {});
+  const lossOnTheWay = pathResult('far', '10.0.2.2', [hop(1, '10.0.1.1', 60), hop(2, '10.0.2.2', 0)], s, {});
+
+  test('is the path type\'s hook, and run() reports the loss as up', () => {
+    assert.equal(CHECKS.path.degrade, degradeOnLoss);
+    assert.equal(lossy.status, 'up');
+    assert.equal(lossy.message, '2 hops, 40% loss at far');
+  });
+
+  test('loss at the destination above max_loss_pct is degraded; loss only at a hop on the way is not', () => {
+    assert.equal(decideDegraded(CHECKS.path, lossy, none).status, 'degraded');
+    assert.equal(decideDegraded(CHECKS.path, lossy, { degraded_ms: null, max_loss_pct: 40 }).status, 'up');
+    const r = decideDegraded(CHECKS.path, lossOnTheWay, none);
+    assert.equal(r.status, 'up');
+    assert.equal(r.message, '2 hops, 0% loss at far (loss at 1 hop on the way)');
   });
 });

@@ -94,5 +94,5 @@ test('every check type declares its measurements well: names in lower_snake_case
       declared.push(`${type}.${d.name}`);
     }
   }
-  assert.deepEqual(declared.sort(), ['http.days_left', 'ping.loss_pct', 'snmp.value', 'tcp.days_left']);
+  assert.deepEqual(declared.sort(), ['http.days_left', 'path.hops', 'path.loss_pct', 'ping.loss_pct', 'snmp.value', 'tcp.days_left']);
 });

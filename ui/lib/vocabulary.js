@@ -26,18 +26,19 @@ export const RESULT_STATUSES = ['down', 'degraded', 'up'];
 
 /** Kinds of the monitor event log, in the order of the kind filter. */
 export const EVENT_KINDS = ['status_change', 'incident_opened', 'incident_closed', 'created', 'updated', 'deleted',
-  'paused', 'resumed', 'manual_check', 'history_cleared', 'alert_released', 'uptime_recounted', 'maintenance_started', 'maintenance_ended'];
+  'paused', 'resumed', 'manual_check', 'history_cleared', 'alert_released', 'uptime_recounted', 'maintenance_started', 'maintenance_ended',
+  'route_changed'];
 
 export const EVENT_KIND_LABELS = {
   status_change: 'Status change', incident_opened: 'Incident opened', incident_closed: 'Incident closed', created: 'Created',
   updated: 'Edited', deleted: 'Deleted', paused: 'Paused', resumed: 'Resumed', manual_check: 'Checked now', history_cleared: 'History cleared',
   alert_released: 'Alert released', uptime_recounted: 'Uptime recounted',
-  maintenance_started: 'Maintenance started', maintenance_ended: 'Maintenance ended',
+  maintenance_started: 'Maintenance started', maintenance_ended: 'Maintenance ended', route_changed: 'Route changed',
 };
 
 /** The status an event without a to_status leaves the monitor in, for its colour mark. */
 export const EVENT_MARK = { incident_opened: 'down', incident_closed: 'up', paused: 'paused', resumed: 'unknown', created: 'unknown',
-  alert_released: 'down', maintenance_started: 'maintenance' };
+  alert_released: 'down', maintenance_started: 'maintenance', route_changed: 'degraded' };
 
 // ---- maintenance windows (GET/POST /api/monitors/maintenance) ----------------------------------------
 

@@ -71,6 +71,8 @@ declare module '../../core/events.js' {
      * whenever the certificate's expiry differs from the one recorded before (a renewed or swapped certificate).
      */
     'monitor.certificate': MonitorCertificateEvent;
+    /** A check noticed a change since its previous reading (a path monitor's route); also in the monitor's event log. */
+    'monitor.change': MonitorChangeEvent;
     /**
      * Maintenance windows stopped being open (ended on schedule, early, changed or deleted): alerts they held
      * may be due (the webhooks module releases what other modules raised; monitors release their own).
@@ -89,5 +91,17 @@ export interface MonitorCertificateEvent {
   cert: Record<string, unknown>;
   occurred_at: string;
   /** The alert gate's decision (a paused monitor's certificate alerts nobody). */
+  alert: AlertDecision;
+}
+
+export interface MonitorChangeEvent {
+  monitor: MonitorBusEvent['monitor'];
+  /** What changed, as the event log's kind: `route_changed`. */
+  kind: 'route_changed';
+  message: string;
+  /** route_changed: `from` and `to`, the hop addresses of the previous and this check (null: no answer at that hop). */
+  details: Record<string, unknown>;
+  occurred_at: string;
+  /** The alert gate's decision (a paused monitor's or a maintenance window's changes alert nobody). */
   alert: AlertDecision;
 }

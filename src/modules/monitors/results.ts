@@ -9,9 +9,9 @@ import { UNREADABLE_SECRET } from '../../core/secretbox.js';
 import type { Durability, Tx } from '../../core/store/types.js';
 import { SEND, type AlertDecision, type AlertGate, type GateEvent } from './alert-gate/gate.js';
 import { checkServicesOf } from './check-services.js';
-import { prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
+import { CHECKS, prepareCheck, runPrepared, type PreparedCheck } from './checks/index.js';
 import type { CheckMemory, CheckResult } from './checks/types.js';
-import type { MonitorBusEvent, MonitorCertificateEvent } from './contracts.js';
+import type { MonitorBusEvent, MonitorCertificateEvent, MonitorChangeEvent } from './contracts.js';
 import { insertEvent } from './events-log.js';
 import { applyResult, applyState, capMsOf, type IncidentRow, type LiveMonitor, type Registry } from './live.js';
 import { keptMeasurements } from './measurements.js';
@@ -32,6 +32,8 @@ export interface Applied {
   result: ResultOut;
   events: { name: 'monitor.down' | 'monitor.up' | 'monitor.degraded' | 'monitor.check_failed'; payload: MonitorBusEvent }[];
   certificate: MonitorCertificateEvent | null;
+  /** A change the check noticed (a route), with the gate's decision. */
+  change: MonitorChangeEvent | null;
 }
 
 /** What applying results needs of the service: the monitors and their series. */
@@ -126,7 +128,8 @@ export class ResultRecorder {
         : nextState(row, status, row.failure_threshold);
       const validTo = certValidTo(result.details ?? {}, t);
       const certDue = validTo != null && (row.cert_checked_at == null || t - row.cert_checked_at >= DAY);
-      const keepDetails = status !== 'up' || trans.changed || manual || certDue;
+      const keepDetails = status !== 'up' || trans.changed || manual || certDue || result.change !== undefined
+        || CHECKS[row.check_type]?.keepsDetails === true;
       const d = keepDetails ? detailsJson(result.details ?? {}) : null;
       const state: SeriesState = { status: trans.status, fail_streak: trans.fail_streak };
       if (validTo != null) state.cert = { valid_to: validTo, checked_at: certDue ? t : row.cert_checked_at };
@@ -203,13 +206,29 @@ export class ResultRecorder {
         else if (trans.status === 'degraded') events.push({ name: 'monitor.degraded', payload });
       }
       if (status === 'down') events.push({ name: 'monitor.check_failed', payload });
-      return { result: out, events, certificate };
+      const change = result.change ? this.recordChange(tx, m, result.change, t) : null;
+      return { result: out, events, certificate, change };
     }, durability);
   }
 
   emit(applied: Applied): void {
     for (const e of applied.events) this.app.bus.emit(e.name, e.payload);
     if (applied.certificate) this.app.bus.emit('monitor.certificate', applied.certificate);
+    if (applied.change) this.app.bus.emit('monitor.change', applied.change);
+  }
+
+  /**
+   * A change the check noticed (path: the route): an event of the monitor's log (its kind is the change's), and
+   * the bus event alerting builds on, with the alert gate's decision (a paused monitor or a maintenance window
+   * holds it; the log says so).
+   */
+  private recordChange(tx: Tx, m: LiveMonitor, c: NonNullable<CheckResult['change']>, t: number): MonitorChangeEvent {
+    const row = m.row;
+    const alert = this.gate.decide(tx, m, 'change', t);
+    insertEvent(tx, { t, kind: c.kind, monitor_id: row.id, monitor_name: row.name, message: c.message,
+      details: { ...c.details, ...(alert.send ? {} : { alert_held_by: alert.held_by }) } });
+    return { monitor: { id: row.id, name: row.name, target: row.target, check_type: row.check_type, tags: m.tags },
+      kind: c.kind, message: c.message, details: c.details, occurred_at: iso(t), alert };
   }
 }
 

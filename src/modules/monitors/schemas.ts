@@ -14,7 +14,7 @@ export const CheckTypeSchema = z.enum(CHECK_TYPES);
 export const EVENT_KINDS = [
   'created', 'updated', 'deleted', 'paused', 'resumed', 'status_change', 'incident_opened',
   'incident_closed', 'manual_check', 'history_cleared', 'alert_released', 'uptime_recounted',
-  'maintenance_started', 'maintenance_ended',
+  'maintenance_started', 'maintenance_ended', 'route_changed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -65,6 +65,9 @@ const BUILT_IN: AlertTypeDef[] = [
       '"Failures before down" setting.' },
   { type: 'certificate_expiring', severity: 'warning', source: 'monitors',
     description: 'The TLS certificate an http or tcp monitor sees expires soon: sent at 14, 7 and 1 days left (critical at 1).' },
+  { type: 'route_changed', severity: 'warning', source: 'monitors',
+    description: 'The route a path (MTR) monitor traces changed: a hop answers from another address, or the path to the host ' +
+      'got longer or shorter. The alert carries the old and the new path.' },
   { type: 'system_health', severity: 'warning', source: 'system',
     description: 'The probe itself needs attention: its TLS certificate could not be renewed (critical with a week or less left).' },
   { type: 'update_available', severity: 'info', source: 'system',

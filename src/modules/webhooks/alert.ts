@@ -1,7 +1,7 @@
 // An alert: what the service tells webhooks, built from a bus event. Providers turn it into their
 // request format; the generic provider sends it as it is (docs/webhooks.md, "Payload").
 import { randomUUID } from 'node:crypto';
-import type { MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
+import type { MonitorBusEvent, MonitorCertificateEvent, MonitorChangeEvent } from '../monitors/contracts.js';
 import { alertType, type Severity } from './alert-types.js';
 
 export interface AlertMonitor {
@@ -173,6 +173,17 @@ export function certificateAlert(ev: MonitorCertificateEvent, threshold: number)
     title: `CERTIFICATE: ${m.name} ${days < 0 ? 'expired' : `expires in ${Math.max(0, days)} d`}`,
     message: `The TLS certificate of ${m.name} (${m.target}${cn}${issuer}) ${when}.`,
     details: { valid_to: ev.valid_to, days_left: days, threshold_days: threshold, certificate: ev.cert },
+  });
+}
+
+/** route_changed: a path monitor's hops differ from its previous check's (details: `from`, `to`). */
+export function routeChangedAlert(ev: MonitorChangeEvent): Alert {
+  const m = ev.monitor;
+  return makeAlert({
+    type: 'route_changed', subject: `${monitorSubject(m.id)}/route`, occurred_at: ev.occurred_at, monitor: m,
+    title: `ROUTE CHANGED: ${m.name}`,
+    message: `${m.name}: ${ev.message}`,
+    details: { from: ev.details.from, to: ev.details.to },
   });
 }
 

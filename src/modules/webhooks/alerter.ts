@@ -6,9 +6,10 @@
 import type { AppContext } from '../../core/context.js';
 import type { Logger } from '../../core/log.js';
 import type { Tx } from '../../core/store/types.js';
-import type { DependencyNode, Hold, MonitorBusEvent, MonitorCertificateEvent } from '../monitors/contracts.js';
+import type { DependencyNode, Hold, MonitorBusEvent, MonitorCertificateEvent, MonitorChangeEvent } from '../monitors/contracts.js';
 import {
-  certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorReminderAlert, monitorUpAlert, testFailureAlert,
+  certificateAlert, makeAlert, monitorDegradedAlert, monitorDownAlert, monitorReminderAlert, monitorUpAlert, routeChangedAlert,
+  testFailureAlert,
   type Alert, type AlertInput, type SentOutcome,
 } from './alert.js';
 import { downSummaryText, summarise, upSummaryText } from './dependencies.js';
@@ -49,6 +50,7 @@ export class Alerter {
     bus.on('monitor.degraded', (ev) => this.serial(() => this.onDegraded(ev)));
     bus.on('monitor.check_failed', (ev) => this.serial(() => this.onCheckFailed(ev)));
     bus.on('monitor.certificate', (ev) => this.serial(() => this.onCertificate(ev)));
+    bus.on('monitor.change', (ev) => this.serial(() => this.onChange(ev)));
     bus.on('monitor.deleted', ({ id }) => this.serial(() => this.outbox.forgetMonitor(id)));
     bus.on('maintenance.closed', () => this.serial(() => this.releaseRaised()));
   }
@@ -104,7 +106,7 @@ export class Alerter {
   }
 
   /** Logs an alert the gate held back (no webhook sees it); true when it did. */
-  private async held(alert: Alert, ev: MonitorBusEvent | MonitorCertificateEvent): Promise<boolean> {
+  private async held(alert: Alert, ev: MonitorBusEvent | MonitorCertificateEvent | MonitorChangeEvent): Promise<boolean> {
     if (ev.alert.send) return false;
     const h = ev.alert.held_by;
     alert.details.held_by = { rule: h.rule, reason: h.reason, ...(h.by ? { id: h.by.id, name: h.by.name } : {}),
@@ -176,6 +178,13 @@ export class Alerter {
     this.dispatcher.kick();
     this.log.info(`alert reminder: ${reminder.title}`, { alert_id: reminder.id, subject: reminder.subject,
       webhooks: decisions.map((d) => `${d.webhook_name}: ${d.decision}`) });
+  }
+
+  /** A change a check noticed (route_changed): sent unless the gate held it (then logged as held, as certificates are). */
+  private async onChange(ev: MonitorChangeEvent): Promise<void> {
+    const alert = routeChangedAlert(ev);
+    if (await this.held(alert, ev)) return;
+    await this.send(alert, 'routed');
   }
 
   private async onCertificate(ev: MonitorCertificateEvent): Promise<void> {

@@ -27,6 +27,7 @@ import { describeValues } from '../../lib/schema-form.js';
 import { typeLabel, useCheckTypes } from './check-types.js';
 import { QUICK_MINUTES, quickLabel } from './maintenance-model.js';
 import { applies } from './model.js';
+import { PathCard } from './path-card.js';
 import { ResponseCard } from './response-card.js';
 import './section.js';
 import { beatSummary, checkedLabel, describeHour, hourSegments, maintenanceUntil, reasonHint, reasonText, resultBeats, SHOWN_TEXT, shownStatus,
@@ -213,6 +214,7 @@ export default function MonitorDetailPage({ params, query }) {
     <${Card} title="Last 24 hours"><${Bar} m=${m} /><//>
     ${can(s, 'brain:read') ? html`<${Card} title="Inventory"><${Inventory} m=${m} /><//>` : null}
     <${ResponseCard} monitor=${m} query=${query} />
+    <${PathCard} monitor=${m} />
     <div class="mon-grid">
       <div class="mon-col">
         <${IncidentsCard} id=${m.id} query=${query} />

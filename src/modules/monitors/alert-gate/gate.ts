@@ -25,8 +25,11 @@ export type AlertDecision =
   | { send: true; released?: Hold }
   | { send: false; held_by: Hold };
 
-/** Which events a rule looks at: problems (down, degraded, failed checks), a still-down monitor, recoveries, certificates. */
-export type GateEvent = 'problem' | 'still_down' | 'recovery' | 'certificate';
+/**
+ * Which events a rule looks at: problems (down, degraded, failed checks), a still-down monitor, recoveries,
+ * certificates, and changes a check noticed (a path monitor's route).
+ */
+export type GateEvent = 'problem' | 'still_down' | 'recovery' | 'certificate' | 'change';
 
 /** What a rule sees of the monitor. */
 export interface GateSubject {
@@ -81,7 +84,7 @@ export class AlertGate {
       if (found) return { send: false, held_by: { ...found.hold, rule: found.rule.name, since: iso(at) } };
       return kept ? { send: false, held_by: kept } : SEND;
     }
-    if (event === 'certificate') {
+    if (event === 'certificate' || event === 'change') {
       return found ? { send: false, held_by: { ...found.hold, rule: found.rule.name, since: iso(at) } } : SEND;
     }
     if (found) {

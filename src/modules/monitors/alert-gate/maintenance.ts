@@ -5,7 +5,7 @@ import type { GateRule } from './gate.js';
 
 export const maintenance: GateRule = {
   name: 'maintenance',
-  events: ['problem', 'still_down', 'recovery', 'certificate'],
+  events: ['problem', 'still_down', 'recovery', 'certificate', 'change'],
   releases: true,
   hold: (m) => {
     const w = m.maintenance();

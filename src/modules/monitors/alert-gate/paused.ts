@@ -3,7 +3,7 @@ import type { GateRule } from './gate.js';
 
 export const paused: GateRule = {
   name: 'paused',
-  events: ['problem', 'still_down', 'recovery', 'certificate'],
+  events: ['problem', 'still_down', 'recovery', 'certificate', 'change'],
   releases: false,
   hold: (m) => (m.status === 'paused' ? { reason: `${m.name} is paused` } : null),
 };

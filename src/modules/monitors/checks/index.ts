@@ -11,13 +11,14 @@ import { check as ping } from './ping.js';
 import { check as tcp } from './tcp.js';
 import { check as dns } from './dns.js';
 import { check as snmp } from './snmp.js';
+import { check as path } from './path.js';
 import type { CheckServices } from './services.js';
 import { decideDegraded } from './degrade.js';
 
 export type { CheckDefinition } from './types.js';
 
 /** Every check type: adding one is its file (checks/<type>.ts) and its entry here. */
-const REGISTRY = { http, ping, tcp, dns, snmp };
+const REGISTRY = { http, ping, tcp, dns, snmp, path };
 
 export type CheckType = keyof typeof REGISTRY;
 export const CHECKS: Record<CheckType, CheckDefinition> = REGISTRY;

@@ -26,6 +26,20 @@ export interface CheckResult {
    * not declare is dropped (measurements.ts).
    */
   measurements?: Record<string, number>;
+  /**
+   * Something the check noticed changed since its previous reading (path: the route), which the service records
+   * in the monitor's event log (the kind is the event's) and offers to alerting through the alert gate (results.ts).
+   */
+  change?: CheckChange;
+}
+
+/** A change between two readings of one monitor: an event of the monitor's log and a `monitor.change` bus event. */
+export interface CheckChange {
+  kind: 'route_changed';
+  /** One line a person reads: "Route to gw changed: 10.0.0.1 > 192.0.2.7 became 10.0.0.1 > ? > 192.0.2.7". */
+  message: string;
+  /** What changed (path: `from` and `to`, the hop addresses, null where nothing answered). */
+  details: Record<string, unknown>;
 }
 
 /** A number a check type measures besides the response time (ping: loss; a TLS check: days left on the certificate). */
@@ -145,6 +159,11 @@ export interface CheckDefinition<S = any> {
    * An update that changes it drops the stored secrets it does not send again. Default: the target.
    */
   destination?(target: string): string | null;
+  /**
+   * Keep every result's details, not only those of failures, status changes and manual checks (path: its
+   * hops, which the detail page draws over time). Details stay within their size bound (state.ts).
+   */
+  keepsDetails?: boolean;
   /** Checks share one process per batch (ping: fping): their slots sit on a grid so that many fall due together. */
   batched?: boolean;
   /** The numbers its results may carry besides the response time (CheckResult.measurements). */
