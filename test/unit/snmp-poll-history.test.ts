@@ -25,10 +25,20 @@ async function setup(t = T0, opts: Partial<InterfaceHistoryOptions> = {}) {
   const clock = new ManualClock(t);
   const lines: string[] = [];
   const log = Logger.create({ write: (l) => lines.push(l), level: 'debug' });
-  const make = (more: Partial<InterfaceHistoryOptions> = {}) => new InterfaceHistory({ dir, clock, log, ...opts, ...more });
+  const made: InterfaceHistory[] = [];
+  const make = (more: Partial<InterfaceHistoryOptions> = {}) => {
+    const x = new InterfaceHistory({ dir, clock, log, ...opts, ...more });
+    made.push(x);
+    return x;
+  };
   const h = make();
   await h.open();
-  return { dir, clock, h, make, lines, done: () => rm(dir, { recursive: true, force: true }) };
+  // The appends a test started (a step closed by its last poll) finish before the directory goes.
+  const done = async () => {
+    await Promise.all(made.map((x) => x.flush()));
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return { dir, clock, h, make, lines, done };
 }
 
 /** Polls every interface of `keys` each minute from clock time for `minutes`, `rate(key, t)` the in b/s. */
