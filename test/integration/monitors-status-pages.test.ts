@@ -147,6 +147,11 @@ test('an unknown address is an HTML 404 page at /status/ and a problem at the AP
   assert.ok((await r.text()).includes('No such status page'));
   assertProblem(await t.request('GET', '/api/monitors/status-pages/public/no-such-page/page'), 404);
   assertProblem(await t.request('GET', '/api/monitors/status-pages/public/no-such-page'), 404);
+  // An address that is no slug at all is no page either: HTML for a browser, not a JSON 400.
+  const odd = await fetch(`${t.url}/status/Not%20A%20Slug!`);
+  assert.equal(odd.status, 404);
+  assert.match(odd.headers.get('content-type') ?? '', /^text\/html/);
+  assertProblem(await t.request('GET', '/api/monitors/status-pages/public/Not%20A%20Slug!/page'), 404);
 });
 
 test('the 90-day bar reads the day rollups; the notice names maintenance that touches the page, not other maintenance', async () => {

@@ -7,7 +7,9 @@ import { notFound } from '../../../core/errors.js';
 import { actorOf, reply, route, type AnyRoute } from '../../../core/http/registry.js';
 import type { StatusDocuments } from './documents.js';
 import type { StatusPages } from './pages.js';
-import { CreatePageBody, PageIdParams, PageSchema, PublicPageSchema, SlugParams, UpdatePageBody } from './schemas.js';
+import {
+  CreatePageBody, PageIdParams, PageSchema, PublicPageSchema, ReaderSlugParams, SlugParams, UpdatePageBody,
+} from './schemas.js';
 
 /** The address readers use for a page's HTML; the HTTP core maps it to the route below (core/http/app.ts). */
 export const STATUS_PAGE_PREFIX = '/status/';
@@ -68,7 +70,7 @@ export function statusPageRoutes(pages: StatusPages, docs: StatusDocuments): Any
       summary: 'A status page as HTML (no sign-in); also at /status/<slug>',
       description: 'One small server-rendered document without scripts, cached as the JSON form is. Not to be framed ' +
         '(X-Frame-Options: DENY, frame-ancestors \'none\'). At /status/<slug> an unknown slug is an HTML 404 page.',
-      params: SlugParams,
+      params: ReaderSlugParams,
       handler: (ctx) => {
         if (docs.serve(ctx.req, ctx.res, ctx.params.slug, 'html')) return;
         if ((ctx.req.url ?? '').startsWith(STATUS_PAGE_PREFIX)) { docs.serveMissing(ctx.req, ctx.res); return; }

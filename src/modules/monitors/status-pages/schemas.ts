@@ -82,6 +82,11 @@ export type UpdatePage = z.infer<typeof UpdatePageBody>;
 
 export const PageIdParams = z.object({ id: z.uuid() });
 export const SlugParams = z.object({ slug: Slug });
+/**
+ * A reader's address: any text, as a person may type anything after /status/; one that is no slug is no page
+ * (an HTML 404 there, a 404 problem at the API), never a 400 in JSON for a browser.
+ */
+export const ReaderSlugParams = z.object({ slug: z.string().min(1).max(200) });
 
 export const PageSchema = z.object({
   id: z.string(),
