@@ -139,6 +139,20 @@ describe('snmp check', () => {
     setSim(BATTERY, 87n);
   });
 
+  test('the credential\'s page lists the monitors that read with it (by short ID or UUID), for callers who may read monitors', async () => {
+    const id = await monitor(simTarget(), { credential_id: creds.sim.short_id, oid: BATTERY, compare: 'any' }, { name: 'ups by short id' });
+    const usage = await api('GET', `/api/brain/credentials/${creds.sim.id}/usage`);
+    assert.equal(usage.status, 200, usage.text);
+    const mine = usage.body.items.find((u: { kind: string; id: string }) => u.kind === 'monitor' && u.id === id);
+    assert.ok(mine, usage.text);
+    assert.deepEqual([mine.name, mine.detail], ['ups by short id', '127.0.0.1']);
+    // Without monitors:read the monitors are not listed.
+    const { key: narrow } = await t.user('operator', ['brain:read', 'snmp:read']);
+    const less = await t.request('GET', `/api/brain/credentials/${creds.sim.id}/usage`, { key: narrow });
+    assert.equal(less.status, 200, less.text);
+    assert.ok(!less.body.items.some((u: { kind: string }) => u.kind === 'monitor'), less.text);
+  });
+
   test('less, equal by number or by an enumeration\'s label, not equal, contains', async () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ oid: BATTERY, compare: 'less', value: '90' }, 'up', /= 87, less than 90$/],

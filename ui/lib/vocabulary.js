@@ -142,6 +142,7 @@ export const CREDENTIAL_USAGE_KINDS = {
   snmp_template: { label: 'SNMP walk template', hint: 'Walks with it' },
   snmp_device: { label: 'SNMP device cards', hint: 'Reads the device with it' },
   snmp_polled_device: { label: 'SNMP polled device', hint: 'Polls its interfaces with it' },
+  monitor: { label: 'Monitor', hint: 'Its SNMP check reads with it' },
 };
 
 // ---- discovery (subnet scans, topology sessions, SSH enrichment, routes, the inventory bridge) ----------

@@ -78,7 +78,7 @@ export const noSessions: SessionSource = { overlapping: () => [] };
 
 /** What uses a stored credential (GET /api/brain/credentials/:id/usage), in the order the list shows them. */
 export const CREDENTIAL_USAGE_KINDS = [
-  'endpoint', 'discovery', 'ssh_target', 'snmp_template', 'snmp_device', 'snmp_polled_device',
+  'endpoint', 'discovery', 'ssh_target', 'snmp_template', 'snmp_device', 'snmp_polled_device', 'monitor',
 ] as const;
 export type CredentialUsageKind = (typeof CREDENTIAL_USAGE_KINDS)[number];
 

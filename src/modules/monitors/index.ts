@@ -31,6 +31,8 @@ const services = serviceSlot<{ service: MonitorService; retention: RetentionJob;
 
 /** The module's service for an app (tests and other modules' services use it; never the tables). */
 export const monitorsServiceOf = (app: AppContext): MonitorService => services.of(app).service;
+/** Whether the monitors module is registered in this app (a module that only `uses` it asks). */
+export const monitorsIn = (app: AppContext): boolean => services.find(app) !== undefined;
 
 /** The module's retention job for an app (tests run a pass on demand). */
 export const monitorsRetentionOf = (app: AppContext): RetentionJob => services.of(app).retention;
@@ -50,6 +52,21 @@ export function monitorGlances(app: AppContext): MonitorGlance[] {
     address: watchedAddress(m), last_check: m.row.last_check === null ? null : new Date(m.row.last_check).toISOString(),
     response_time: fromRtUnits(m.row.last_rt), maintenance: m.row.status === 'paused' ? null : service.maintenance.openNow(m),
   }));
+}
+
+/**
+ * The monitors whose settings name a stored credential (an snmp check's `credential_id`, by UUID or short ID):
+ * the credential's page lists them, with the address each sends it to.
+ */
+export function monitorsUsingCredential(app: AppContext, ids: readonly string[]): { id: string; name: string; address: string | null }[] {
+  const { service } = services.of(app);
+  const wanted = new Set(ids.map((x) => x.toUpperCase()));
+  return service.registry.inOrder().filter((m) => {
+    try {
+      const ref = (JSON.parse(m.row.settings) as { credential_id?: unknown }).credential_id;
+      return typeof ref === 'string' && wanted.has(ref.toUpperCase());
+    } catch { return false; }
+  }).map((m) => ({ id: m.row.id, name: m.row.name, address: watchedAddress(m) ?? m.row.target }));
 }
 
 /** The open maintenance window that applies to every monitor, or null: it holds other modules' alerts too (webhooks). */

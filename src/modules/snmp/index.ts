@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { AppContext, Module } from '../../core/context.js';
 import { serviceSlot } from '../../core/modules.js';
 import { addCredentialUsageSource } from '../brain/index.js';
-import { provideCheckServices } from '../monitors/index.js';
+import { monitorsIn, provideCheckServices } from '../monitors/index.js';
 import { snmpCheckService } from './monitor-checks.js';
-import { snmpCredentialUsage } from './credential-usage.js';
+import { snmpCheckCredentialUsage, snmpCredentialUsage } from './credential-usage.js';
 import { snmpConfig } from './config.js';
 import { deviceCardRoutes } from './device-cards/routes.js';
 import { DeviceCardService } from './device-cards/service.js';
@@ -72,6 +72,11 @@ export const snmpModule: Module = {
     app.routes.add(...pollingRoutes(polling));
     // A credential's page lists the templates and device cards that use it.
     addCredentialUsageSource(app, snmpCredentialUsage(app));
+    if (monitorsIn(app)) {
+      addCredentialUsageSource(app, snmpCheckCredentialUsage(app, (id) => {
+        try { return snmp.targets.credential(id).short_id; } catch { return null; }
+      }));
+    }
     provideCheckServices(app, { snmp: snmpCheckService(app, snmp) });
     app.bus.on('config.changed', ({ keys }) => {
       if (keys.some((k) => k.startsWith('snmp'))) snmp.reconfigure();

@@ -20,6 +20,7 @@ const HREF = {
   snmp_template: () => '/snmp/templates',
   snmp_device: (u) => `/snmp/devices?device=${encodeURIComponent(u.id)}`,
   snmp_polled_device: (u) => `/snmp/polling/${encodeURIComponent(u.id)}`,
+  monitor: (u) => `/monitors/${encodeURIComponent(u.id)}`,
 };
 
 /** Adds these destinations to the credential's scope (as it is now, not as the page loaded it). */
