@@ -107,8 +107,8 @@ function ispEnd(hops: readonly HopIn[], from: number, reverseDns: boolean): { en
   if (from >= last) return { end: last, why: 'the path ends in the LAN' };
   const first = hops.findIndex((h, i) => i > from && isPublic(h.address));
   if (first < 0) {
-    return { end: last,
-      why: `no public hop after the LAN: ${span(from + 1, last)} (shared address space or private ranges) are the operator's` };
+    const are = last > from + 1 ? 'are' : 'is';
+    return { end: last, why: `no public hop after the LAN: ${span(from + 1, last)} ${are} the operator's (shared or private ranges)` };
   }
   const inner = first > from + 1 ? `${span(from + 1, first - 1)} in shared or private ranges, then ` : '';
   if (!reverseDns) {
