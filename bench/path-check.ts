@@ -78,10 +78,10 @@ async function main(): Promise<void> {
     for (const id of ids) {
       const r = await api('GET', `/api/monitors/${id}/results?limit=100`);
       // A check counts when it finished inside the window, and its mtr was waited for inside it.
-      const inside = (r.json.items as { at: string; status: string }[]).filter((x) => { const at = Date.parse(x.at); return at >= t0 && at <= t1; });
+      const inside = (r.json.items as { at: string; status: string; message: string }[]).filter((x) => { const at = Date.parse(x.at); return at >= t0 && at <= t1; });
       checks += inside.length;
       up += inside.filter((x) => x.status === 'up').length;
-      for (const x of inside as { status: string; message: string }[]) {
+      for (const x of inside) {
         if (x.status !== 'up') failures.set(x.message, (failures.get(x.message) ?? 0) + 1);
       }
     }
