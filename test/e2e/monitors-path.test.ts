@@ -1,6 +1,7 @@
 // A path (MTR) monitor's page in a real browser against the real service and the real mtr, to 127.0.0.1 (one
 // hop, loopback only): the Path card shows the latest path hop by hop with its loss and latency, the hops over
-// the recent checks and the route changes (none here: the lab test makes one); checked for console errors,
+// the recent checks, its segments (all LAN: 127.0.0.1 is the probe itself; the unit and lab tests split ISP and
+// internet) and the route changes (none here: the lab test makes one); checked for console errors,
 // labelled controls and its 375 px layout, and photographed in light and dark. Needs mtr (mtr-tiny).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -44,9 +45,15 @@ test('a path monitor\'s page shows its hops with loss and latency, the hops over
   await table.waitFor();
   const cells = await table.locator('tbody tr').first().locator('td').allTextContents();
   assert.equal(cells[0]!.trim(), '1');
-  assert.match(cells[1]!, /127\.0\.0\.1/);
-  assert.match(cells[2]!, /^\s*0 %\s*$/);
-  assert.match(cells[3]!, /ms/);
+  assert.equal(cells[1]!.trim(), 'LAN');
+  assert.match(cells[2]!, /127\.0\.0\.1/);
+  assert.match(cells[3]!, /^\s*0 %\s*$/);
+  assert.match(cells[4]!, /ms/);
+  const segs = card.getByRole('list', { name: 'Segments of the path' });
+  assert.deepEqual((await segs.getByRole('listitem').allTextContents()).map((x) => x.replace(/\s+/g, ' ').trim()),
+    ['LAN hop 1', 'ISP no hop', 'Internet no hop']);
+  await card.getByText('the destination is the probe itself').waitFor();
+  await card.getByText('the path ends in the LAN').waitFor();
   await card.getByRole('img', { name: 'Hops over the last 2 checks, newest on the right' }).waitFor();
   assert.equal(await card.locator('.path-cell.pl-ok').count(), 2);
   await card.getByText('No route change since the monitor\'s first check.').waitFor();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { run } from '../../src/core/exec.js';
 import { runCheck } from '../../src/modules/monitors/checks/index.js';
+import { forgetRoutes } from '../../src/modules/monitors/checks/route-toward.js';
 import { startTestApp, type TestApp } from '../helpers/harness.js';
 import { labSkipReason, startLab, type Lab } from '../helpers/lab.js';
 import { Receiver } from '../helpers/webhook-receiver.js';
@@ -45,6 +46,11 @@ describe('path monitor in the lab', { skip: skip ?? false }, () => {
   /** The root namespace's (the probe's) route to srv: through plain5 for the second path. Only this lab's /32. */
   const rootRoute = async (verb: 'replace' | 'del', via: string) => {
     const r = await run('ip', ['route', verb, `${srv}/32`, 'via', via, 'dev', lab.probe.ifname]);
+    assert.equal(r.code, 0, r.stderr);
+  };
+  /** The root namespace's /32 route to an extra address of srv's, through the lab router; only into this lab. */
+  const rootRoute32 = async (verb: 'replace' | 'del', address: string) => {
+    const r = await run('ip', ['route', verb, `${address}/32`, ...(verb === 'replace' ? ['via', router] : []), 'dev', lab.probe.ifname]);
     assert.equal(r.code, 0, r.stderr);
   };
   const addresses = (result: any) => result.details.hops.map((h: any) => h.address);
@@ -88,6 +94,10 @@ describe('path monitor in the lab', { skip: skip ?? false }, () => {
     assert.deepEqual(r.measurements, { hops: 2, loss_pct: 0 });
     assert.ok(r.response_time > 0 && r.response_time < 50, `response time ${r.response_time} ms`);
     for (const h of r.details.hops) assert.ok(h.sent >= 4 && h.avg_ms !== null && h.best_ms <= h.avg_ms && h.avg_ms <= h.worst_ms, JSON.stringify(h));
+    // The probe reaches srv through the lab's /20 route via the router: the router is its gateway, srv in its range.
+    assert.deepEqual(r.details.segments, { lan: 2, isp: 0, internet: 0, why: {
+      lan: `hop 1 (${router}) is the probe's gateway (${lab.range} on ${lab.probe.ifname}); hop 2 is in its range (10.0.0.0/8)`,
+      isp: 'the path ends in the LAN' } });
     // An up result's details are kept (other types keep them only for failures and changes): hops over time.
     const kept = await api('GET', `/api/monitors/${id}/results?limit=5`);
     assert.ok(kept.body.items.some((x: any) => Array.isArray(x.details?.hops)), kept.text);
@@ -120,6 +130,37 @@ describe('path monitor in the lab', { skip: skip ?? false }, () => {
     const back = await checkNow();
     assert.deepEqual(addresses(back), [router, srv]);
     assert.deepEqual(back.details.route_change, { from: [plain5, router, srv], to: [router, srv] }, 'and back: another change');
+  });
+
+  test('segments: a carrier-grade NAT address and a public one behind the lab router are the ISP\'s; an address on the probe\'s own subnet is the LAN', async () => {
+    // srv also answers on a shared-space and a documentation address (per slot), reached only through this lab: the root
+    // namespace's /32 routes to them go through the router (added first, so nothing ever takes the default route).
+    const b = Number(lab.probe.address.split('.')[2]);
+    const shared = `100.64.${b}.10`;
+    const pub = `203.0.113.${200 + b / 16}`;
+    for (const a of [shared, pub]) await rootRoute32('replace', a);
+    try {
+      for (const a of [shared, pub]) {
+        await ok('srv', 'ip', ['addr', 'add', `${a}/32`, 'dev', 'eth0']);
+        await ok('router', 'ip', ['route', 'replace', `${a}/32`, 'via', srv]);
+      }
+      forgetRoutes(); // the routes above are newer than the check's cached table
+      const viaRouter = `hop 1 (${router}) is the probe's gateway (${shared}/32 on ${lab.probe.ifname})`;
+      const cgn = await runCheck('path', shared, { cycles: 2 }, { timeout: 10 });
+      assert.equal(cgn.status, 'up', cgn.message);
+      assert.deepEqual(cgn.details.segments, { lan: 1, isp: 1, internet: 0, why: { lan: viaRouter,
+        isp: 'no public hop after the LAN: hop 2 is the operator\'s (shared or private ranges)' } });
+      const p = await runCheck('path', pub, { cycles: 2 }, { timeout: 10 });
+      assert.equal(p.status, 'up', p.message);
+      assert.deepEqual(p.details.segments, { lan: 1, isp: 1, internet: 0, why: { lan: viaRouter.replace(shared, pub),
+        isp: `hop 2 (${pub}), the first public hop; reverse names are off, so the ISP is taken to end there` } });
+    } finally {
+      for (const a of [shared, pub]) await rootRoute32('del', a);
+    }
+    const onLan = await runCheck('path', plain5, { cycles: 1 }, { timeout: 10 });
+    assert.deepEqual(onLan.details.segments, { lan: 1, isp: 0, internet: 0, why: {
+      lan: `the destination is on the probe's own subnet (${lab.subnets.find((x) => x.name === 'lan')!.cidr} on ${lab.probe.ifname}): no router between`,
+      isp: 'the path ends in the LAN' } });
   });
 
   test('down: a silent address of the far subnet (the router answers, nothing behind it); a check past its timeout', async () => {

@@ -3,6 +3,8 @@
 // over the recent checks as a grid (a column per check, a cell per hop coloured by its loss, outlined where
 // the hop answered from another address than in the check before), and the monitor's route changes from the
 // event log. Drawn from the shape of the results, not from the check type's name (the UI names none).
+// The path's segments (LAN, ISP, internet: details.segments, counts from hop 1 and why each boundary lies
+// where it does, docs/monitors.md "Segments") label each hop and head the card; older results have none.
 import { dateTime, ms, relTime } from '../../lib/format.js';
 import { html } from '../../lib/html.js';
 import { useApi } from '../../lib/hooks.js';
@@ -18,6 +20,27 @@ const hopsOf = (r) => (Array.isArray(r?.details?.hops) ? r.details.hops : null);
 const pathText = (p) => (p ?? []).map((a) => a ?? '?').join(' › ');
 const lossTone = (h) => (!h || h.address === null ? 'none' : h.loss_pct >= 100 ? 'bad' : h.loss_pct > 0 ? 'warn' : 'ok');
 
+const SEGMENTS = [{ key: 'lan', label: 'LAN', tone: 'accent' }, { key: 'isp', label: 'ISP', tone: 'info' },
+  { key: 'internet', label: 'Internet', tone: 'neutral' }];
+/** The segment of hop index i (0-based) under a result's details.segments; null without them. */
+const segmentAt = (seg, i) => (!seg ? null : SEGMENTS[i < seg.lan ? 0 : i < seg.lan + seg.isp ? 1 : 2]);
+const hopSpan = (from, n) => (n === 1 ? `hop ${from}` : `hops ${from}–${from + n - 1}`);
+
+/** The three segments with their hops, and the reasons for the two boundaries. */
+function Segments({ seg }) {
+  let from = 1;
+  const parts = SEGMENTS.map((x) => { const n = seg[x.key]; const p = { ...x, n, from }; from += n; return p; });
+  return html`<ol class="path-segs" aria-label="Segments of the path">
+    ${parts.map((x) => html`<li key=${x.key} class="path-seg">
+      <${Badge} tone=${x.tone}>${x.label}<//> <span class="small">${x.n ? hopSpan(x.from, x.n) : 'no hop'}</span>
+    </li>`)}
+  </ol>
+  <ul class="path-why small muted">
+    <li><strong>LAN:</strong> ${seg.why?.lan}</li>
+    <li><strong>ISP:</strong> ${seg.why?.isp}</li>
+  </ul>`;
+}
+
 /** Whether hop i answered from another address than the same hop of the check before (a hop without an answer: no). */
 const changedAt = (hops, before, i) => {
   const a = hops[i]?.address;
@@ -25,8 +48,12 @@ const changedAt = (hops, before, i) => {
   return a != null && b != null && a !== b;
 };
 
-const columns = (before) => [
+const columns = (before, seg) => [
   { key: 'hop', label: 'Hop', class: 'num', render: (h) => h.hop },
+  ...(seg ? [{ key: 'segment', label: 'Segment', render: (h) => {
+    const x = segmentAt(seg, h.hop - 1);
+    return html`<${Badge} tone=${x.tone}>${x.label}<//>`;
+  } }] : []),
   { key: 'address', label: 'Address', render: (h) => html`<span class="mono">${h.address ?? '?'}</span>
     ${h.name ? html`<div class="cell-sub">${h.name}</div>` : null}
     ${changedAt([h], [before?.[h.hop - 1]], 0) ? html` <${Badge} tone="warn">changed<//>` : null}` },
@@ -37,7 +64,7 @@ const columns = (before) => [
 ];
 
 /** Hops over time: newest check on the right, one row per hop. */
-function HopGrid({ results }) {
+function HopGrid({ results, seg }) {
   const cols = [...results].reverse();
   const rows = Math.max(...cols.map((r) => hopsOf(r).length));
   const cell = (r, j, i) => {
@@ -49,7 +76,8 @@ function HopGrid({ results }) {
   };
   return html`<div class="path-grid-wrap" role="img" aria-label=${`Hops over the last ${cols.length} checks, newest on the right`}>
     ${Array.from({ length: rows }, (_, i) => html`<div key=${i} class="path-grid-row">
-      <span class="path-grid-label muted small">${i + 1}</span>
+      <span class=${`path-grid-label muted small${segmentAt(seg, i) ? ` seg-${segmentAt(seg, i).key}` : ''}`}
+        title=${segmentAt(seg, i) ? `Hop ${i + 1}: ${segmentAt(seg, i).label} (latest check)` : undefined}>${i + 1}</span>
       <div class="path-grid-cells">${cols.map((r, j) => cell(r, j, i))}</div>
     </div>`)}
   </div>
@@ -76,11 +104,13 @@ export function PathCard({ monitor }) {
   const withHops = (r.data?.items ?? []).filter((x) => hopsOf(x)?.length);
   if (!withHops.length) return null;
   const [latest, before] = withHops;
+  const seg = latest.details.segments ?? null;
   return html`<${Card} title="Path">
-    <p class="small muted">${hopsOf(latest).length} hops at ${dateTime(latest.at)}${latest.details.address ? html` to <span class="mono">${latest.details.address}</span>` : ''}</p>
-    <${Table} columns=${columns(hopsOf(before))} rows=${hopsOf(latest)} rowKey="hop" caption="The latest path, hop by hop" />
+    <p class="small muted">${hopsOf(latest).length} ${hopsOf(latest).length === 1 ? 'hop' : 'hops'} at ${dateTime(latest.at)}${latest.details.address ? html` to <span class="mono">${latest.details.address}</span>` : ''}</p>
+    ${seg ? html`<${Segments} seg=${seg} />` : null}
+    <${Table} columns=${columns(hopsOf(before), seg)} rows=${hopsOf(latest)} rowKey="hop" caption="The latest path, hop by hop" />
     <h3 class="path-h">Hops over time</h3>
-    <${HopGrid} results=${withHops} />
+    <${HopGrid} results=${withHops} seg=${seg} />
     <h3 class="path-h">Route changes</h3>
     <${RouteChanges} id=${monitor.id} />
   <//>`;

@@ -16,6 +16,8 @@ import { installHint, run as execRun, type RunOptions, type RunResult } from '..
 import type { CheckChange, CheckContext, CheckDefinition, RunReport } from './types.js';
 import { budgetMs, hostProblem, ms } from './net.js';
 import { degradeOnLoss } from './ping.js';
+import { segmentPath } from './path-segments.js';
+import { routeToward, type RouteToward } from './route-toward.js';
 
 /**
  * mtr refuses an interval below 1 s to any user but root ("non-root users cannot request an interval < 1.0
@@ -184,15 +186,20 @@ export async function runWith(exec: ExecFn, target: string, s: PathSettings, ctx
     return down(`mtr failed: ${why}`);
   }
   if (s.reverse_dns) await reverseNames(hops, deadline);
-  return pathResult(target, r.address, hops, s, ctx);
+  return pathResult(target, r.address, hops, s, ctx, await routeToward(r.address));
 }
 
-/** mtr's hops as run()'s result, and the route compared with the previous check's. */
-export function pathResult(target: string, address: string, hops: Hop[], s: PathSettings, ctx: Pick<CheckContext, 'memory'>): RunReport {
+/**
+ * mtr's hops as run()'s result, and the route compared with the previous check's; `route`, how the probe
+ * reaches the address (its gateway), splits the path into LAN, ISP and internet (details.segments).
+ */
+export function pathResult(target: string, address: string, hops: Hop[], s: PathSettings, ctx: Pick<CheckContext, 'memory'>,
+  route: RouteToward | null = null): RunReport {
   const last = hops[hops.length - 1];
   const dest = last && last.address === address && last.received > 0 ? last : null;
   const path = addressesOf(hops);
-  const details: Record<string, unknown> = { address, probe_type: s.probe_type, hops };
+  const details: Record<string, unknown> = { address, probe_type: s.probe_type, hops,
+    ...(hops.length ? { segments: segmentPath(hops, route, s.reverse_dns) } : {}) };
   const measurements: Record<string, number> = { hops: hops.length };
   let change: CheckChange | undefined;
   const before = ctx.memory?.previous as PathMemory | undefined;
