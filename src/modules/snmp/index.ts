@@ -39,9 +39,6 @@ export { provideUplinkFinder, type UplinkFinder } from './polling/uplinks.js';
 const services = serviceSlot<SnmpService>('snmp', 'The SNMP engine');
 const pollers = serviceSlot<PollingService>('snmp', 'Interface polling');
 
-/** Interface polling of an app (tests and benches). */
-export const pollingOf = (app: AppContext): PollingService => pollers.of(app);
-
 /** The SNMP engine of an app: walk, identify, read cards (discovery and tests use it). */
 export const snmpServicesOf = (app: AppContext): SnmpService => services.of(app);
 

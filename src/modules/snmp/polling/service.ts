@@ -60,6 +60,8 @@ interface Run {
   timer: { cancel(): void } | null;
   polling: Promise<void> | null;
   abort: AbortController | null;
+  /** Just added: its first poll comes at once, not at its phase. */
+  soon: boolean;
 }
 
 export class PollingService {
@@ -110,9 +112,9 @@ export class PollingService {
     await this.alerts.idle();
   }
 
-  private newRun(row: DeviceRow): Run {
+  private newRun(row: DeviceRow, soon = false): Run {
     return { row, ifs: new Map(), prev: null, status: row.enabled ? 'waiting' : 'paused', failures: 0, lastPollAt: null, lastOkAt: null,
-      nextAt: null, error: null, elapsedMs: null, requests: null, uplinksAt: 0, timer: null, polling: null, abort: null };
+      nextAt: null, error: null, elapsedMs: null, requests: null, uplinksAt: 0, timer: null, polling: null, abort: null, soon };
   }
 
   /** The next poll at the device's phase of its interval (its id spreads devices over it), or later when backed off. */
@@ -129,7 +131,9 @@ export class PollingService {
     } else {
       const phase = phaseOf(run.row.id, interval);
       at = Math.floor((now - phase) / interval) * interval + phase + interval;
-      if (run.lastPollAt === null && run.prev === null) at = now + Math.min(1000, interval); // a new device: its first poll soon
+      // A device just added polls at once (a person waits for its interfaces); after a restart each keeps its phase,
+      // so the devices do not all poll in the same second.
+      if (run.soon) { run.soon = false; at = now + Math.min(1000, interval); }
     }
     run.nextAt = at;
     run.timer = this.app.clock.setTimeout(() => { void this.pollRun(run).catch(() => undefined); }, Math.max(0, at - now));
@@ -293,7 +297,7 @@ export class PollingService {
       this.app.audit.insert(tx, by.auditEntry('snmp.polling.create', row.name,
         { id: row.id, target: row.target, credential_id: row.credential_id, interval_s: row.interval_s }));
     }, 'sync');
-    const run = this.newRun(row);
+    const run = this.newRun(row, true);
     this.runs.set(row.id, run);
     this.schedule(run);
     return this.get(row.id);
@@ -328,7 +332,7 @@ export class PollingService {
       run.row = row;
       if (moved) run.prev = null;
       run.status = row.enabled ? (run.status === 'paused' ? 'waiting' : run.status) : 'paused';
-      if (moved || !old.enabled) run.failures = 0;
+      if (moved || !old.enabled) { run.failures = 0; run.soon = row.enabled === 1; } // resumed or moved: poll it now
       this.schedule(run);
     }
     return this.get(id);
